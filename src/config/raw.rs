@@ -1,0 +1,53 @@
+//! The TOML schema as written by users: every value keeps its byte span for messages.
+//! Unknown keys are rejected by serde (`deny_unknown_fields`).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A whole config file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub experiment: Spanned<Experiment>,
+    #[serde(default)]
+    pub datasets: Vec<Spanned<Dataset>>,
+    #[serde(default)]
+    pub methods: Vec<Spanned<Method>>,
+}
+
+/// `[experiment]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    pub name: Spanned<String>,
+    pub seed: Spanned<i64>,
+    pub splits: Option<Spanned<i64>>,
+}
+
+/// One `[[datasets]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dataset {
+    pub name: Spanned<String>,
+    pub kind: Spanned<String>,
+    pub dim: Option<Spanned<i64>>,
+    pub mean_norm: Option<Spanned<f64>>,
+    pub means: Option<Spanned<Vec<Vec<f64>>>>,
+    pub variances: Option<Spanned<toml::Value>>,
+    pub labeled: Option<Spanned<i64>>,
+    pub labeled_per_class: Option<Spanned<toml::Value>>,
+    pub unlabeled: Option<Spanned<i64>>,
+    pub unlabeled_per_class: Option<Spanned<toml::Value>>,
+}
+
+/// One `[[methods]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Method {
+    pub kind: Spanned<String>,
+    pub name: Option<Spanned<String>>,
+    pub alpha_l: Option<Spanned<f64>>,
+    pub alpha_u: Option<Spanned<f64>>,
+    pub lambda: Option<Spanned<toml::Value>>,
+    pub epsilon: Option<Spanned<f64>>,
+}

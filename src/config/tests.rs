@@ -1,0 +1,91 @@
+//! Config validation: good configs parse, bad ones name the file, line and key.
+
+use std::path::Path;
+
+use super::*;
+use crate::methods::Method;
+use crate::protocol::Sizes;
+
+const GOOD: &str = r#"
+[experiment]
+name = "t"
+seed = 3
+splits = 4
+
+[[datasets]]
+name = "g"
+kind = "synthetic"
+dim = 10
+mean_norm = 1.5
+labeled_per_class = 5
+unlabeled = 40
+
+[[methods]]
+kind = "ls_svm"
+
+[[methods]]
+kind = "qlds"
+alpha_l = 0.5
+alpha_u = 1
+lambda = "max_eig_unlabeled"
+
+[[methods]]
+kind = "spectral"
+"#;
+
+fn err(src: &str) -> String {
+    parse(src, Path::new("cfg.toml")).unwrap_err().to_string()
+}
+
+#[test]
+fn good_config_parses_into_checked_types() {
+    let e = parse(GOOD, Path::new("cfg.toml")).unwrap();
+    assert_eq!((e.name.as_str(), e.seed, e.splits), ("t", 3, 4));
+    assert_eq!(e.datasets[0].labeled, Sizes::PerClass([5, 5]));
+    assert_eq!(e.datasets[0].unlabeled, Sizes::Total(40));
+    let names: Vec<_> = e.methods.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["LS-SVM", "QLDS(0.5,1)", "Spectral"]);
+    assert!(matches!(e.methods[2].method, Method::Spectral(_)));
+    assert_eq!(e.hash.len(), 16);
+}
+
+#[test]
+fn hash_ignores_comments_and_layout_but_not_values() {
+    let base = parse(GOOD, Path::new("a")).unwrap().hash;
+    let commented = GOOD.replace("seed = 3", "seed   =   3 # the seed");
+    assert_eq!(parse(&commented, Path::new("a")).unwrap().hash, base);
+    let changed = GOOD.replace("seed = 3", "seed = 4");
+    assert_ne!(parse(&changed, Path::new("a")).unwrap().hash, base);
+}
+
+#[test]
+fn unknown_key_names_line_and_key() {
+    let msg = err(&GOOD.replace("splits = 4", "splits = 4\nsplitz = 5"));
+    assert!(msg.starts_with("cfg.toml:6:"), "{msg}");
+    assert!(msg.contains("splitz"), "{msg}");
+}
+
+#[test]
+fn out_of_range_values_name_line_and_key() {
+    let msg = err(&GOOD.replace("alpha_u = 1", "alpha_u = 1.5"));
+    assert!(msg.starts_with("cfg.toml:21:"), "{msg}");
+    assert!(msg.contains("methods[1].alpha_u"), "{msg}");
+    let msg = err(&GOOD.replace("splits = 4", "splits = 0"));
+    assert!(msg.starts_with("cfg.toml:5:") && msg.contains("experiment.splits"), "{msg}");
+    let msg = err(&GOOD.replace("mean_norm = 1.5", "mean_norm = -1"));
+    assert!(msg.starts_with("cfg.toml:11:") && msg.contains("mean_norm"), "{msg}");
+    let msg = err(&GOOD.replace("labeled_per_class = 5", "labeled_per_class = [5, 0]"));
+    assert!(msg.starts_with("cfg.toml:12:") && msg.contains("labeled_per_class"), "{msg}");
+}
+
+#[test]
+fn inconsistent_entries_are_errors() {
+    assert!(err(&GOOD.replace("kind = \"spectral\"", "kind = \"spectral\"\nalpha_l = 1")).contains("not a parameter"));
+    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"lssvm\"")).contains("unknown kind"));
+    assert!(err(&GOOD.replace("lambda = \"max_eig_unlabeled\"", "lambda = \"big\"")).contains("lambda"));
+    assert!(err(&GOOD.replace("unlabeled = 40", "unlabeled = 40\nunlabeled_per_class = 3")).contains("exactly one"));
+    let dup = format!("{GOOD}\n[[methods]]\nkind = \"ls_svm\"\n");
+    assert!(err(&dup).contains("used twice"));
+    assert!(err("[experiment]\nname = \"x\"\nseed = 1\n").contains("no [[datasets]]"));
+    assert!(err("not toml [").starts_with("cfg.toml:1:"));
+}

@@ -1,0 +1,107 @@
+//! Data: datasets as dense row-major matrices (one row per sample) with ±1 labels,
+//! the labeled/unlabeled problem a method sees, and the synthetic generators.
+
+pub mod synthetic;
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+
+use crate::error::{Error, Result};
+
+/// A binary classification dataset: `x` has one row per sample, `y` holds ±1.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub x: Array2<f64>,
+    pub y: Array1<f64>,
+}
+
+impl Dataset {
+    /// Checks shapes and that every label is exactly ±1.
+    pub fn new(x: Array2<f64>, y: Array1<f64>) -> Result<Self> {
+        if x.nrows() != y.len() {
+            return Err(Error::Data(format!(
+                "{} rows but {} labels",
+                x.nrows(),
+                y.len()
+            )));
+        }
+        if let Some(bad) = y.iter().find(|v| **v != 1.0 && **v != -1.0) {
+            return Err(Error::Data(format!("label {bad} is not +1 or -1")));
+        }
+        Ok(Dataset { x, y })
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.x.nrows()
+    }
+
+    /// True when the dataset has no samples.
+    pub fn is_empty(&self) -> bool {
+        self.x.nrows() == 0
+    }
+
+    /// Number of features.
+    pub fn dim(&self) -> usize {
+        self.x.ncols()
+    }
+
+    /// Splits rows into a [`Problem`]: `labeled` rows keep their labels, `unlabeled` rows
+    /// keep theirs only as the hidden truth used to score the transductive error.
+    pub fn problem(&self, labeled: &[usize], unlabeled: &[usize]) -> Problem {
+        Problem {
+            x_l: self.x.select(Axis(0), labeled),
+            y_l: self.y.select(Axis(0), labeled),
+            x_u: self.x.select(Axis(0), unlabeled),
+            y_u: self.y.select(Axis(0), unlabeled),
+        }
+    }
+}
+
+/// One semi-supervised problem: labeled rows with labels, unlabeled rows, and the
+/// unlabeled truth (never shown to a method, used only for evaluation and the oracle).
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub x_l: Array2<f64>,
+    pub y_l: Array1<f64>,
+    pub x_u: Array2<f64>,
+    pub y_u: Array1<f64>,
+}
+
+impl Problem {
+    /// Number of labeled samples.
+    pub fn n_labeled(&self) -> usize {
+        self.x_l.nrows()
+    }
+
+    /// Number of unlabeled samples.
+    pub fn n_unlabeled(&self) -> usize {
+        self.x_u.nrows()
+    }
+
+    /// Number of features.
+    pub fn dim(&self) -> usize {
+        self.x_l.ncols()
+    }
+}
+
+/// Fraction of `scores` whose sign disagrees with `truth` (a score of 0 predicts +1).
+pub fn error_rate(scores: ArrayView1<f64>, truth: ArrayView1<f64>) -> f64 {
+    let wrong = scores
+        .iter()
+        .zip(truth)
+        .filter(|(s, t)| (if **s >= 0.0 { 1.0 } else { -1.0 }) != **t)
+        .count();
+    wrong as f64 / truth.len().max(1) as f64
+}
+
+/// Per-class row counts `(positives, negatives)` of a label vector.
+pub fn class_counts(y: ArrayView1<f64>) -> (usize, usize) {
+    let pos = y.iter().filter(|v| **v > 0.0).count();
+    (pos, y.len() - pos)
+}
+
+/// Column means of `x` (the global mean used for centring).
+pub fn column_means(x: ArrayView2<f64>) -> Array1<f64> {
+    x.mean_axis(Axis(0))
+        .unwrap_or_else(|| Array1::zeros(x.ncols()))
+}

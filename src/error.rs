@@ -1,0 +1,67 @@
+//! The crate's error type: every failure names the file, line, parameter or method involved.
+
+use std::path::PathBuf;
+
+/// Result alias used across the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in sslab, each variant carrying where it happened.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A config value is out of range, unknown or inconsistent, at `line` of `path`.
+    #[error("{}:{line}: {message}", path.display())]
+    Config {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// A method or model parameter is invalid (no file context).
+    #[error("parameter `{param}`: {message}")]
+    Param { param: &'static str, message: String },
+    /// A dense factorisation failed, e.g. a matrix that should be positive definite is not.
+    #[error("{context}: {message}")]
+    Linalg { context: &'static str, message: String },
+    /// Data do not fit what an operation needs (too few points, one class only, ...).
+    #[error("data: {0}")]
+    Data(String),
+    /// A method failed on one split of one dataset.
+    #[error("method `{method}` on dataset `{dataset}`, split {split}: {source}")]
+    Task {
+        method: String,
+        dataset: String,
+        split: usize,
+        #[source]
+        source: Box<Error>,
+    },
+    /// A results file could not be read or written as CSV.
+    #[error("{}: {message}", path.display())]
+    Csv { path: PathBuf, message: String },
+    /// Building a table or a figure failed.
+    #[error("report: {0}")]
+    Report(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A parameter error for `param`.
+    pub fn param(param: &'static str, message: impl Into<String>) -> Self {
+        Error::Param {
+            param,
+            message: message.into(),
+        }
+    }
+}

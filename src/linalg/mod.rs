@@ -1,0 +1,12 @@
+//! Thin helpers over faer, one file per operation: views between ndarray and faer,
+//! Gram matrices, symmetric eigen-decompositions and Cholesky solves.
+
+mod cholesky;
+mod eigen;
+mod gram;
+mod view;
+
+pub use cholesky::spd_solve;
+pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
+pub use gram::gram;
+pub use view::{to_array1, to_array2, view};

@@ -1,0 +1,65 @@
+//! Classification methods, one folder per family. The runner sees only [`Method`]: built
+//! from checked parameters, it maps a [`Problem`] to scores on the unlabeled rows.
+
+pub mod qlds;
+
+use ndarray::Array1;
+
+use crate::data::Problem;
+use crate::error::Result;
+use qlds::{Qlds, Spectral};
+
+/// A runnable method with checked parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Method {
+    /// QLDS with fixed (α_l, α_u); LS-SVM and GB-SSL are its corners.
+    Qlds(Qlds),
+    /// Spectral clustering on C_u, oriented by the labeled data.
+    Spectral(Spectral),
+}
+
+/// What one run of a method produced on one problem.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Scores f(x) of the unlabeled rows (sign = predicted label).
+    pub scores: Array1<f64>,
+    /// The parameters used (None where the method has no such parameter).
+    pub alpha_l: Option<f64>,
+    pub alpha_u: Option<f64>,
+    /// The λ used (for spectral clustering: λ_max(C_u), the limit it corresponds to).
+    pub lambda: f64,
+}
+
+impl Method {
+    /// Fits on the problem and scores its unlabeled rows.
+    pub fn run(&self, problem: &Problem) -> Result<Outcome> {
+        match self {
+            Method::Qlds(q) => {
+                let fitted = q.fit(problem)?;
+                Ok(Outcome {
+                    scores: fitted.scores(problem.x_u.view()),
+                    alpha_l: Some(q.params().alpha_l),
+                    alpha_u: Some(q.params().alpha_u),
+                    lambda: fitted.lambda,
+                })
+            }
+            Method::Spectral(s) => {
+                let fitted = s.fit(problem)?;
+                Ok(Outcome {
+                    scores: fitted.scores(problem.x_u.view()),
+                    alpha_l: None,
+                    alpha_u: None,
+                    lambda: fitted.top_eigenvalue,
+                })
+            }
+        }
+    }
+
+    /// The λ policy label for result rows (`max_eig_all`, `fixed`, ... or `top_eig_unlabeled`).
+    pub fn lambda_policy(&self) -> &'static str {
+        match self {
+            Method::Qlds(q) => q.params().lambda.name(),
+            Method::Spectral(_) => "top_eig_unlabeled",
+        }
+    }
+}

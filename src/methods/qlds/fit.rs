@@ -1,0 +1,68 @@
+//! The QLDS closed form and the fitted linear scorer.
+
+use faer::Mat;
+use ndarray::{Array1, ArrayView2};
+
+use super::{LambdaPolicy, Prepared, Qlds};
+use crate::data::Problem;
+use crate::error::Result;
+use crate::linalg::{spd_solve, to_array1};
+
+/// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
+#[derive(Debug, Clone)]
+pub struct FittedQlds {
+    pub omega: Array1<f64>,
+    pub mean: Array1<f64>,
+    /// The λ actually used.
+    pub lambda: f64,
+    /// n = n_l + n_u of the training problem.
+    pub n: usize,
+}
+
+impl Qlds {
+    /// Fits on a problem (centring, C_l, C_u, λ, Cholesky solve).
+    pub fn fit(&self, problem: &Problem) -> Result<FittedQlds> {
+        self.fit_prepared(&Prepared::new(problem)?)
+    }
+
+    /// Fits from precomputed moments, so a grid of parameters shares one [`Prepared`].
+    pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedQlds> {
+        let p = self.params();
+        let lambda = match p.lambda {
+            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * prep.top_eig_all()?,
+            LambdaPolicy::MaxEigUnlabeled { epsilon } => {
+                (1.0 + epsilon) * prep.top_eig_unlabeled()?
+            }
+            LambdaPolicy::Fixed(l) => l,
+        };
+        let d = prep.dim();
+        let mut a = Mat::from_fn(d, d, |i, j| {
+            p.alpha_l * prep.c_l[(i, j)] - p.alpha_u * prep.c_u[(i, j)]
+        });
+        for i in 0..d {
+            a[(i, i)] += lambda;
+        }
+        let mut omega = prep.rhs.clone();
+        spd_solve(a.as_ref(), &mut omega, "QLDS system λI + α_l C_l − α_u C_u")?;
+        Ok(FittedQlds {
+            omega: to_array1(&omega.col(0).to_owned()),
+            mean: prep.mean.clone(),
+            lambda,
+            n: prep.n(),
+        })
+    }
+}
+
+impl FittedQlds {
+    /// Scores f(x) of each row of `x` (raw, uncentred features).
+    pub fn scores(&self, x: ArrayView2<f64>) -> Array1<f64> {
+        let shift = self.mean.dot(&self.omega);
+        (x.dot(&self.omega) - shift) / (self.n as f64).sqrt()
+    }
+
+    /// Predicted labels ±1 (a score of 0 predicts +1).
+    pub fn predict(&self, x: ArrayView2<f64>) -> Array1<f64> {
+        self.scores(x)
+            .mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
+    }
+}

@@ -1,0 +1,84 @@
+//! Per-problem quantities shared by every (α_l, α_u, λ): the global mean, centred data,
+//! C_l, C_u and the right-hand side X_l y_l/√n. Computed once, reused across a grid.
+
+use faer::Mat;
+use ndarray::{Array1, Array2};
+
+use crate::data::{Problem, column_means};
+use crate::error::{Error, Result};
+use crate::linalg::{gram, top_eigenvalue};
+
+/// Centred data and second moments of one problem (n = n_l + n_u).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// Global mean of all training points, subtracted before anything else.
+    pub mean: Array1<f64>,
+    /// Centred labeled rows.
+    pub x_l: Array2<f64>,
+    /// Centred unlabeled rows.
+    pub x_u: Array2<f64>,
+    /// Labels of the labeled rows (±1).
+    pub y_l: Array1<f64>,
+    /// C_l = X_lᵀX_l / n.
+    pub c_l: Mat<f64>,
+    /// C_u = X_uᵀX_u / n.
+    pub c_u: Mat<f64>,
+    /// X_lᵀ y_l / √n.
+    pub rhs: Mat<f64>,
+}
+
+impl Prepared {
+    /// Centres with the global mean and forms C_l, C_u and the right-hand side.
+    pub fn new(p: &Problem) -> Result<Self> {
+        if p.n_labeled() == 0 {
+            return Err(Error::Data("QLDS needs at least one labeled point".into()));
+        }
+        if p.x_u.ncols() != p.dim() {
+            return Err(Error::Data(format!(
+                "labeled rows have {} features, unlabeled rows {}",
+                p.dim(),
+                p.x_u.ncols()
+            )));
+        }
+        let all = ndarray::concatenate(ndarray::Axis(0), &[p.x_l.view(), p.x_u.view()])
+            .map_err(|e| Error::Data(e.to_string()))?;
+        let mean = column_means(all.view());
+        let x_l = &p.x_l - &mean;
+        let x_u = &p.x_u - &mean;
+        let n = (p.n_labeled() + p.n_unlabeled()) as f64;
+        let c_l = gram(&x_l.view(), 1.0 / n);
+        let c_u = gram(&x_u.view(), 1.0 / n);
+        let b = x_l.t().dot(&p.y_l) / n.sqrt();
+        let rhs = Mat::from_fn(b.len(), 1, |i, _| b[i]);
+        Ok(Prepared {
+            mean,
+            x_l,
+            x_u,
+            y_l: p.y_l.clone(),
+            c_l,
+            c_u,
+            rhs,
+        })
+    }
+
+    /// Total number of training points n = n_l + n_u.
+    pub fn n(&self) -> usize {
+        self.x_l.nrows() + self.x_u.nrows()
+    }
+
+    /// Number of features.
+    pub fn dim(&self) -> usize {
+        self.x_l.ncols()
+    }
+
+    /// λ_max(X Xᵀ/n) = λ_max(C_l + C_u).
+    pub fn top_eig_all(&self) -> Result<f64> {
+        let c = &self.c_l + &self.c_u;
+        top_eigenvalue(c.as_ref(), "top eigenvalue of X Xᵀ/n")
+    }
+
+    /// λ_max(C_u).
+    pub fn top_eig_unlabeled(&self) -> Result<f64> {
+        top_eigenvalue(self.c_u.as_ref(), "top eigenvalue of C_u")
+    }
+}

@@ -1,0 +1,206 @@
+//! QLDS checked against independent dense computations on tiny problems.
+
+use ndarray::{Array1, Array2, Axis};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::data::Problem;
+use crate::data::synthetic::GaussianMixture;
+
+/// A small problem: `n_l` labeled and `n_u` unlabeled per class in dimension `d`.
+fn problem(d: usize, n_l: usize, n_u: usize, norm: f64, seed: u64) -> Problem {
+    let g = GaussianMixture::symmetric(d, norm).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let lab = g.sample([n_l, n_l], &mut rng);
+    let unl = g.sample([n_u, n_u], &mut rng);
+    Problem {
+        x_l: lab.x,
+        y_l: lab.y,
+        x_u: unl.x,
+        y_u: unl.y,
+    }
+}
+
+/// Gaussian elimination with partial pivoting (the reference solver).
+fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
+    let n = b.len();
+    for k in 0..n {
+        let p = (k..n)
+            .max_by(|&i, &j| a[[i, k]].abs().total_cmp(&a[[j, k]].abs()))
+            .unwrap();
+        for j in 0..n {
+            a.swap([k, j], [p, j]);
+        }
+        b.swap(k, p);
+        for i in k + 1..n {
+            let f = a[[i, k]] / a[[k, k]];
+            for j in k..n {
+                a[[i, j]] -= f * a[[k, j]];
+            }
+            b[i] -= f * b[k];
+        }
+    }
+    let mut x = Array1::zeros(n);
+    for i in (0..n).rev() {
+        let tail: f64 = (i + 1..n).map(|j| a[[i, j]] * x[j]).sum();
+        x[i] = (b[i] - tail) / a[[i, i]];
+    }
+    x
+}
+
+/// Centred copies of the labeled and unlabeled rows, centred with the global mean.
+fn centred(p: &Problem) -> (Array2<f64>, Array2<f64>) {
+    let all = ndarray::concatenate(Axis(0), &[p.x_l.view(), p.x_u.view()]).unwrap();
+    let mean = all.mean_axis(Axis(0)).unwrap();
+    (&p.x_l - &mean, &p.x_u - &mean)
+}
+
+fn max_abs_diff(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
+    (a - b).iter().fold(0.0, |m, v| m.max(v.abs()))
+}
+
+#[test]
+fn closed_form_matches_naive_dense_solve() {
+    let p = problem(6, 4, 15, 1.0, 1);
+    let (xl, xu) = centred(&p);
+    let n = (xl.nrows() + xu.nrows()) as f64;
+    let (al, au, lambda) = (0.7, 0.4, 2.5);
+    let a = Array2::eye(6) * lambda + xl.t().dot(&xl) * (al / n) - xu.t().dot(&xu) * (au / n);
+    let omega = naive_solve(a, xl.t().dot(&p.y_l) / n.sqrt());
+    let fitted = QldsParams::new(al, au)
+        .lambda(LambdaPolicy::Fixed(lambda))
+        .check()
+        .unwrap()
+        .fit(&p)
+        .unwrap();
+    assert!(max_abs_diff(&fitted.omega, &omega) < 1e-10);
+    let scores = xu.dot(&omega) / n.sqrt();
+    assert!(max_abs_diff(&fitted.scores(p.x_u.view()), &scores) < 1e-10);
+}
+
+#[test]
+fn ls_svm_corner_is_ridge_without_bias_in_dual_form() {
+    // QLDS(1,0): ω = (1/√n)(λI + X_lᵀX_l/n)⁻¹X_lᵀy = √n X_lᵀ(X_l X_lᵀ + nλI)⁻¹ y.
+    let p = problem(8, 5, 10, 1.5, 2);
+    let (xl, xu) = centred(&p);
+    let n = (xl.nrows() + xu.nrows()) as f64;
+    let lambda = 0.3;
+    let k = xl.dot(&xl.t()) + Array2::<f64>::eye(xl.nrows()) * (n * lambda);
+    let omega = xl.t().dot(&naive_solve(k, p.y_l.clone())) * n.sqrt();
+    let fitted = QldsParams::new(1.0, 0.0)
+        .lambda(LambdaPolicy::Fixed(lambda))
+        .check()
+        .unwrap()
+        .fit(&p)
+        .unwrap();
+    assert!(max_abs_diff(&fitted.omega, &omega) < 1e-9);
+}
+
+#[test]
+fn eigenvalue_policies_use_the_right_matrix() {
+    let p = problem(5, 6, 20, 1.0, 3);
+    let (xl, xu) = centred(&p);
+    let n = (xl.nrows() + xu.nrows()) as f64;
+    let top = |m: Array2<f64>| power_iteration(&m).0;
+    let all = top((xl.t().dot(&xl) + xu.t().dot(&xu)) / n);
+    let unl = top(xu.t().dot(&xu) / n);
+    let fit = |policy| {
+        QldsParams::new(0.5, 1.0)
+            .lambda(policy)
+            .check()
+            .unwrap()
+            .fit(&p)
+            .unwrap()
+            .lambda
+    };
+    let eps = LambdaPolicy::EPSILON;
+    assert!((fit(LambdaPolicy::MaxEigAll { epsilon: eps }) - (1.0 + eps) * all).abs() < 1e-9);
+    assert!(
+        (fit(LambdaPolicy::MaxEigUnlabeled { epsilon: eps }) - (1.0 + eps) * unl).abs() < 1e-9
+    );
+}
+
+/// Top eigenpair by power iteration (reference for the eigen solver).
+fn power_iteration(m: &Array2<f64>) -> (f64, Array1<f64>) {
+    let mut v = Array1::from_elem(m.nrows(), 1.0);
+    v[0] = 2.0;
+    let mut value = 0.0;
+    for _ in 0..20_000 {
+        let w = m.dot(&v);
+        value = v.dot(&w) / v.dot(&v);
+        let norm = w.dot(&w).sqrt();
+        v = w / norm;
+    }
+    (value, v)
+}
+
+#[test]
+fn spectral_is_projection_on_top_eigenvector_oriented_by_labels() {
+    // A strong spike so the top eigenvector is well separated.
+    let p = problem(6, 5, 40, 3.0, 4);
+    let (xl, xu) = centred(&p);
+    let n = (xl.nrows() + xu.nrows()) as f64;
+    let (_, mut u) = power_iteration(&(xu.t().dot(&xu) / n));
+    if u.dot(&xl.t().dot(&p.y_l)) < 0.0 {
+        u.mapv_inplace(|v| -v);
+    }
+    let fitted = Spectral.fit(&p).unwrap();
+    assert!(max_abs_diff(&fitted.direction, &u) < 1e-8);
+    assert!(max_abs_diff(&fitted.scores(p.x_u.view()), &xu.dot(&u)) < 1e-8);
+}
+
+#[test]
+fn spectral_is_the_gb_ssl_limit_at_the_top_eigenvalue() {
+    let p = problem(6, 5, 40, 3.0, 5);
+    let spectral = Spectral.fit(&p).unwrap();
+    let limit = QldsParams::new(0.0, 1.0)
+        .lambda(LambdaPolicy::MaxEigUnlabeled { epsilon: 1e-9 })
+        .check()
+        .unwrap()
+        .fit(&p)
+        .unwrap();
+    let cosine = limit.omega.dot(&spectral.direction) / limit.omega.dot(&limit.omega).sqrt();
+    assert!(cosine > 1.0 - 1e-6, "cosine {cosine}");
+    assert_eq!(
+        limit.predict(p.x_u.view()),
+        spectral.scores(p.x_u.view()).mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
+    );
+}
+
+#[test]
+fn scaling_alphas_and_lambda_keeps_predictions() {
+    let p = problem(7, 6, 30, 1.0, 6);
+    let fit = |c: f64| {
+        QldsParams::new(0.6 * c, 0.9 * c)
+            .lambda(LambdaPolicy::Fixed(4.0 * c))
+            .check()
+            .unwrap()
+            .fit(&p)
+            .unwrap()
+    };
+    let (a, b) = (fit(1.0), fit(3.7));
+    assert_eq!(a.predict(p.x_u.view()), b.predict(p.x_u.view()));
+    assert!(max_abs_diff(&(a.scores(p.x_u.view()) / 3.7), &b.scores(p.x_u.view())) < 1e-10);
+}
+
+#[test]
+fn invalid_parameters_are_rejected_by_name() {
+    let err = |p: QldsParams| p.check().unwrap_err().to_string();
+    assert!(err(QldsParams::new(0.0, 0.0)).contains("both be 0"));
+    assert!(err(QldsParams::new(-1.0, 0.5)).contains("alpha_l"));
+    assert!(err(QldsParams::new(1.0, 1.5)).contains("alpha_u"));
+    assert!(err(QldsParams::new(1.0, 0.0).lambda(LambdaPolicy::Fixed(0.0))).contains("lambda"));
+    assert!(QldsParams::new(1.0, 1.5).lambda(LambdaPolicy::Fixed(9.0)).check().is_ok());
+}
+
+#[test]
+fn indefinite_system_is_an_error_not_a_panic() {
+    let p = problem(4, 3, 20, 1.0, 7);
+    let q = QldsParams::new(0.0, 1.0)
+        .lambda(LambdaPolicy::Fixed(1e-6))
+        .check()
+        .unwrap();
+    let msg = q.fit(&p).unwrap_err().to_string();
+    assert!(msg.contains("not positive definite"), "{msg}");
+}

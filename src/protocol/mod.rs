@@ -1,0 +1,12 @@
+//! The experiment protocol: split sizes, per-split seeds, the parallel runner and the
+//! result rows it writes.
+
+mod results;
+mod runner;
+mod seeds;
+mod sizes;
+
+pub use results::{ResultRow, read_results, write_results};
+pub use runner::{RunOptions, run, split_problem};
+pub use seeds::derive_seed;
+pub use sizes::Sizes;

@@ -1,0 +1,109 @@
+//! Histogram of the scores f(x) of unlabeled points, one colour per true class, as
+//! densities (so theoretical Gaussians can be laid over them).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// What to draw: scores with their true labels (±1), a title and a footer stamp.
+#[derive(Debug, Clone)]
+pub struct ScoreHistogram<'a> {
+    pub scores: &'a [f64],
+    pub labels: &'a [f64],
+    pub title: String,
+    pub stamp: String,
+    pub bins: usize,
+}
+
+/// Draws the per-class density histogram into a PNG at `path`.
+pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
+    super::register_font();
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    if h.scores.is_empty() || h.scores.len() != h.labels.len() || h.bins == 0 {
+        return Err(Error::Report("score histogram needs scores, matching labels and bins ≥ 1".into()));
+    }
+    let lo = h.scores.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = h.scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let width = ((hi - lo) / h.bins as f64).max(f64::EPSILON);
+    let density = |class: f64| -> Vec<f64> {
+        let mut counts = vec![0.0; h.bins];
+        let members = h.labels.iter().filter(|l| **l == class).count().max(1) as f64;
+        for (s, l) in h.scores.iter().zip(h.labels) {
+            if *l == class {
+                let b = (((s - lo) / width) as usize).min(h.bins - 1);
+                counts[b] += 1.0 / (members * width);
+            }
+        }
+        counts
+    };
+    let classes = [(1.0, "class +1", RGBColor(31, 119, 180)), (-1.0, "class −1", RGBColor(214, 39, 40))];
+    let densities: Vec<Vec<f64>> = classes.iter().map(|c| density(c.0)).collect();
+    let top = densities.iter().flatten().copied().fold(0.0, f64::max) * 1.1;
+
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let (plot, footer) = root.split_vertically(530);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(&h.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(lo..hi, 0.0..top.max(f64::EPSILON))
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("score f(x) on unlabeled points")
+        .y_desc("density")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    for ((_, name, colour), dens) in classes.iter().zip(&densities) {
+        let colour = *colour;
+        chart
+            .draw_series(dens.iter().enumerate().map(|(b, v)| {
+                let x0 = lo + b as f64 * width;
+                Rectangle::new([(x0, 0.0), (x0 + width, *v)], colour.mix(0.45).filled())
+            }))
+            .map_err(|e| fail(&e))?
+            .label(*name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    footer
+        .draw(&Text::new(h.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_a_png() {
+        let path = std::env::temp_dir().join(format!("sslab-hist-{}.png", std::process::id()));
+        let scores = [-1.0, -0.5, -0.2, 0.3, 0.8, 1.1];
+        let labels = [-1.0, -1.0, 1.0, -1.0, 1.0, 1.0];
+        let h = ScoreHistogram {
+            scores: &scores,
+            labels: &labels,
+            title: "t".into(),
+            stamp: "s".into(),
+            bins: 4,
+        };
+        score_histogram(&h, &path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+        std::fs::remove_file(&path).unwrap();
+        let empty = ScoreHistogram { scores: &[], labels: &[], ..h };
+        assert!(score_histogram(&empty, &path).is_err());
+    }
+}

@@ -1,0 +1,87 @@
+//! End-to-end checks of the `sslab` binary: determinism across thread counts and config
+//! errors that name the file and line.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CONFIG: &str = r#"
+[experiment]
+name = "cli-test"
+seed = 11
+splits = 6
+
+[[datasets]]
+name = "g"
+kind = "synthetic"
+dim = 20
+mean_norm = 1.5
+labeled_per_class = 4
+unlabeled_per_class = 60
+
+[[datasets]]
+name = "h"
+kind = "synthetic"
+dim = 30
+mean_norm = 2.0
+labeled = 9
+unlabeled = 101
+
+[[methods]]
+kind = "ls_svm"
+
+[[methods]]
+kind = "qlds"
+alpha_l = 0.3
+alpha_u = 1.0
+
+[[methods]]
+kind = "spectral"
+"#;
+
+fn sslab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).output().unwrap()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sslab-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The results CSV without the timing column (the last one).
+fn results_without_timing(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect()
+}
+
+#[test]
+fn results_are_identical_with_one_or_two_threads() {
+    let dir = temp_dir("threads");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("out{threads}"));
+        let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", threads, "--quiet"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push(results_without_timing(&out.join("cli-test/results.csv")));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0].len(), 1 + 2 * 6 * 3);
+    assert!(outputs[0][0].starts_with("experiment,config_hash,dataset,split"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_config_is_an_error_naming_file_and_line() {
+    let dir = temp_dir("bad");
+    let cfg = dir.join("bad.toml");
+    std::fs::write(&cfg, CONFIG.replace("alpha_u = 1.0", "alpha_u = 2.0")).unwrap();
+    let o = sslab(&["validate", cfg.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.toml:29:") && err.contains("alpha_u"), "{err}");
+    let o = sslab(&["validate", dir.join("missing.toml").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.toml"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
