@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sslab::data::Problem;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::QldsParams;
 
@@ -22,16 +21,15 @@ fn main() {
         let n = 5 * d;
         let mix = GaussianMixture::symmetric(d, 1.5).expect("valid mixture");
         let mut rng = ChaCha8Rng::seed_from_u64(d as u64);
-        let lab = mix.sample([50, 50], &mut rng);
-        let unl = mix.sample([(n - 100) / 2, (n - 100) / 2], &mut rng);
-        let p = Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y };
+        let p = mix.sample_problem([50, 50], [(n - 100) / 2, (n - 100) / 2], &mut rng);
+        let x_u = p.x_u.to_dense();
         let q = QldsParams::new(0.5, 1.0).check().expect("valid parameters");
         let reps = if d >= 1000 { 5 } else { 15 };
         let times: Vec<f64> = (0..reps)
             .map(|_| {
                 let t = Instant::now();
                 let f = q.fit(&p).expect("fit");
-                std::hint::black_box(f.predict(p.x_u.view()));
+                std::hint::black_box(f.predict(x_u.view()));
                 t.elapsed().as_secs_f64() * 1e3
             })
             .collect();

@@ -1,7 +1,12 @@
-//! Data: datasets as dense row-major matrices (one row per sample) with ±1 labels,
-//! the labeled/unlabeled problem a method sees, and the synthetic generators.
+//! Data: datasets (dense or sparse features, one row per sample, ±1 labels), the
+//! labeled/unlabeled problem a method sees, and the synthetic generators.
 
+mod csr;
+mod features;
 pub mod synthetic;
+
+pub use csr::Csr;
+pub use features::Features;
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
@@ -10,13 +15,13 @@ use crate::error::{Error, Result};
 /// A binary classification dataset: `x` has one row per sample, `y` holds ±1.
 #[derive(Debug, Clone)]
 pub struct Dataset {
-    pub x: Array2<f64>,
+    pub x: Features,
     pub y: Array1<f64>,
 }
 
 impl Dataset {
     /// Checks shapes and that every label is exactly ±1.
-    pub fn new(x: Array2<f64>, y: Array1<f64>) -> Result<Self> {
+    pub fn new(x: Features, y: Array1<f64>) -> Result<Self> {
         if x.nrows() != y.len() {
             return Err(Error::Data(format!(
                 "{} rows but {} labels",
@@ -49,9 +54,9 @@ impl Dataset {
     /// keep theirs only as the hidden truth used to score the transductive error.
     pub fn problem(&self, labeled: &[usize], unlabeled: &[usize]) -> Problem {
         Problem {
-            x_l: self.x.select(Axis(0), labeled),
+            x_l: self.x.select_rows(labeled),
             y_l: self.y.select(Axis(0), labeled),
-            x_u: self.x.select(Axis(0), unlabeled),
+            x_u: self.x.select_rows(unlabeled),
             y_u: self.y.select(Axis(0), unlabeled),
         }
     }
@@ -61,13 +66,18 @@ impl Dataset {
 /// unlabeled truth (never shown to a method, used only for evaluation and the oracle).
 #[derive(Debug, Clone)]
 pub struct Problem {
-    pub x_l: Array2<f64>,
+    pub x_l: Features,
     pub y_l: Array1<f64>,
-    pub x_u: Array2<f64>,
+    pub x_u: Features,
     pub y_u: Array1<f64>,
 }
 
 impl Problem {
+    /// A problem from dense labeled and unlabeled rows.
+    pub fn dense(x_l: Array2<f64>, y_l: Array1<f64>, x_u: Array2<f64>, y_u: Array1<f64>) -> Self {
+        Problem { x_l: x_l.into(), y_l, x_u: x_u.into(), y_u }
+    }
+
     /// Number of labeled samples.
     pub fn n_labeled(&self) -> usize {
         self.x_l.nrows()

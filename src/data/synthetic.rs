@@ -6,7 +6,7 @@ use ndarray_rand::RandomExt;
 use ndarray_rand::rand::Rng;
 use ndarray_rand::rand_distr::StandardNormal;
 
-use super::Dataset;
+use super::{Dataset, Problem};
 use crate::error::{Error, Result};
 
 /// A two-class Gaussian mixture with diagonal (possibly per-class) covariances.
@@ -74,7 +74,14 @@ impl GaussianMixture {
             block += &self.means[k];
             start += counts[k];
         }
-        Dataset { x, y }
+        Dataset { x: x.into(), y }
+    }
+
+    /// A problem of fresh draws: `labeled` and `unlabeled` points per class.
+    pub fn sample_problem<R: Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
+        let lab = self.sample(labeled, rng);
+        let unl = self.sample(unlabeled, rng);
+        Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y }
     }
 }
 
@@ -91,12 +98,13 @@ mod tests {
         let b = g.sample([3000, 1000], &mut ChaCha8Rng::seed_from_u64(7));
         assert_eq!(a.x, b.x);
         assert_eq!(crate::data::class_counts(a.y.view()), (3000, 1000));
-        let m1 = a.x.slice(s![..3000, ..]).mean_axis(ndarray::Axis(0)).unwrap();
+        let a = a.x.to_dense();
+        let m1 = a.slice(s![..3000, ..]).mean_axis(ndarray::Axis(0)).unwrap();
         let expected = 2.0 / 5f64.sqrt();
         for v in m1 {
             assert!((v - expected).abs() < 0.08, "mean {v} vs {expected}");
         }
-        let var = a.x.slice(s![3000.., 0]).var(1.0);
+        let var = a.slice(s![3000.., 0]).var(1.0);
         assert!((var - 1.0).abs() < 0.1, "variance {var}");
     }
 
@@ -108,9 +116,9 @@ mod tests {
             Some([v.clone(), v]),
         )
         .unwrap();
-        let ds = g.sample([4000, 4000], &mut ChaCha8Rng::seed_from_u64(1));
-        assert!((ds.x.column(0).var(1.0) - 4.0).abs() < 0.2);
-        assert!((ds.x.column(1).var(1.0) - 0.25).abs() < 0.02);
+        let x = g.sample([4000, 4000], &mut ChaCha8Rng::seed_from_u64(1)).x.to_dense().into_owned();
+        assert!((x.column(0).var(1.0) - 4.0).abs() < 0.2);
+        assert!((x.column(1).var(1.0) - 0.25).abs() < 0.02);
     }
 
     #[test]

@@ -37,7 +37,7 @@ impl Method {
             Method::Qlds(q) => {
                 let fitted = q.fit(problem)?;
                 Ok(Outcome {
-                    scores: fitted.scores(problem.x_u.view()),
+                    scores: fitted.scores(problem.x_u.to_dense().view()),
                     alpha_l: Some(q.params().alpha_l),
                     alpha_u: Some(q.params().alpha_u),
                     lambda: fitted.lambda,
@@ -46,7 +46,7 @@ impl Method {
             Method::Spectral(s) => {
                 let fitted = s.fit(problem)?;
                 Ok(Outcome {
-                    scores: fitted.scores(problem.x_u.view()),
+                    scores: fitted.scores(problem.x_u.to_dense().view()),
                     alpha_l: None,
                     alpha_u: None,
                     lambda: fitted.top_eigenvalue,

@@ -29,14 +29,7 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Problem {
     match &spec.source {
         DataSource::Synthetic(mixture) => {
             let shares = [0.5, 0.5];
-            let lab = mixture.sample(spec.labeled.per_class(shares), &mut rng);
-            let unl = mixture.sample(spec.unlabeled.per_class(shares), &mut rng);
-            Problem {
-                x_l: lab.x,
-                y_l: lab.y,
-                x_u: unl.x,
-                y_u: unl.y,
-            }
+            mixture.sample_problem(spec.labeled.per_class(shares), spec.unlabeled.per_class(shares), &mut rng)
         }
     }
 }

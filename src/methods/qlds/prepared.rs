@@ -40,11 +40,12 @@ impl Prepared {
                 p.x_u.ncols()
             )));
         }
-        let all = ndarray::concatenate(ndarray::Axis(0), &[p.x_l.view(), p.x_u.view()])
+        let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
+        let all = ndarray::concatenate(ndarray::Axis(0), &[x_l.view(), x_u.view()])
             .map_err(|e| Error::Data(e.to_string()))?;
         let mean = column_means(all.view());
-        let x_l = &p.x_l - &mean;
-        let x_u = &p.x_u - &mean;
+        let x_l = &*x_l - &mean;
+        let x_u = &*x_u - &mean;
         let n = (p.n_labeled() + p.n_unlabeled()) as f64;
         let c_l = gram(&x_l.view(), 1.0 / n);
         let c_u = gram(&x_u.view(), 1.0 / n);

@@ -12,14 +12,12 @@ use crate::data::synthetic::GaussianMixture;
 fn problem(d: usize, n_l: usize, n_u: usize, norm: f64, seed: u64) -> Problem {
     let g = GaussianMixture::symmetric(d, norm).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let lab = g.sample([n_l, n_l], &mut rng);
-    let unl = g.sample([n_u, n_u], &mut rng);
-    Problem {
-        x_l: lab.x,
-        y_l: lab.y,
-        x_u: unl.x,
-        y_u: unl.y,
-    }
+    g.sample_problem([n_l, n_l], [n_u, n_u], &mut rng)
+}
+
+/// The unlabeled rows as a dense matrix.
+fn raw_unlabeled(p: &Problem) -> Array2<f64> {
+    p.x_u.to_dense().into_owned()
 }
 
 /// Gaussian elimination with partial pivoting (the reference solver).
@@ -51,9 +49,10 @@ fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
 
 /// Centred copies of the labeled and unlabeled rows, centred with the global mean.
 fn centred(p: &Problem) -> (Array2<f64>, Array2<f64>) {
-    let all = ndarray::concatenate(Axis(0), &[p.x_l.view(), p.x_u.view()]).unwrap();
+    let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
+    let all = ndarray::concatenate(Axis(0), &[x_l.view(), x_u.view()]).unwrap();
     let mean = all.mean_axis(Axis(0)).unwrap();
-    (&p.x_l - &mean, &p.x_u - &mean)
+    (&*x_l - &mean, &*x_u - &mean)
 }
 
 fn max_abs_diff(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
@@ -76,7 +75,7 @@ fn closed_form_matches_naive_dense_solve() {
         .unwrap();
     assert!(max_abs_diff(&fitted.omega, &omega) < 1e-10);
     let scores = xu.dot(&omega) / n.sqrt();
-    assert!(max_abs_diff(&fitted.scores(p.x_u.view()), &scores) < 1e-10);
+    assert!(max_abs_diff(&fitted.scores(raw_unlabeled(&p).view()), &scores) < 1e-10);
 }
 
 #[test]
@@ -147,7 +146,7 @@ fn spectral_is_projection_on_top_eigenvector_oriented_by_labels() {
     }
     let fitted = Spectral.fit(&p).unwrap();
     assert!(max_abs_diff(&fitted.direction, &u) < 1e-8);
-    assert!(max_abs_diff(&fitted.scores(p.x_u.view()), &xu.dot(&u)) < 1e-8);
+    assert!(max_abs_diff(&fitted.scores(raw_unlabeled(&p).view()), &xu.dot(&u)) < 1e-8);
 }
 
 #[test]
@@ -163,8 +162,8 @@ fn spectral_is_the_gb_ssl_limit_at_the_top_eigenvalue() {
     let cosine = limit.omega.dot(&spectral.direction) / limit.omega.dot(&limit.omega).sqrt();
     assert!(cosine > 1.0 - 1e-6, "cosine {cosine}");
     assert_eq!(
-        limit.predict(p.x_u.view()),
-        spectral.scores(p.x_u.view()).mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
+        limit.predict(raw_unlabeled(&p).view()),
+        spectral.scores(raw_unlabeled(&p).view()).mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
     );
 }
 
@@ -180,8 +179,8 @@ fn scaling_alphas_and_lambda_keeps_predictions() {
             .unwrap()
     };
     let (a, b) = (fit(1.0), fit(3.7));
-    assert_eq!(a.predict(p.x_u.view()), b.predict(p.x_u.view()));
-    assert!(max_abs_diff(&(a.scores(p.x_u.view()) / 3.7), &b.scores(p.x_u.view())) < 1e-10);
+    assert_eq!(a.predict(raw_unlabeled(&p).view()), b.predict(raw_unlabeled(&p).view()));
+    assert!(max_abs_diff(&(a.scores(raw_unlabeled(&p).view()) / 3.7), &b.scores(raw_unlabeled(&p).view())) < 1e-10);
 }
 
 #[test]

@@ -1,0 +1,54 @@
+//! Feature matrices, dense or sparse: one row per sample either way.
+
+use std::borrow::Cow;
+
+use ndarray::{Array2, Axis};
+
+use super::Csr;
+
+/// A feature matrix: dense (row-major ndarray) or sparse (CSR).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Features {
+    Dense(Array2<f64>),
+    Sparse(Csr),
+}
+
+impl Features {
+    /// Number of rows (samples).
+    pub fn nrows(&self) -> usize {
+        match self {
+            Features::Dense(x) => x.nrows(),
+            Features::Sparse(x) => x.nrows(),
+        }
+    }
+
+    /// Number of columns (features).
+    pub fn ncols(&self) -> usize {
+        match self {
+            Features::Dense(x) => x.ncols(),
+            Features::Sparse(x) => x.ncols(),
+        }
+    }
+
+    /// The rows `rows`, in that order, in the same storage.
+    pub fn select_rows(&self, rows: &[usize]) -> Features {
+        match self {
+            Features::Dense(x) => Features::Dense(x.select(Axis(0), rows)),
+            Features::Sparse(x) => Features::Sparse(x.select_rows(rows)),
+        }
+    }
+
+    /// A dense view: borrowed when already dense, densified otherwise (for the dense methods).
+    pub fn to_dense(&self) -> Cow<'_, Array2<f64>> {
+        match self {
+            Features::Dense(x) => Cow::Borrowed(x),
+            Features::Sparse(x) => Cow::Owned(x.to_dense()),
+        }
+    }
+}
+
+impl From<Array2<f64>> for Features {
+    fn from(x: Array2<f64>) -> Self {
+        Features::Dense(x)
+    }
+}
