@@ -31,15 +31,6 @@ pub enum Error {
     /// Data do not fit what an operation needs (too few points, one class only, ...).
     #[error("data: {0}")]
     Data(String),
-    /// A method failed on one split of one dataset.
-    #[error("method `{method}` on dataset `{dataset}`, split {split}: {source}")]
-    Task {
-        method: String,
-        dataset: String,
-        split: usize,
-        #[source]
-        source: Box<Error>,
-    },
     /// A results file could not be read or written as CSV.
     #[error("{}: {message}", path.display())]
     Csv { path: PathBuf, message: String },

@@ -34,6 +34,9 @@ enum Command {
         /// Do not draw the progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Keep the rows of an interrupted run of the same config and run only the rest.
+        #[arg(long)]
+        resume: bool,
     },
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores {
@@ -79,17 +82,25 @@ fn dispatch(command: Command) -> Result<()> {
             );
             Ok(())
         }
-        Command::Run { config, out, threads, quiet } => {
+        Command::Run { config, out, threads, quiet, resume } => {
             let exp = config::load(&config)?;
             let dir = out.join(&exp.name);
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let rows = protocol::run(&exp, &RunOptions { threads, progress: !quiet })?;
+            let options = RunOptions { threads, progress: !quiet, resume };
+            let rows = protocol::run(&exp, &options, &dir.join("rows.log"))?;
             let csv = dir.join("results.csv");
             protocol::write_results(&csv, &rows)?;
             let md = tables::markdown(&tables::summary(&rows)?, &report::stamp(&exp.hash))?;
             let md_path = dir.join("summary.md");
             write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
             println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
+            let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
+            if let Some(first) = failed.first() {
+                eprintln!(
+                    "warning: {} of {} fits failed (recorded in results.csv); first: {} on {} split {}: {}",
+                    failed.len(), rows.len(), first.method, first.dataset, first.split, first.message
+                );
+            }
             Ok(())
         }
         Command::PlotScores { config, dataset, method, split, bins, out } => {

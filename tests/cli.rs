@@ -85,3 +85,53 @@ fn bad_config_is_an_error_naming_file_and_line() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.toml"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn resume_keeps_finished_rows_and_completes_the_rest() {
+    let dir = temp_dir("resume");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(extra);
+        let o = sslab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&[]);
+    let full = results_without_timing(&out.join("cli-test/results.csv"));
+    // Simulate a run killed mid-way: keep 7 complete rows and half of the 8th.
+    let log = out.join("cli-test/rows.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!("{}\n{}", lines[..7].join("\n"), &lines[7][..lines[7].len() / 2]);
+    std::fs::write(&log, cut).unwrap();
+    run(&["--resume"]);
+    assert_eq!(results_without_timing(&out.join("cli-test/results.csv")), full);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), full.len() - 1);
+    // A log from another config is refused.
+    std::fs::write(&cfg, CONFIG.replace("seed = 11", "seed = 12")).unwrap();
+    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--resume"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another config"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failing_method_is_recorded_and_the_run_goes_on() {
+    let dir = temp_dir("fail");
+    let cfg = dir.join("c.toml");
+    // λ far below the top eigenvalue makes GB-SSL's system indefinite.
+    let text = format!("{CONFIG}\n[[methods]]\nkind = \"gb_ssl\"\nlambda = 1e-9\n");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.join("out");
+    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("fits failed"));
+    let csv = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
+    let failed = csv.lines().filter(|l| l.contains(",failed,")).count();
+    assert_eq!(failed, 2 * 6);
+    assert!(csv.contains("not positive definite"));
+    let ok = csv.lines().filter(|l| l.contains(",ok,")).count();
+    assert_eq!(ok, 2 * 6 * 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

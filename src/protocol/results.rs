@@ -25,7 +25,18 @@ pub struct ResultRow {
     pub n_labeled: usize,
     pub n_unlabeled: usize,
     pub dim: usize,
+    /// `ok`, or `failed` when the method returned an error (then `error` is NaN).
+    pub status: String,
+    /// Empty, or the failure's reason.
+    pub message: String,
     pub fit_seconds: f64,
+}
+
+impl ResultRow {
+    /// True when the method ran to completion.
+    pub fn is_ok(&self) -> bool {
+        self.status == "ok"
+    }
 }
 
 /// Writes rows to `path` (header first), through a temporary file renamed into place.
@@ -84,6 +95,8 @@ mod tests {
             n_labeled: 10,
             n_unlabeled: 100,
             dim: 4,
+            status: "failed".into(),
+            message: "matrix is not positive definite, \"quoted\"".into(),
             fit_seconds: 0.001,
         };
         write_results(&path, std::slice::from_ref(&row)).unwrap();

@@ -1,7 +1,9 @@
 //! Runs every (dataset, split, method) of an experiment in parallel with rayon.
 //! Each (dataset, split) is one task: its problem is built once from the split's seed and
-//! all methods run on it; faer stays sequential inside a task.
+//! all methods run on it; faer stays sequential inside a task. Every finished row goes to
+//! the row log at once; a method that fails records a `failed` row and the run goes on.
 
+use std::path::Path;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -9,17 +11,19 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::log::{RowLog, TaskKey, done};
 use super::{ResultRow, derive_seed};
-use crate::config::{DataSource, DatasetSpec, Experiment};
+use crate::config::{DataSource, DatasetSpec, Experiment, MethodSpec};
 use crate::data::{Problem, error_rate};
 use crate::error::{Error, Result};
 
-/// How to run: thread count (None = all cores) and whether to draw a progress bar
-/// (it is hidden anyway when stderr is not a terminal).
+/// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
+/// not a terminal), and whether to keep the rows of an earlier run of the same config.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions {
     pub threads: Option<usize>,
     pub progress: bool,
+    pub resume: bool,
 }
 
 /// The problem of split `split` of a dataset, drawn from the split's own seed.
@@ -34,9 +38,12 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Problem {
     }
 }
 
-/// Runs the experiment; rows come back ordered by (dataset, split, method) as in the config.
-pub fn run(exp: &Experiment, opts: &RunOptions) -> Result<Vec<ResultRow>> {
+/// Runs the experiment, appending rows to the log at `log_path` as they finish; returns all
+/// rows (earlier ones too when resuming) ordered by (dataset, split, method) as in the config.
+pub fn run(exp: &Experiment, opts: &RunOptions, log_path: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
+    let (log, previous) = RowLog::open(log_path, &exp.hash, opts.resume)?;
+    let finished = done(&previous);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
@@ -54,49 +61,88 @@ pub fn run(exp: &Experiment, opts: &RunOptions) -> Result<Vec<ResultRow>> {
     } else {
         ProgressBar::hidden()
     };
-    let per_task: Vec<Vec<ResultRow>> = pool.install(|| {
+    bar.inc(finished.len() as u64);
+    let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|&(d, s)| run_task(exp, d, s, &bar))
+            .map(|&(d, s)| run_task(exp, d, s, &finished, &log, &bar))
             .collect::<Result<_>>()
     })?;
     bar.finish_and_clear();
-    Ok(per_task.into_iter().flatten().collect())
+    let mut rows: Vec<ResultRow> = previous.into_iter().chain(fresh.into_iter().flatten()).collect();
+    let position = |r: &ResultRow| {
+        let d = exp.datasets.iter().position(|x| x.name == r.dataset);
+        let m = exp.methods.iter().position(|x| x.name == r.method);
+        (d, r.split, m)
+    };
+    rows.sort_by_key(position);
+    Ok(rows)
 }
 
-fn run_task(exp: &Experiment, d: usize, split: usize, bar: &ProgressBar) -> Result<Vec<ResultRow>> {
+fn run_task(
+    exp: &Experiment,
+    d: usize,
+    split: usize,
+    finished: &std::collections::HashSet<TaskKey>,
+    log: &RowLog,
+    bar: &ProgressBar,
+) -> Result<Vec<ResultRow>> {
     let spec = &exp.datasets[d];
-    let problem = split_problem(spec, exp.seed, split);
-    exp.methods
+    let todo: Vec<&MethodSpec> = exp
+        .methods
         .iter()
+        .filter(|m| !finished.contains(&(spec.name.clone(), split, m.name.clone())))
+        .collect();
+    if todo.is_empty() {
+        return Ok(Vec::new());
+    }
+    let problem = split_problem(spec, exp.seed, split);
+    todo.into_iter()
         .map(|m| {
-            let start = Instant::now();
-            let outcome = m.method.run(&problem).map_err(|e| Error::Task {
-                method: m.name.clone(),
-                dataset: spec.name.clone(),
-                split,
-                source: Box::new(e),
-            })?;
-            let fit_seconds = start.elapsed().as_secs_f64();
+            let row = run_method(exp, spec, split, m, &problem);
+            log.append(&row)?;
             bar.inc(1);
-            Ok(ResultRow {
-                experiment: exp.name.clone(),
-                config_hash: exp.hash.clone(),
-                dataset: spec.name.clone(),
-                split,
-                split_seed: derive_seed(exp.seed, &spec.name, split),
-                method: m.name.clone(),
-                kind: m.kind.clone(),
-                alpha_l: outcome.alpha_l,
-                alpha_u: outcome.alpha_u,
-                lambda_policy: m.method.lambda_policy().into(),
-                lambda: outcome.lambda,
-                error: error_rate(outcome.scores.view(), problem.y_u.view()),
-                n_labeled: problem.n_labeled(),
-                n_unlabeled: problem.n_unlabeled(),
-                dim: problem.dim(),
-                fit_seconds,
-            })
+            Ok(row)
         })
         .collect()
+}
+
+/// One method on one split; a failure becomes a `failed` row carrying the reason.
+fn run_method(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, problem: &Problem) -> ResultRow {
+    let start = Instant::now();
+    let outcome = m.method.run(problem);
+    let fit_seconds = start.elapsed().as_secs_f64();
+    let mut row = ResultRow {
+        experiment: exp.name.clone(),
+        config_hash: exp.hash.clone(),
+        dataset: spec.name.clone(),
+        split,
+        split_seed: derive_seed(exp.seed, &spec.name, split),
+        method: m.name.clone(),
+        kind: m.kind.clone(),
+        alpha_l: None,
+        alpha_u: None,
+        lambda_policy: m.method.lambda_policy().into(),
+        lambda: f64::NAN,
+        error: f64::NAN,
+        n_labeled: problem.n_labeled(),
+        n_unlabeled: problem.n_unlabeled(),
+        dim: problem.dim(),
+        status: "ok".into(),
+        message: String::new(),
+        fit_seconds,
+    };
+    match outcome {
+        Ok(o) => {
+            row.alpha_l = o.alpha_l;
+            row.alpha_u = o.alpha_u;
+            row.lambda = o.lambda;
+            row.error = error_rate(o.scores.view(), problem.y_u.view());
+        }
+        Err(e) => {
+            row.status = "failed".into();
+            row.message = e.to_string();
+        }
+    }
+    row
 }

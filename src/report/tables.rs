@@ -11,8 +11,9 @@ fn polars_err(e: PolarsError) -> Error {
 }
 
 /// Per (dataset, method), in first-appearance order: `dataset, method, error_mean,
-/// error_std, splits` (error in %, std with ddof = 1).
+/// error_std, splits` (error in %, std with ddof = 1). Failed fits are left out.
 pub fn summary(rows: &[ResultRow]) -> Result<DataFrame> {
+    let rows: Vec<&ResultRow> = rows.iter().filter(|r| r.is_ok()).collect();
     let df = df![
         "dataset" => rows.iter().map(|r| r.dataset.as_str()).collect::<Vec<_>>(),
         "method" => rows.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(),
@@ -107,6 +108,8 @@ mod tests {
             n_labeled: 1,
             n_unlabeled: 1,
             dim: 1,
+            status: "ok".into(),
+            message: String::new(),
             fit_seconds: 0.0,
         }
     }

@@ -1,0 +1,74 @@
+//! The loss-free row log of a run: each finished (dataset, split, method) is appended as one
+//! CSV line (no header; the columns of `results.csv`) and flushed at once, so an interrupted
+//! run keeps everything that finished and `--resume` can skip it.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::ResultRow;
+use crate::error::{Error, Result};
+
+/// Key of one task: (dataset, split, method).
+pub type TaskKey = (String, usize, String);
+
+/// An append-only CSV of result rows, shared by the worker threads.
+pub struct RowLog {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl RowLog {
+    /// Opens `path` for a run of the config with hash `hash`. Without `resume` any previous
+    /// log is replaced; with it, the rows already there are returned (a trailing partial line
+    /// left by a crash is dropped). Rows from another config hash are an error.
+    pub fn open(path: &Path, hash: &str, resume: bool) -> Result<(RowLog, Vec<ResultRow>)> {
+        let mut previous = Vec::new();
+        if resume && path.exists() {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            let complete = match text.rfind('\n') {
+                Some(end) => &text[..=end],
+                None => "",
+            };
+            let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(complete.as_bytes());
+            for (i, row) in reader.deserialize::<ResultRow>().enumerate() {
+                let row = row.map_err(|e| Error::Csv {
+                    path: path.to_path_buf(),
+                    message: format!("row {}: {e}", i + 1),
+                })?;
+                if row.config_hash != hash {
+                    return Err(Error::Csv {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "holds results of another config (hash {} ≠ {hash}); use another --out or run without --resume",
+                            row.config_hash
+                        ),
+                    });
+                }
+                previous.push(row);
+            }
+            std::fs::write(path, complete).map_err(|e| Error::io(path, e))?;
+        } else {
+            std::fs::write(path, "").map_err(|e| Error::io(path, e))?;
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, e))?;
+        Ok((RowLog { path: path.to_path_buf(), file: Mutex::new(file) }, previous))
+    }
+
+    /// Appends one row as a single write, flushed to the OS before returning.
+    pub fn append(&self, row: &ResultRow) -> Result<()> {
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        w.serialize(row)
+            .map_err(|e| Error::Csv { path: self.path.clone(), message: e.to_string() })?;
+        let line = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
+        let mut file = self.file.lock().map_err(|_| Error::Report("row log lock poisoned".into()))?;
+        file.write_all(&line).and_then(|_| file.flush()).map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// The tasks already done in `rows`.
+pub fn done(rows: &[ResultRow]) -> HashSet<TaskKey> {
+    rows.iter().map(|r| (r.dataset.clone(), r.split, r.method.clone())).collect()
+}
