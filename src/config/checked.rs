@@ -12,6 +12,7 @@ use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
 use crate::methods::qlds::{LambdaPolicy, QldsParams, Spectral};
+use crate::methods::self_training::{SelfTrainingParams, Threshold};
 use crate::protocol::Sizes;
 
 /// A validated experiment.
@@ -208,51 +209,92 @@ fn variances(v: &Spanned<Value>, dim: usize, key: &str, at: &Located) -> Result<
     }
 }
 
+/// The optional keys each method kind accepts.
+fn allowed_keys(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon"],
+        "ls_svm" | "gb_ssl" => &["lambda", "epsilon"],
+        "spectral" => &[],
+        "self_training" => &["lambda", "epsilon", "policy", "step", "theta", "max_rounds"],
+        _ => return None,
+    })
+}
+
 fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec> {
     let span = m.span();
     let m = m.into_inner();
     let key = |k: &str| format!("methods[{i}].{k}");
     let kind = m.kind.get_ref().clone();
-    let forbid = |field: &Option<Spanned<f64>>, name: &str| match field {
-        Some(v) => Err(at.error(v.span(), format!("{}: not a parameter of `{kind}`", key(name)))),
-        None => Ok(()),
+    let allowed = allowed_keys(&kind).ok_or_else(|| {
+        at.error(
+            m.kind.span(),
+            format!("{}: unknown kind `{kind}` (known: qlds, ls_svm, gb_ssl, spectral, self_training)", key("kind")),
+        )
+    })?;
+    if let Some((name, s)) = m.present().into_iter().find(|(name, _)| !allowed.contains(name)) {
+        return Err(at.error(s, format!("{}: not a parameter of `{kind}`", key(name))));
+    }
+    // Maps a parameter error of a checked type to the line of the offending key.
+    let param_error = |e: Error| {
+        let (line_span, message) = match &e {
+            Error::Param { param, message } => (
+                m.present().into_iter().find(|(n, _)| n == param).map(|(_, s)| s),
+                format!("{}: {message}", key(param)),
+            ),
+            other => (None, other.to_string()),
+        };
+        at.error(line_span.unwrap_or(span.clone()), message)
     };
-    let fixed_alphas = match kind.as_str() {
-        "qlds" => None,
-        "ls_svm" => Some((1.0, 0.0)),
-        "gb_ssl" => Some((0.0, 1.0)),
-        "spectral" => {
-            forbid(&m.alpha_l, "alpha_l")?;
-            forbid(&m.alpha_u, "alpha_u")?;
-            forbid(&m.epsilon, "epsilon")?;
-            if let Some(l) = &m.lambda {
-                return Err(at.error(l.span(), format!("{}: not a parameter of `spectral`", key("lambda"))));
-            }
-            let name = m.name.map(|n| n.into_inner()).unwrap_or_else(|| "Spectral".into());
-            return Ok(MethodSpec { name, kind, method: Method::Spectral(Spectral) });
-        }
-        other => {
-            return Err(at.error(
-                m.kind.span(),
-                format!("{}: unknown kind `{other}` (known: qlds, ls_svm, gb_ssl, spectral)", key("kind")),
-            ));
-        }
-    };
-    let (alpha_l, alpha_u) = match fixed_alphas {
-        Some(a) => {
-            forbid(&m.alpha_l, "alpha_l")?;
-            forbid(&m.alpha_u, "alpha_u")?;
-            a
-        }
-        None => {
-            let get = |v: &Option<Spanned<f64>>, name: &str| {
-                v.as_ref().map(|s| *s.get_ref()).ok_or_else(|| {
-                    at.error(span.clone(), format!("{}: required for `qlds`", key(name)))
-                })
+    let lambda = lambda_policy(&m, &key, at)?;
+    let name = |default: String| m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or(default);
+    let (default_name, method) = match kind.as_str() {
+        "spectral" => ("Spectral".to_string(), Method::Spectral(Spectral)),
+        "self_training" => {
+            let threshold = match m.policy.as_ref().map(|p| p.get_ref().as_str()) {
+                None | Some("fraction") => Threshold::Fraction { step: m.step.as_ref().map_or(0.1, |s| *s.get_ref()) },
+                Some("margin") => Threshold::Margin { theta: m.theta.as_ref().map_or(1.0, |s| *s.get_ref()) },
+                Some(other) => {
+                    let s = m.policy.as_ref().map(|p| p.span()).unwrap_or(span.clone());
+                    return Err(at.error(s, format!("{}: unknown policy `{other}` (known: fraction, margin)", key("policy"))));
+                }
             };
-            (get(&m.alpha_l, "alpha_l")?, get(&m.alpha_u, "alpha_u")?)
+            let wrong = match threshold {
+                Threshold::Fraction { .. } => m.theta.as_ref().map(|s| ("theta", s.span())),
+                Threshold::Margin { .. } => m.step.as_ref().map(|s| ("step", s.span())),
+            };
+            if let Some((k, s)) = wrong {
+                return Err(at.error(s, format!("{}: not used by this policy", key(k))));
+            }
+            let max_rounds = match &m.max_rounds {
+                Some(r) => positive(r, &key("max_rounds"), at)?,
+                None => SelfTrainingParams::default().max_rounds,
+            };
+            let st = SelfTrainingParams { threshold, max_rounds, lambda }.check().map_err(param_error)?;
+            ("ST(LS-SVM)".to_string(), Method::SelfTraining(st))
+        }
+        _ => {
+            let (alpha_l, alpha_u, default_name) = match kind.as_str() {
+                "ls_svm" => (1.0, 0.0, "LS-SVM".to_string()),
+                "gb_ssl" => (0.0, 1.0, "GB-SSL".to_string()),
+                _ => {
+                    let get = |v: &Option<Spanned<f64>>, n: &str| {
+                        v.as_ref()
+                            .map(|s| *s.get_ref())
+                            .ok_or_else(|| at.error(span.clone(), format!("{}: required for `qlds`", key(n))))
+                    };
+                    let (l, u) = (get(&m.alpha_l, "alpha_l")?, get(&m.alpha_u, "alpha_u")?);
+                    (l, u, format!("QLDS({l},{u})"))
+                }
+            };
+            let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(param_error)?;
+            (default_name, Method::Qlds(qlds))
         }
     };
+    Ok(MethodSpec { name: name(default_name), kind, method })
+}
+
+/// `lambda` (a policy name or a number) and `epsilon` of a method entry.
+fn lambda_policy(m: &raw::Method, key: &dyn Fn(&str) -> String, at: &Located) -> Result<LambdaPolicy> {
     let epsilon = m.epsilon.as_ref().map_or(LambdaPolicy::EPSILON, |e| *e.get_ref());
     let lambda = match &m.lambda {
         None => LambdaPolicy::MaxEigAll { epsilon },
@@ -272,25 +314,5 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     if let (LambdaPolicy::Fixed(_), Some(e)) = (lambda, &m.epsilon) {
         return Err(at.error(e.span(), format!("{}: only used with an eigenvalue λ policy", key("epsilon"))));
     }
-    let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| {
-        let field_span = match &e {
-            Error::Param { param: "alpha_l", .. } => m.alpha_l.as_ref().map(|s| s.span()),
-            Error::Param { param: "alpha_u", .. } => m.alpha_u.as_ref().map(|s| s.span()),
-            Error::Param { param: "lambda", .. } => m.lambda.as_ref().map(|s| s.span()),
-            Error::Param { param: "epsilon", .. } => m.epsilon.as_ref().map(|s| s.span()),
-            _ => None,
-        };
-        let param = match &e {
-            Error::Param { param, message } => format!("{}: {message}", key(param)),
-            other => other.to_string(),
-        };
-        at.error(field_span.unwrap_or(span.clone()), param)
-    })?;
-    let default_name = match kind.as_str() {
-        "ls_svm" => "LS-SVM".to_string(),
-        "gb_ssl" => "GB-SSL".to_string(),
-        _ => format!("QLDS({alpha_l},{alpha_u})"),
-    };
-    let name = m.name.map(|n| n.into_inner()).unwrap_or(default_name);
-    Ok(MethodSpec { name, kind, method: Method::Qlds(qlds) })
+    Ok(lambda)
 }

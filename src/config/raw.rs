@@ -50,4 +50,28 @@ pub struct Method {
     pub alpha_u: Option<Spanned<f64>>,
     pub lambda: Option<Spanned<toml::Value>>,
     pub epsilon: Option<Spanned<f64>>,
+    pub policy: Option<Spanned<String>>,
+    pub step: Option<Spanned<f64>>,
+    pub theta: Option<Spanned<f64>>,
+    pub max_rounds: Option<Spanned<i64>>,
+}
+
+impl Method {
+    /// The optional parameters present in the entry, with their spans.
+    pub fn present(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
+        let span = |s: Option<std::ops::Range<usize>>, name| s.map(|r| (name, r));
+        [
+            span(self.alpha_l.as_ref().map(Spanned::span), "alpha_l"),
+            span(self.alpha_u.as_ref().map(Spanned::span), "alpha_u"),
+            span(self.lambda.as_ref().map(Spanned::span), "lambda"),
+            span(self.epsilon.as_ref().map(Spanned::span), "epsilon"),
+            span(self.policy.as_ref().map(Spanned::span), "policy"),
+            span(self.step.as_ref().map(Spanned::span), "step"),
+            span(self.theta.as_ref().map(Spanned::span), "theta"),
+            span(self.max_rounds.as_ref().map(Spanned::span), "max_rounds"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
 }

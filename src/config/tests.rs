@@ -89,3 +89,16 @@ fn inconsistent_entries_are_errors() {
     assert!(err("[experiment]\nname = \"x\"\nseed = 1\n").contains("no [[datasets]]"));
     assert!(err("not toml [").starts_with("cfg.toml:1:"));
 }
+
+#[test]
+fn self_training_entries_are_checked() {
+    let st = |body: &str| format!("{GOOD}\n[[methods]]\nkind = \"self_training\"\n{body}\n");
+    let e = parse(&st("policy = \"margin\"\ntheta = 1.5\nmax_rounds = 3"), Path::new("c")).unwrap();
+    assert_eq!(e.methods[3].name, "ST(LS-SVM)");
+    assert!(matches!(e.methods[3].method, Method::SelfTraining(_)));
+    assert!(err(&st("step = 1.5")).contains("methods[3].step"));
+    assert!(err(&st("policy = \"margin\"\nstep = 0.5")).contains("not used by this policy"));
+    assert!(err(&st("policy = \"best\"")).contains("unknown policy"));
+    assert!(err(&st("alpha_l = 1")).contains("not a parameter of `self_training`"));
+    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nstep = 0.1")).contains("not a parameter of `ls_svm`"));
+}

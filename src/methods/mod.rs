@@ -2,12 +2,14 @@
 //! from checked parameters, it maps a [`Problem`] to scores on the unlabeled rows.
 
 pub mod qlds;
+pub mod self_training;
 
 use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::Result;
 use qlds::{Qlds, Spectral};
+use self_training::SelfTraining;
 
 /// A runnable method with checked parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +18,8 @@ pub enum Method {
     Qlds(Qlds),
     /// Spectral clustering on C_u, oriented by the labeled data.
     Spectral(Spectral),
+    /// Self-training with LS-SVM as the base classifier.
+    SelfTraining(SelfTraining),
 }
 
 /// What one run of a method produced on one problem.
@@ -52,6 +56,10 @@ impl Method {
                     lambda: fitted.top_eigenvalue,
                 })
             }
+            Method::SelfTraining(st) => {
+                let fitted = st.fit(problem)?;
+                Ok(Outcome { scores: fitted.scores, alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: fitted.lambda })
+            }
         }
     }
 
@@ -60,6 +68,7 @@ impl Method {
         match self {
             Method::Qlds(q) => q.params().lambda.name(),
             Method::Spectral(_) => "top_eig_unlabeled",
+            Method::SelfTraining(st) => st.params().lambda.name(),
         }
     }
 }
