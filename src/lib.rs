@@ -14,3 +14,4 @@ pub mod protocol;
 
 pub use error::{Error, Result};
 pub mod report;
+pub mod stats;

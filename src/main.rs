@@ -38,6 +38,21 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
+    /// Tables from result files: OUT/NAME.{md,tex,csv}, and OUT/NAME_vs_paper.md with
+    /// --published.
+    Table {
+        /// One or more results.csv files (their rows are pooled).
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        /// Base name of the outputs.
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value = "results/tables")]
+        out: PathBuf,
+        /// A published-numbers file (configs/published/*.csv) to compare with.
+        #[arg(long)]
+        published: Option<PathBuf>,
+    },
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores {
         config: PathBuf,
@@ -90,7 +105,7 @@ fn dispatch(command: Command) -> Result<()> {
             let rows = protocol::run(&exp, &options, &dir.join("rows.log"))?;
             let csv = dir.join("results.csv");
             protocol::write_results(&csv, &rows)?;
-            let md = tables::markdown(&tables::summary(&rows)?, &report::stamp(&exp.hash))?;
+            let md = tables::markdown(&tables::build(&rows, &report::stamp(&exp.hash))?);
             let md_path = dir.join("summary.md");
             write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
             println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
@@ -103,6 +118,7 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Table { results, name, out, published } => table(&results, &name, &out, published.as_deref()),
         Command::PlotScores { config, dataset, method, split, bins, out } => {
             let exp = config::load(&config)?;
             plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
@@ -147,6 +163,30 @@ fn plot_scores(
     };
     figures::score_histogram(&hist, out)?;
     println!("wrote {}", out.display());
+    Ok(())
+}
+
+fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>) -> Result<()> {
+    let mut rows = Vec::new();
+    for path in results {
+        rows.extend(protocol::read_results(path)?);
+    }
+    let mut hashes: Vec<&str> = rows.iter().map(|r| r.config_hash.as_str()).collect();
+    hashes.sort();
+    hashes.dedup();
+    let t = tables::build(&rows, &report::stamp(&hashes.join("+")))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let md = tables::markdown(&t);
+    write(&out.join(format!("{name}.md")), &md)?;
+    write(&out.join(format!("{name}.tex")), &tables::latex(&t))?;
+    write(&out.join(format!("{name}.csv")), &tables::csv(&t)?)?;
+    println!("{md}");
+    if let Some(p) = published {
+        let cmp = report::compare::markdown(&t, &report::compare::load_published(p)?, &p.display().to_string());
+        write(&out.join(format!("{name}_vs_paper.md")), &cmp)?;
+        println!("{cmp}");
+    }
+    println!("wrote {}/{name}.{{md,tex,csv}}", out.display());
     Ok(())
 }
 

@@ -1,13 +1,47 @@
-//! Summary tables: mean ± std of the error per (dataset, method) with polars, rendered as
-//! Markdown with datasets as rows and methods as columns.
+//! Summary tables: mean ± std of the error per (dataset, method), aggregated with polars,
+//! with a significance mark (↓) where a method is significantly worse than the dataset's
+//! best, rendered as Markdown, LaTeX or CSV (datasets as rows, methods as columns).
 
 use polars::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
+use crate::stats::signed_rank_p_greater;
+
+/// Significance level of the one-sided paired Wilcoxon signed-rank test.
+pub const ALPHA: f64 = 0.05;
 
 fn polars_err(e: PolarsError) -> Error {
     Error::Report(e.to_string())
+}
+
+/// One cell: error statistics in % over the successful splits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub mean: f64,
+    pub std: f64,
+    pub splits: usize,
+    /// Lowest mean error of its dataset.
+    pub best: bool,
+    /// p-value of "worse than the best" (paired over common splits); None for the best.
+    pub p_value: Option<f64>,
+}
+
+impl Cell {
+    /// Significantly worse than the best at level [`ALPHA`].
+    pub fn worse(&self) -> bool {
+        self.p_value.is_some_and(|p| p < ALPHA)
+    }
+}
+
+/// A datasets × methods table in first-appearance order, with its provenance stamp.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub datasets: Vec<String>,
+    pub methods: Vec<String>,
+    /// `cells[d][m]`, None where the method has no successful split on the dataset.
+    pub cells: Vec<Vec<Option<Cell>>>,
+    pub stamp: String,
 }
 
 /// Per (dataset, method), in first-appearance order: `dataset, method, error_mean,
@@ -25,11 +59,7 @@ pub fn summary(rows: &[ResultRow]) -> Result<DataFrame> {
     let (mean, std, count) = {
         let g = df.group_by_stable(["dataset", "method"]).map_err(polars_err)?;
         let g = g.select(["error"]);
-        (
-            g.mean().map_err(polars_err)?,
-            g.std(1).map_err(polars_err)?,
-            g.count().map_err(polars_err)?,
-        )
+        (g.mean().map_err(polars_err)?, g.std(1).map_err(polars_err)?, g.count().map_err(polars_err)?)
     };
     // Each aggregate frame is [dataset, method, <aggregate>]; polars names the aggregate.
     let aggregate = |frame: &DataFrame, name: &str| -> Result<Column> {
@@ -47,44 +77,133 @@ pub fn summary(rows: &[ResultRow]) -> Result<DataFrame> {
     .map_err(polars_err)
 }
 
-/// A Markdown table (datasets × methods, "mean ± std" in %) followed by `stamp`.
-pub fn markdown(summary: &DataFrame, stamp: &str) -> Result<String> {
+/// Builds the table: polars aggregates, then per dataset the paired test of every method
+/// against the best one over the splits both completed.
+pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
+    let s = summary(rows)?;
     let strings = |name: &str| -> Result<Vec<String>> {
-        let col = summary.column(name).map_err(polars_err)?;
-        let ca = col.str().map_err(polars_err)?;
+        let ca = s.column(name).and_then(|c| c.str().cloned()).map_err(polars_err)?;
         Ok(ca.iter().map(|v| v.unwrap_or("").to_string()).collect())
     };
     let floats = |name: &str| -> Result<Vec<f64>> {
-        let col = summary.column(name).map_err(polars_err)?;
-        let ca = col.f64().map_err(polars_err)?;
+        let ca = s.column(name).and_then(|c| c.f64().cloned()).map_err(polars_err)?;
         Ok(ca.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
     };
-    let (datasets, methods) = (strings("dataset")?, strings("method")?);
-    let (means, stds) = (floats("error_mean")?, floats("error_std")?);
-    let mut dataset_order: Vec<&str> = Vec::new();
-    let mut method_order: Vec<&str> = Vec::new();
-    for (d, m) in datasets.iter().zip(&methods) {
-        if !dataset_order.contains(&d.as_str()) {
-            dataset_order.push(d);
+    let counts: Vec<usize> = {
+        let ca = s.column("splits").and_then(|c| c.u64().cloned()).map_err(polars_err)?;
+        ca.iter().map(|v| v.unwrap_or(0) as usize).collect()
+    };
+    let (ds, ms, means, stds) = (strings("dataset")?, strings("method")?, floats("error_mean")?, floats("error_std")?);
+    let mut datasets: Vec<String> = Vec::new();
+    let mut methods: Vec<String> = Vec::new();
+    for (d, m) in ds.iter().zip(&ms) {
+        if !datasets.contains(d) {
+            datasets.push(d.clone());
         }
-        if !method_order.contains(&m.as_str()) {
-            method_order.push(m);
+        if !methods.contains(m) {
+            methods.push(m.clone());
         }
     }
-    let mut out = format!("| dataset | {} |\n|---|{}\n", method_order.join(" | "), "---|".repeat(method_order.len()));
-    for d in &dataset_order {
-        let cells: Vec<String> = method_order
+    let mut cells = vec![vec![None; methods.len()]; datasets.len()];
+    for i in 0..ds.len() {
+        let d = datasets.iter().position(|x| *x == ds[i]).unwrap_or(0);
+        let m = methods.iter().position(|x| *x == ms[i]).unwrap_or(0);
+        cells[d][m] = Some(Cell { mean: means[i], std: stds[i], splits: counts[i], best: false, p_value: None });
+    }
+    for (d, row) in cells.iter_mut().enumerate() {
+        let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| c.mean);
+        let Some(best) = (0..methods.len()).filter(|&m| row[m].is_some()).min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+        else {
+            continue;
+        };
+        let errors = |m: usize| -> Vec<(usize, f64)> {
+            rows.iter()
+                .filter(|r| r.is_ok() && r.dataset == datasets[d] && r.method == methods[m])
+                .map(|r| (r.split, r.error))
+                .collect()
+        };
+        let best_errors = errors(best);
+        for (m, cell) in row.iter_mut().enumerate() {
+            let Some(cell) = cell else { continue };
+            if m == best {
+                cell.best = true;
+                continue;
+            }
+            let diffs: Vec<f64> = errors(m)
+                .into_iter()
+                .filter_map(|(split, e)| best_errors.iter().find(|(s, _)| *s == split).map(|(_, b)| e - b))
+                .collect();
+            cell.p_value = Some(signed_rank_p_greater(&diffs));
+        }
+    }
+    Ok(Table { datasets, methods, cells, stamp: stamp.to_string() })
+}
+
+/// The test description printed under every table.
+fn legend(stamp: &str) -> String {
+    format!(
+        "Error on the unlabeled set in %, mean ± std over splits; bold: best mean; ↓: significantly worse than \
+         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {stamp}"
+    )
+}
+
+/// Markdown rendering.
+pub fn markdown(t: &Table) -> String {
+    let mut out = format!("| dataset | {} |\n|---|{}\n", t.methods.join(" | "), "---|".repeat(t.methods.len()));
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        let cells: Vec<String> = row
             .iter()
-            .map(|m| {
-                (0..datasets.len())
-                    .find(|&i| datasets[i] == *d && methods[i] == *m)
-                    .map_or("–".into(), |i| format!("{:.2} ± {:.2}", means[i], stds[i]))
+            .map(|c| match c {
+                None => "–".into(),
+                Some(c) if c.best => format!("**{:.2} ± {:.2}**", c.mean, c.std),
+                Some(c) => format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std),
             })
             .collect();
         out.push_str(&format!("| {d} | {} |\n", cells.join(" | ")));
     }
-    out.push_str(&format!("\nError on the unlabeled set in %, mean ± std over splits. {stamp}\n"));
-    Ok(out)
+    out.push_str(&format!("\n{}\n", legend(&t.stamp)));
+    out
+}
+
+/// LaTeX (booktabs) rendering.
+pub fn latex(t: &Table) -> String {
+    let esc = |s: &str| s.replace('_', "\\_").replace('%', "\\%").replace('&', "\\&");
+    let mut out = format!(
+        "% {}\n\\begin{{tabular}}{{l{}}}\n\\toprule\ndataset & {} \\\\\n\\midrule\n",
+        legend(&t.stamp),
+        "r".repeat(t.methods.len()),
+        t.methods.iter().map(|m| esc(m)).collect::<Vec<_>>().join(" & ")
+    );
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| match c {
+                None => "--".into(),
+                Some(c) if c.best => format!("\\textbf{{{:.2}}} $\\pm$ {:.2}", c.mean, c.std),
+                Some(c) => format!("{:.2}{} $\\pm$ {:.2}", c.mean, if c.worse() { "$\\downarrow$" } else { "" }, c.std),
+            })
+            .collect();
+        out.push_str(&format!("{} & {} \\\\\n", esc(d), cells.join(" & ")));
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out
+}
+
+/// CSV rendering, one line per cell: `dataset,method,error_mean,error_std,splits,best,p_value,worse`.
+pub fn csv(t: &Table) -> Result<String> {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let io = |e: ::csv::Error| Error::Report(e.to_string());
+    w.write_record(["dataset", "method", "error_mean", "error_std", "splits", "best", "p_value", "worse"]).map_err(io)?;
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        for (m, c) in t.methods.iter().zip(row) {
+            if let Some(c) = c {
+                let p = c.p_value.map_or(String::new(), |p| format!("{p:.6}"));
+                let rec = [d.clone(), m.clone(), format!("{:.4}", c.mean), format!("{:.4}", c.std), c.splits.to_string(), c.best.to_string(), p, c.worse().to_string()];
+                w.write_record(&rec).map_err(io)?;
+            }
+        }
+    }
+    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?).map_err(|e| Error::Report(e.to_string()))
 }
 
 #[cfg(test)]
@@ -123,14 +242,37 @@ mod tests {
             row("b", "M1", 1, 0.20),
             row("a", "M2", 0, 0.50),
         ];
-        let s = summary(&rows).unwrap();
-        assert_eq!(s.height(), 3);
-        let md = markdown(&s, "stamp").unwrap();
+        let t = build(&rows, "stamp").unwrap();
+        let md = markdown(&t);
         let lines: Vec<&str> = md.lines().collect();
         assert_eq!(lines[0], "| dataset | M2 | M1 |");
-        // M2 on b: errors 10% and 30% → mean 20, sample std √200 ≈ 14.14.
-        assert_eq!(lines[2], "| b | 20.00 ± 14.14 | 20.00 ± 0.00 |");
-        assert!(lines[3].starts_with("| a | 50.00 ±") && lines[3].ends_with("| – |"));
+        // M2 on b: errors 10% and 30% → mean 20, sample std √200 ≈ 14.14; ties → M2 first.
+        assert_eq!(lines[2], "| b | **20.00 ± 14.14** | 20.00 ± 0.00 |");
+        assert!(lines[3].starts_with("| a | **50.00 ±") && lines[3].ends_with("| – |"));
         assert!(md.contains("stamp"));
+    }
+
+    #[test]
+    fn consistently_worse_method_is_marked_and_failed_rows_are_ignored() {
+        let mut rows = Vec::new();
+        for s in 0..8 {
+            rows.push(row("d", "good", s, 0.10 + 0.01 * s as f64));
+            rows.push(row("d", "bad", s, 0.20 + 0.01 * s as f64));
+            rows.push(row("d", "same", s, if s % 2 == 0 { 0.12 } else { 0.08 } + 0.01 * s as f64));
+        }
+        let mut failed = row("d", "bad", 9, f64::NAN);
+        failed.status = "failed".into();
+        rows.push(failed);
+        let t = build(&rows, "").unwrap();
+        let cell = |m: usize| t.cells[0][m].clone().unwrap();
+        assert!(cell(0).best && !cell(0).worse());
+        assert!(cell(1).worse() && cell(1).splits == 8);
+        assert_eq!(cell(1).p_value, Some(1.0 / 256.0));
+        assert!(!cell(2).worse());
+        assert!(markdown(&t).contains("23.50 ↓ ±"));
+        assert!(latex(&t).contains("23.50$\\downarrow$ $\\pm$"));
+        let csv = csv(&t).unwrap();
+        assert!(csv.lines().nth(2).unwrap().starts_with("d,bad,23.5000,"));
+        assert!(csv.lines().nth(2).unwrap().ends_with(",0.003906,true"));
     }
 }

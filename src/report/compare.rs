@@ -1,0 +1,94 @@
+//! Our table next to a paper's: per (dataset, method) both means ± stds and the difference
+//! in units of the paper's std. The paper's numbers live in `configs/published/*.csv`
+//! (`dataset,method,mean,std,worse,note`, `#` comments), notes on uncertain labels kept.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::tables::Table;
+use crate::error::{Error, Result};
+
+/// One published cell (error in %).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Published {
+    pub dataset: String,
+    pub method: String,
+    pub mean: f64,
+    pub std: f64,
+    /// The paper marks it significantly worse than the best.
+    pub worse: bool,
+    /// Caveats such as a label lost in our copy of the paper.
+    pub note: String,
+}
+
+/// Reads a published-numbers file.
+pub fn load_published(path: &Path) -> Result<Vec<Published>> {
+    let err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
+    let mut r = csv::ReaderBuilder::new().comment(Some(b'#')).from_path(path).map_err(err)?;
+    r.deserialize().map(|row| row.map_err(err)).collect()
+}
+
+/// How far our mean is from the paper's, in paper stds (None when the paper's std is 0).
+pub fn distance(ours: f64, paper: &Published) -> Option<f64> {
+    (paper.std > 0.0).then(|| (ours - paper.mean) / paper.std)
+}
+
+/// Markdown comparison: every published cell, ours beside it where we have it.
+pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
+    let mut out = String::from(
+        "| dataset | method | ours | paper | (ours − paper) / paper std | within 2 std | note |\n|---|---|---|---|---|---|---|\n",
+    );
+    let mut within = (0, 0);
+    for p in published {
+        let d = ours.datasets.iter().position(|x| *x == p.dataset);
+        let m = ours.methods.iter().position(|x| *x == p.method);
+        let cell = d.zip(m).and_then(|(d, m)| ours.cells[d][m].as_ref());
+        let paper = format!("{:.2}{} ± {:.2}", p.mean, if p.worse { " ↓" } else { "" }, p.std);
+        let (mine, dist, ok) = match cell {
+            None => ("–".to_string(), "–".to_string(), "–".to_string()),
+            Some(c) => {
+                let mine = format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
+                match distance(c.mean, p) {
+                    Some(z) => {
+                        within.1 += 1;
+                        if z.abs() <= 2.0 {
+                            within.0 += 1;
+                        }
+                        (mine, format!("{z:+.2}"), if z.abs() <= 2.0 { "yes" } else { "no" }.to_string())
+                    }
+                    None => (mine, "–".to_string(), "–".to_string()),
+                }
+            }
+        };
+        out.push_str(&format!("| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n", p.dataset, p.method, p.note));
+    }
+    out.push_str(&format!(
+        "\n{} of {} compared cells within 2 paper std. Paper: {source}. Ours: {}\n",
+        within.0, within.1, ours.stamp
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tables::Cell;
+
+    #[test]
+    fn reads_published_files_and_measures_distance_in_paper_stds() {
+        let path = std::env::temp_dir().join(format!("sslab-pub-{}.csv", std::process::id()));
+        std::fs::write(&path, "# comment\ndataset,method,mean,std,worse,note\nd,A,10,2,true,\nd,B,5,0,false,label lost\n").unwrap();
+        let published = load_published(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(published.len(), 2);
+        assert_eq!(distance(13.0, &published[0]), Some(1.5));
+        assert_eq!(distance(1.0, &published[1]), None);
+        let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
+        let table = Table { datasets: vec!["d".into()], methods: vec!["A".into()], cells: vec![vec![cell(15.0)]], stamp: "s".into() };
+        let md = markdown(&table, &published, "Table 2");
+        assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
+        assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));
+        assert!(md.contains("0 of 1 compared cells within 2 paper std"));
+    }
+}
