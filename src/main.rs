@@ -53,6 +53,22 @@ enum Command {
         #[arg(long)]
         published: Option<PathBuf>,
     },
+    /// Curves of error (or selected α) against the number of labeled examples, one per
+    /// method, over the datasets whose name starts with --prefix (PNG).
+    PlotCurve {
+        /// One or more results.csv files.
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        #[arg(long)]
+        prefix: String,
+        /// What to plot: error (in %), alpha_l or alpha_u.
+        #[arg(long, default_value = "error", value_parser = ["error", "alpha_l", "alpha_u"])]
+        value: String,
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores {
         config: PathBuf,
@@ -119,6 +135,26 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Table { results, name, out, published } => table(&results, &name, &out, published.as_deref()),
+        Command::PlotCurve { results, prefix, value, title, out } => {
+            let rows = read_all(&results)?;
+            let (pick, y_label): (fn(&protocol::ResultRow) -> Option<f64>, &str) = match value.as_str() {
+                "alpha_l" => (|r| r.alpha_l, "selected α_l (mean over splits)"),
+                "alpha_u" => (|r| r.alpha_u, "selected α_u (mean over splits)"),
+                _ => (tables::error_percent, "error on unlabeled points (%)"),
+            };
+            let curves = figures::curves::by_labeled(&rows, &prefix, pick)?;
+            let plot = figures::curves::CurvePlot {
+                curves: &curves,
+                title: title.unwrap_or_else(|| format!("{prefix}: {value}")),
+                x_label: "number of labeled examples".into(),
+                y_label: y_label.into(),
+                stamp: report::stamp(&hashes(&rows)),
+            };
+            create_parent(&out)?;
+            figures::curves::draw(&plot, &out)?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
         Command::PlotScores { config, dataset, method, split, bins, out } => {
             let exp = config::load(&config)?;
             plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
@@ -151,9 +187,7 @@ fn plot_scores(
     let problem = protocol::split_problem(spec, exp.seed, split);
     let outcome = method.method.run(&problem)?;
     let error = sslab::data::error_rate(outcome.scores.view(), problem.y_u.view());
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    }
+    create_parent(out)?;
     let hist = figures::ScoreHistogram {
         scores: outcome.scores.as_slice().unwrap_or(&[]),
         labels: problem.y_u.as_slice().unwrap_or(&[]),
@@ -166,15 +200,34 @@ fn plot_scores(
     Ok(())
 }
 
-fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>) -> Result<()> {
+/// Rows of several results files, pooled.
+fn read_all(results: &[PathBuf]) -> Result<Vec<protocol::ResultRow>> {
     let mut rows = Vec::new();
     for path in results {
         rows.extend(protocol::read_results(path)?);
     }
-    let mut hashes: Vec<&str> = rows.iter().map(|r| r.config_hash.as_str()).collect();
-    hashes.sort();
-    hashes.dedup();
-    let t = tables::build(&rows, &report::stamp(&hashes.join("+")))?;
+    Ok(rows)
+}
+
+/// The distinct config hashes of `rows`, joined with `+` (for stamps).
+fn hashes(rows: &[protocol::ResultRow]) -> String {
+    let mut h: Vec<&str> = rows.iter().map(|r| r.config_hash.as_str()).collect();
+    h.sort();
+    h.dedup();
+    h.join("+")
+}
+
+/// Creates the parent folder of an output file.
+fn create_parent(out: &Path) -> Result<()> {
+    match out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e)),
+        None => Ok(()),
+    }
+}
+
+fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>) -> Result<()> {
+    let rows = read_all(results)?;
+    let t = tables::build(&rows, &report::stamp(&hashes(&rows)))?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let md = tables::markdown(&t);
     write(&out.join(format!("{name}.md")), &md)?;

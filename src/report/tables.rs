@@ -44,21 +44,27 @@ pub struct Table {
     pub stamp: String,
 }
 
-/// Per (dataset, method), in first-appearance order: `dataset, method, error_mean,
-/// error_std, splits` (error in %, std with ddof = 1). Failed fits are left out.
-pub fn summary(rows: &[ResultRow]) -> Result<DataFrame> {
-    let rows: Vec<&ResultRow> = rows.iter().filter(|r| r.is_ok()).collect();
+/// Error in %, the value tables summarise.
+pub fn error_percent(r: &ResultRow) -> Option<f64> {
+    Some(100.0 * r.error)
+}
+
+/// Per (dataset, method), in first-appearance order: `dataset, method, value_mean,
+/// value_std, splits` (std with ddof = 1) of `value` over the successful fits where it is
+/// defined.
+pub fn summary(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
+    let rows: Vec<(&ResultRow, f64)> = rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
     let df = df![
-        "dataset" => rows.iter().map(|r| r.dataset.as_str()).collect::<Vec<_>>(),
-        "method" => rows.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(),
-        "error" => rows.iter().map(|r| 100.0 * r.error).collect::<Vec<_>>(),
+        "dataset" => rows.iter().map(|(r, _)| r.dataset.as_str()).collect::<Vec<_>>(),
+        "method" => rows.iter().map(|(r, _)| r.method.as_str()).collect::<Vec<_>>(),
+        "value" => rows.iter().map(|(_, v)| *v).collect::<Vec<_>>(),
     ]
     .map_err(polars_err)?;
     // Eager aggregations: the lazy engine would pull polars' cloud I/O stack into the build.
     #[allow(deprecated)]
     let (mean, std, count) = {
         let g = df.group_by_stable(["dataset", "method"]).map_err(polars_err)?;
-        let g = g.select(["error"]);
+        let g = g.select(["value"]);
         (g.mean().map_err(polars_err)?, g.std(1).map_err(polars_err)?, g.count().map_err(polars_err)?)
     };
     // Each aggregate frame is [dataset, method, <aggregate>]; polars names the aggregate.
@@ -70,17 +76,26 @@ pub fn summary(rows: &[ResultRow]) -> Result<DataFrame> {
     DataFrame::new_infer_height(vec![
         key("dataset")?,
         key("method")?,
-        aggregate(&mean, "error_mean")?,
-        aggregate(&std, "error_std")?,
+        aggregate(&mean, "value_mean")?,
+        aggregate(&std, "value_std")?,
         aggregate(&count, "splits")?.cast(&DataType::UInt64).map_err(polars_err)?,
     ])
     .map_err(polars_err)
 }
 
-/// Builds the table: polars aggregates, then per dataset the paired test of every method
-/// against the best one over the splits both completed.
-pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
-    let s = summary(rows)?;
+/// One aggregated (dataset, method) pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub dataset: String,
+    pub method: String,
+    pub mean: f64,
+    pub std: f64,
+    pub splits: usize,
+}
+
+/// [`summary`] as plain records, in the same order.
+pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Record>> {
+    let s = summary(rows, value)?;
     let strings = |name: &str| -> Result<Vec<String>> {
         let ca = s.column(name).and_then(|c| c.str().cloned()).map_err(polars_err)?;
         Ok(ca.iter().map(|v| v.unwrap_or("").to_string()).collect())
@@ -93,22 +108,31 @@ pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
         let ca = s.column("splits").and_then(|c| c.u64().cloned()).map_err(polars_err)?;
         ca.iter().map(|v| v.unwrap_or(0) as usize).collect()
     };
-    let (ds, ms, means, stds) = (strings("dataset")?, strings("method")?, floats("error_mean")?, floats("error_std")?);
+    let (ds, ms, means, stds) = (strings("dataset")?, strings("method")?, floats("value_mean")?, floats("value_std")?);
+    Ok((0..ds.len())
+        .map(|i| Record { dataset: ds[i].clone(), method: ms[i].clone(), mean: means[i], std: stds[i], splits: counts[i] })
+        .collect())
+}
+
+/// Builds the error table: polars aggregates, then per dataset the paired test of every
+/// method against the best one over the splits both completed.
+pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
+    let recs = records(rows, error_percent)?;
     let mut datasets: Vec<String> = Vec::new();
     let mut methods: Vec<String> = Vec::new();
-    for (d, m) in ds.iter().zip(&ms) {
-        if !datasets.contains(d) {
-            datasets.push(d.clone());
+    for r in &recs {
+        if !datasets.contains(&r.dataset) {
+            datasets.push(r.dataset.clone());
         }
-        if !methods.contains(m) {
-            methods.push(m.clone());
+        if !methods.contains(&r.method) {
+            methods.push(r.method.clone());
         }
     }
     let mut cells = vec![vec![None; methods.len()]; datasets.len()];
-    for i in 0..ds.len() {
-        let d = datasets.iter().position(|x| *x == ds[i]).unwrap_or(0);
-        let m = methods.iter().position(|x| *x == ms[i]).unwrap_or(0);
-        cells[d][m] = Some(Cell { mean: means[i], std: stds[i], splits: counts[i], best: false, p_value: None });
+    for r in recs {
+        let d = datasets.iter().position(|x| *x == r.dataset).unwrap_or(0);
+        let m = methods.iter().position(|x| *x == r.method).unwrap_or(0);
+        cells[d][m] = Some(Cell { mean: r.mean, std: r.std, splits: r.splits, best: false, p_value: None });
     }
     for (d, row) in cells.iter_mut().enumerate() {
         let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| c.mean);

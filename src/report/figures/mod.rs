@@ -1,6 +1,7 @@
 //! PNG figures with plotters, one file per figure kind. Text uses the bundled DejaVu Sans
 //! (`assets/fonts`), so no system font is needed.
 
+pub mod curves;
 mod scores;
 
 pub use scores::{ScoreHistogram, score_histogram};

@@ -1,0 +1,176 @@
+//! Line plots of a per-split quantity against the number of labeled examples: one curve
+//! per method (mean over splits, shaded ± std band), as in the QLDS paper's Figs. 2, 6, 7.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::protocol::ResultRow;
+use crate::report::tables::records;
+
+/// One curve: `(x, mean, std)` points sorted by x.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    pub label: String,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// Curves of `value` against `n_labeled`, per method, over the datasets whose name starts
+/// with `prefix` (each such dataset being one labeled-set size).
+pub fn by_labeled(rows: &[ResultRow], prefix: &str, value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Curve>> {
+    let rows: Vec<ResultRow> = rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
+    if rows.is_empty() {
+        return Err(Error::Report(format!("no result rows for datasets starting with `{prefix}`")));
+    }
+    let mut curves: Vec<Curve> = Vec::new();
+    for rec in records(&rows, value)? {
+        let x = rows.iter().find(|r| r.dataset == rec.dataset).map_or(0.0, |r| r.n_labeled as f64);
+        match curves.iter_mut().find(|c| c.label == rec.method) {
+            Some(c) => c.points.push((x, rec.mean, rec.std)),
+            None => curves.push(Curve { label: rec.method, points: vec![(x, rec.mean, rec.std)] }),
+        }
+    }
+    for c in &mut curves {
+        c.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    Ok(curves)
+}
+
+/// What to draw.
+#[derive(Debug, Clone)]
+pub struct CurvePlot<'a> {
+    pub curves: &'a [Curve],
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub stamp: String,
+}
+
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// Draws the curves into a PNG at `path`.
+pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
+    super::register_font();
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    let all: Vec<&(f64, f64, f64)> = p.curves.iter().flat_map(|c| &c.points).collect();
+    if all.is_empty() {
+        return Err(Error::Report("curve plot needs at least one point".into()));
+    }
+    let (x0, x1) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| (a.min(q.0), b.max(q.0)));
+    let (y0, y1) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
+        let s = if q.2.is_finite() { q.2 } else { 0.0 };
+        (a.min(q.1 - s), b.max(q.1 + s))
+    });
+    let pad = |lo: f64, hi: f64| {
+        let m = ((hi - lo) * 0.05).max(1e-9);
+        (lo - m)..(hi + m)
+    };
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let (plot, footer) = root.split_vertically(530);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(&p.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(pad(x0, x1), pad(y0, y1))
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(p.x_label.as_str())
+        .y_desc(p.y_label.as_str())
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    for (c, colour) in p.curves.iter().zip(PALETTE.iter().cycle()) {
+        let colour = *colour;
+        let band: Vec<(f64, f64)> = c
+            .points
+            .iter()
+            .map(|q| (q.0, q.1 + q.2.max(0.0)))
+            .chain(c.points.iter().rev().map(|q| (q.0, q.1 - q.2.max(0.0))))
+            .collect();
+        chart.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.12)))).map_err(|e| fail(&e))?;
+        chart
+            .draw_series(LineSeries::new(c.points.iter().map(|q| (q.0, q.1)), colour.stroke_width(2)))
+            .map_err(|e| fail(&e))?
+            .label(c.label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+        chart
+            .draw_series(c.points.iter().map(|q| Circle::new((q.0, q.1), 3, colour.filled())))
+            .map_err(|e| fail(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    footer
+        .draw(&Text::new(p.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tables::error_percent;
+
+    fn row(dataset: &str, method: &str, n_labeled: usize, split: usize, error: f64) -> ResultRow {
+        ResultRow {
+            experiment: "e".into(),
+            config_hash: "h".into(),
+            dataset: dataset.into(),
+            split,
+            split_seed: 0,
+            method: method.into(),
+            kind: "qlds".into(),
+            alpha_l: Some(0.5),
+            alpha_u: None,
+            lambda_policy: "fixed".into(),
+            lambda: 1.0,
+            error,
+            n_labeled,
+            n_unlabeled: 1,
+            dim: 1,
+            status: "ok".into(),
+            message: String::new(),
+            fit_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn curves_follow_labeled_sizes_and_draw() {
+        let rows = vec![
+            row("b-40", "A", 40, 0, 0.1),
+            row("b-40", "A", 40, 1, 0.3),
+            row("b-10", "A", 10, 0, 0.4),
+            row("b-10", "B", 10, 0, 0.5),
+            row("other", "A", 10, 0, 0.9),
+        ];
+        let curves = by_labeled(&rows, "b-", error_percent).unwrap();
+        assert_eq!(curves.len(), 2);
+        assert_eq!(curves[0].label, "A");
+        assert_eq!(curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(), vec![(10.0, 40.0), (40.0, 20.0)]);
+        assert!(by_labeled(&rows, "zzz", error_percent).is_err());
+        let alphas = by_labeled(&rows, "b-", |r| r.alpha_l).unwrap();
+        assert_eq!(alphas[0].points[0].1, 0.5);
+        let path = std::env::temp_dir().join(format!("sslab-curves-{}.png", std::process::id()));
+        let plot = CurvePlot { curves: &curves, title: "t".into(), x_label: "x".into(), y_label: "y".into(), stamp: "s".into() };
+        draw(&plot, &path).unwrap();
+        assert_eq!(&std::fs::read(&path).unwrap()[1..4], b"PNG");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
