@@ -11,6 +11,7 @@ pub mod error;
 pub mod linalg;
 pub mod methods;
 pub mod protocol;
+pub mod theory;
 
 pub use error::{Error, Result};
 pub mod report;
