@@ -15,3 +15,4 @@ pub mod theory;
 
 pub use error::{Error, Result};
 pub mod report;
+pub mod selection;

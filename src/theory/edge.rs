@@ -4,6 +4,7 @@
 use super::Setting;
 use super::isotropic::outside_spectrum;
 use crate::error::{Error, Result};
+use crate::methods::qlds::LambdaPolicy;
 
 /// The matrix whose top eigenvalue sets λ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,4 +46,14 @@ pub fn spectrum_edge(setting: &Setting, matrix: EdgeMatrix) -> Result<f64> {
 /// λ_th = (1+ε)·edge, where the theory is evaluated when λ = (1+ε)·λ̂_max empirically.
 pub fn lambda_th(setting: &Setting, matrix: EdgeMatrix, epsilon: f64) -> Result<f64> {
     Ok((1.0 + epsilon) * spectrum_edge(setting, matrix)?)
+}
+
+/// The λ at which to evaluate the theory for a λ policy: λ_th for the eigenvalue policies;
+/// a fixed λ divided by `variance`, the factor the data were rescaled by (X → X/√variance).
+pub fn theory_lambda(setting: &Setting, policy: LambdaPolicy, variance: f64) -> Result<f64> {
+    match policy {
+        LambdaPolicy::MaxEigAll { epsilon } => lambda_th(setting, EdgeMatrix::All, epsilon),
+        LambdaPolicy::MaxEigUnlabeled { epsilon } => lambda_th(setting, EdgeMatrix::Unlabeled, epsilon),
+        LambdaPolicy::Fixed(l) => Ok(l / variance),
+    }
 }

@@ -29,6 +29,14 @@ impl Scale {
     }
 }
 
+/// The estimated setting and the within-class variance per feature it was rescaled by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub setting: Setting,
+    /// tr Ĉ_w/d for [`Scale::LabeledWithin`], 1 for [`Scale::None`].
+    pub variance: f64,
+}
+
 fn mean(rows: ArrayView2<f64>) -> Array1<f64> {
     rows.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(rows.ncols()))
 }
@@ -38,7 +46,7 @@ fn mean(rows: ArrayView2<f64>) -> Array1<f64> {
 /// both unbiased; then G = P Ĝ Pᵀ with P = I − 1ρᵀ gives the population-centred means
 /// (ρ: class shares of all n points). Centring with the sample mean first would bias G by
 /// −d/n. Needs ≥ 2 labeled points per class.
-pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Setting> {
+pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Estimate> {
     let classes = [1.0, -1.0].map(|c| {
         let rows: Vec<usize> = (0..prep.y_l.len()).filter(|&i| prep.y_l[i] == c).collect();
         prep.x_l.select(Axis(0), &rows) + &prep.mean
@@ -81,5 +89,5 @@ pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Setting> {
     let g = [0, 1].map(|j| [0, 1].map(|k| (raw[j][k] - gr[j] - gr[k] + rgr) / var));
     // A negative estimate of ‖μ_j − μ̄‖² is noise around a small value: clip it to 0.
     let g = [[g[0][0].max(0.0), g[0][1]], [g[0][1], g[1][1].max(0.0)]];
-    Setting::new(prep.dim(), labeled, unlabeled, g)
+    Ok(Estimate { setting: Setting::new(prep.dim(), labeled, unlabeled, g)?, variance: var })
 }

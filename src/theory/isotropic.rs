@@ -1,4 +1,6 @@
 //! Theorem 1, isotropic case (spec §2): the fixed point for δ, then m_j, σ² and the error.
+// `!(x > 0.0)` on purpose: a NaN must fail the validity checks too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::{Setting, normal_cdf};
 

@@ -10,8 +10,8 @@ mod monte_carlo;
 mod normal;
 mod setting;
 
-pub use edge::{EdgeMatrix, lambda_th, spectrum_edge};
-pub use estimate::{Scale, estimate_setting};
+pub use edge::{EdgeMatrix, lambda_th, spectrum_edge, theory_lambda};
+pub use estimate::{Estimate, Scale, estimate_setting};
 pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, symmetric_theory};
 pub use normal::normal_cdf;

@@ -4,7 +4,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{EdgeMatrix, Invalid, Prediction, Setting, lambda_th, predict};
+use super::{Invalid, Prediction, Setting, predict, theory_lambda};
 use crate::data::error_rate;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::Result;
@@ -22,15 +22,9 @@ pub struct Empirical {
     pub error_std: f64,
 }
 
-/// Theory for μ₁ = −μ₂, ‖μ‖ = `norm`, at λ_th = (1+ε)·edge of the policy's matrix
-/// (a fixed λ is used as is).
+/// Theory at the λ the policy corresponds to (λ_th = (1+ε)·edge, or the fixed λ).
 pub fn symmetric_theory(setting: &Setting, al: f64, au: f64, policy: LambdaPolicy) -> Result<Result<Prediction, Invalid>> {
-    let lambda = match policy {
-        LambdaPolicy::MaxEigAll { epsilon } => lambda_th(setting, EdgeMatrix::All, epsilon)?,
-        LambdaPolicy::MaxEigUnlabeled { epsilon } => lambda_th(setting, EdgeMatrix::Unlabeled, epsilon)?,
-        LambdaPolicy::Fixed(l) => l,
-    };
-    Ok(predict(setting, al, au, lambda))
+    Ok(predict(setting, al, au, theory_lambda(setting, policy, 1.0)?))
 }
 
 /// Fits QLDS(α_l, α_u) with `policy` on `draws` fresh problems of the symmetric setting;

@@ -13,11 +13,11 @@ fn edge_without_signal_is_marchenko_pastur() {
     // C_u = (n_u/n)·(sample covariance of n_u points): edge (n_u/n)(1 + √(d/n_u))².
     let s = Setting::symmetric(100, [50, 50], [200, 300], 0.0).unwrap();
     let (n, nu, d) = (600.0, 500.0, 100.0);
-    let want = nu / n * (1.0 + (d / nu as f64).sqrt()).powi(2);
+    let want = nu / n * (1.0 + (d / nu).sqrt()).powi(2);
     let got = spectrum_edge(&s, EdgeMatrix::Unlabeled).unwrap();
     assert!((got / want - 1.0).abs() < 1e-6, "{got} vs {want}");
     let all = spectrum_edge(&s, EdgeMatrix::All).unwrap();
-    let want = (1.0 + (d / n as f64).sqrt()).powi(2);
+    let want = (1.0 + (d / n).sqrt()).powi(2);
     assert!((all / want - 1.0).abs() < 1e-6, "{all} vs {want}");
 }
 
@@ -48,7 +48,7 @@ fn g_estimator_is_unbiased_where_the_naive_one_is_not() {
     for i in 0..draws {
         let p = mixture.sample_problem([6, 6], [1, 1], &mut ChaCha8Rng::seed_from_u64(i));
         let prep = Prepared::new(&p).unwrap();
-        let s = estimate_setting(&prep, Scale::None).unwrap();
+        let s = estimate_setting(&prep, Scale::None).unwrap().setting;
         est += s.g[0][0] / draws as f64;
         cross += s.g[0][1] / draws as f64;
         let m = p.x_l.to_dense().slice(ndarray::s![..6, ..]).mean_axis(ndarray::Axis(0)).unwrap();
