@@ -12,7 +12,7 @@ use crate::methods::qlds::{LambdaPolicy, Prepared};
 fn edge_without_signal_is_marchenko_pastur() {
     // C_u = (n_u/n)·(sample covariance of n_u points): edge (n_u/n)(1 + √(d/n_u))².
     let s = Setting::symmetric(100, [50, 50], [200, 300], 0.0).unwrap();
-    let (n, nu, d) = (600.0, 500.0, 100.0);
+    let (n, nu, d): (f64, f64, f64) = (600.0, 500.0, 100.0);
     let want = nu / n * (1.0 + (d / nu).sqrt()).powi(2);
     let got = spectrum_edge(&s, EdgeMatrix::Unlabeled).unwrap();
     assert!((got / want - 1.0).abs() < 1e-6, "{got} vs {want}");
