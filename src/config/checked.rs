@@ -12,6 +12,8 @@ use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
 use crate::methods::qlds::{LambdaPolicy, QldsParams, Spectral};
+use crate::selection::{Grid, Policy, SelectQlds};
+use crate::theory::Scale;
 use crate::protocol::Sizes;
 
 /// A validated experiment.
@@ -238,6 +240,14 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
             ));
         }
     };
+    if let Some(sel) = &m.select {
+        return select(&m, sel, i, at);
+    }
+    for (field, name) in [(m.grid.as_ref().map(|v| v.span()), "grid"), (m.folds.as_ref().map(|v| v.span()), "folds"), (m.theory_scale.as_ref().map(|v| v.span()), "theory_scale")] {
+        if let Some(span) = field {
+            return Err(at.error(span, format!("{}: only used with `select`", key(name))));
+        }
+    }
     let (alpha_l, alpha_u) = match fixed_alphas {
         Some(a) => {
             forbid(&m.alpha_l, "alpha_l")?;
@@ -253,25 +263,7 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
             (get(&m.alpha_l, "alpha_l")?, get(&m.alpha_u, "alpha_u")?)
         }
     };
-    let epsilon = m.epsilon.as_ref().map_or(LambdaPolicy::EPSILON, |e| *e.get_ref());
-    let lambda = match &m.lambda {
-        None => LambdaPolicy::MaxEigAll { epsilon },
-        Some(v) => match v.get_ref() {
-            Value::String(s) if s == "max_eig_all" => LambdaPolicy::MaxEigAll { epsilon },
-            Value::String(s) if s == "max_eig_unlabeled" => LambdaPolicy::MaxEigUnlabeled { epsilon },
-            Value::Float(x) => LambdaPolicy::Fixed(*x),
-            Value::Integer(x) => LambdaPolicy::Fixed(*x as f64),
-            _ => {
-                return Err(at.error(
-                    v.span(),
-                    format!("{}: expected \"max_eig_all\", \"max_eig_unlabeled\" or a number", key("lambda")),
-                ));
-            }
-        },
-    };
-    if let (LambdaPolicy::Fixed(_), Some(e)) = (lambda, &m.epsilon) {
-        return Err(at.error(e.span(), format!("{}: only used with an eigenvalue λ policy", key("epsilon"))));
-    }
+    let lambda = lambda_policy(&m, i, at)?;
     let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| {
         let field_span = match &e {
             Error::Param { param: "alpha_l", .. } => m.alpha_l.as_ref().map(|s| s.span()),
@@ -293,4 +285,88 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     };
     let name = m.name.map(|n| n.into_inner()).unwrap_or(default_name);
     Ok(MethodSpec { name, kind, method: Method::Qlds(qlds) })
+}
+
+fn lambda_policy(m: &raw::Method, i: usize, at: &Located) -> Result<LambdaPolicy> {
+    let key = |k: &str| format!("methods[{i}].{k}");
+    let epsilon = m.epsilon.as_ref().map_or(LambdaPolicy::EPSILON, |e| *e.get_ref());
+    let lambda = match &m.lambda {
+        None => LambdaPolicy::MaxEigAll { epsilon },
+        Some(v) => match v.get_ref() {
+            Value::String(s) if s == "max_eig_all" => LambdaPolicy::MaxEigAll { epsilon },
+            Value::String(s) if s == "max_eig_unlabeled" => LambdaPolicy::MaxEigUnlabeled { epsilon },
+            Value::Float(x) => LambdaPolicy::Fixed(*x),
+            Value::Integer(x) => LambdaPolicy::Fixed(*x as f64),
+            _ => {
+                return Err(at.error(
+                    v.span(),
+                    format!("{}: expected \"max_eig_all\", \"max_eig_unlabeled\" or a number", key("lambda")),
+                ));
+            }
+        },
+    };
+    if let (LambdaPolicy::Fixed(_), Some(e)) = (lambda, &m.epsilon) {
+        return Err(at.error(e.span(), format!("{}: only used with an eigenvalue λ policy", key("epsilon"))));
+    }
+    Ok(lambda)
+}
+
+/// `kind = "qlds"` with `select = "th" | "cv" | "or"`, `grid`, `folds` (cv), `theory_scale` (th).
+fn select(m: &raw::Method, sel: &Spanned<String>, i: usize, at: &Located) -> Result<MethodSpec> {
+    let key = |k: &str| format!("methods[{i}].{k}");
+    if m.kind.get_ref() != "qlds" {
+        return Err(at.error(sel.span(), format!("{}: only for kind = \"qlds\"", key("select"))));
+    }
+    for (field, name) in [(&m.alpha_l, "alpha_l"), (&m.alpha_u, "alpha_u")] {
+        if let Some(v) = field {
+            return Err(at.error(v.span(), format!("{}: not used with `select` (the grid sets it)", key(name))));
+        }
+    }
+    let only = |field: Option<std::ops::Range<usize>>, name: &str, policy: &str| match field {
+        Some(span) => Err(at.error(span, format!("{}: only used with select = \"{policy}\"", key(name)))),
+        None => Ok(()),
+    };
+    let policy = match sel.get_ref().as_str() {
+        "th" => {
+            only(m.folds.as_ref().map(|v| v.span()), "folds", "cv")?;
+            let scale = match m.theory_scale.as_ref().map(|v| (v.get_ref().as_str(), v.span())) {
+                None | Some(("labeled_within", _)) => Scale::LabeledWithin,
+                Some(("none", _)) => Scale::None,
+                Some((other, span)) => {
+                    return Err(at.error(span, format!("{}: unknown `{other}` (known: labeled_within, none)", key("theory_scale"))));
+                }
+            };
+            Policy::Theory { scale }
+        }
+        "cv" => {
+            only(m.theory_scale.as_ref().map(|v| v.span()), "theory_scale", "th")?;
+            let folds = m.folds.as_ref().map_or(Ok(Policy::FOLDS), |f| positive(f, &key("folds"), at))?;
+            Policy::CrossValidation { folds }
+        }
+        "or" => {
+            only(m.theory_scale.as_ref().map(|v| v.span()), "theory_scale", "th")?;
+            only(m.folds.as_ref().map(|v| v.span()), "folds", "cv")?;
+            Policy::Oracle
+        }
+        other => return Err(at.error(sel.span(), format!("{}: unknown `{other}` (known: th, cv, or)", key("select")))),
+    };
+    let points = m.grid.as_ref().map_or(Ok(Grid::DEFAULT_POINTS), |g| positive(g, &key("grid"), at))?;
+    let lambda = lambda_policy(m, i, at)?;
+    let checked = SelectQlds::new(policy, Grid { points }, lambda).map_err(|e| {
+        let (param, span) = match &e {
+            Error::Param { param: "grid", .. } => ("grid", m.grid.as_ref().map(|s| s.span())),
+            Error::Param { param: "folds", .. } => ("folds", m.folds.as_ref().map(|s| s.span())),
+            Error::Param { param: "lambda", .. } => ("lambda", m.lambda.as_ref().map(|s| s.span())),
+            Error::Param { param: "epsilon", .. } => ("epsilon", m.epsilon.as_ref().map(|s| s.span())),
+            Error::Param { param, .. } => (*param, None),
+            _ => ("select", None),
+        };
+        let message = match &e {
+            Error::Param { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        at.error(span.unwrap_or(sel.span()), format!("{}: {message}", key(param)))
+    })?;
+    let name = m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or_else(|| format!("QLDS({})", policy.name()));
+    Ok(MethodSpec { name, kind: "qlds".into(), method: Method::Select(checked) })
 }

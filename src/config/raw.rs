@@ -50,4 +50,9 @@ pub struct Method {
     pub alpha_u: Option<Spanned<f64>>,
     pub lambda: Option<Spanned<toml::Value>>,
     pub epsilon: Option<Spanned<f64>>,
+    /// `qlds` only: choose (α_l, α_u) over a grid by "th", "cv" or "or".
+    pub select: Option<Spanned<String>>,
+    pub grid: Option<Spanned<i64>>,
+    pub folds: Option<Spanned<i64>>,
+    pub theory_scale: Option<Spanned<String>>,
 }

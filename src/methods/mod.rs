@@ -7,6 +7,7 @@ use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::Result;
+use crate::selection::SelectQlds;
 use qlds::{Qlds, Spectral};
 
 /// A runnable method with checked parameters.
@@ -16,6 +17,8 @@ pub enum Method {
     Qlds(Qlds),
     /// Spectral clustering on C_u, oriented by the labeled data.
     Spectral(Spectral),
+    /// QLDS with (α_l, α_u) chosen over a grid by theory, cross-validation or oracle.
+    Select(SelectQlds),
 }
 
 /// What one run of a method produced on one problem.
@@ -52,6 +55,15 @@ impl Method {
                     lambda: fitted.top_eigenvalue,
                 })
             }
+            Method::Select(s) => {
+                let chosen = s.run(problem)?;
+                Ok(Outcome {
+                    scores: chosen.scores,
+                    alpha_l: Some(chosen.alpha_l),
+                    alpha_u: Some(chosen.alpha_u),
+                    lambda: chosen.lambda,
+                })
+            }
         }
     }
 
@@ -60,6 +72,7 @@ impl Method {
         match self {
             Method::Qlds(q) => q.params().lambda.name(),
             Method::Spectral(_) => "top_eig_unlabeled",
+            Method::Select(s) => s.lambda.name(),
         }
     }
 }
