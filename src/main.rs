@@ -54,6 +54,22 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Monte-Carlo check of the theory on spec §5's grid (120 settings): writes a CSV with
+    /// theory and empirical mean/std/error per setting and a PNG of theory against simulation.
+    TheoryCheck {
+        /// Independent draws per setting.
+        #[arg(long, default_value_t = 5)]
+        draws: usize,
+        #[arg(long, default_value_t = 2023)]
+        seed: u64,
+        /// `max_eig_all` or `max_eig_unlabeled`.
+        #[arg(long, default_value = "max_eig_all")]
+        lambda: String,
+        #[arg(long, default_value = "results/theory_check.csv")]
+        out: PathBuf,
+        #[arg(long, default_value = "figures/theory_check.png")]
+        figure: PathBuf,
+    },
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(TheoryArgs),
 }
@@ -148,7 +164,43 @@ fn dispatch(command: Command) -> Result<()> {
             plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
         }
         Command::Theory(args) => theory(&args),
+        Command::TheoryCheck { draws, seed, lambda, out, figure } => theory_check(draws, seed, &lambda, &out, &figure),
     }
+}
+
+fn theory_check(draws: usize, seed: u64, lambda: &str, out: &Path, figure: &Path) -> Result<()> {
+    let policy = match lambda {
+        "max_eig_all" => LambdaPolicy::default(),
+        "max_eig_unlabeled" => LambdaPolicy::MaxEigUnlabeled { epsilon: LambdaPolicy::EPSILON },
+        other => return Err(Error::param("lambda", format!("expected max_eig_all or max_eig_unlabeled, got `{other}`"))),
+    };
+    faer::set_global_parallelism(faer::Par::Seq);
+    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed)?;
+    for path in [out, figure] {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+    }
+    sslab::theory::write_check_csv(out, &rows)?;
+    let points: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r.theory_error.map(|t| figures::ErrorPair { theory: t, empirical: r.empirical_error, empirical_std: r.empirical_error_std }))
+        .collect();
+    let count = |f: fn(&sslab::theory::CheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    let title = format!("QLDS theory vs simulation: {} settings × {draws} draws, λ: {lambda}", rows.len());
+    let stamp = report::stamp(&format!("theory-check seed {seed}"));
+    figures::theory_check(&points, &title, &stamp, figure)?;
+    println!(
+        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}\nwrote {} and {}",
+        rows.len(),
+        count(|r| r.theory_valid),
+        count(|r| r.error_within_002),
+        count(|r| r.moments_within_10pct),
+        count(|r| r.ratio_within_10pct),
+        out.display(),
+        figure.display()
+    );
+    Ok(())
 }
 
 fn theory(a: &TheoryArgs) -> Result<()> {

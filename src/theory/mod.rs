@@ -3,6 +3,7 @@
 //! per-class counts and G = MᵀM only. Invalid points are reported as [`Invalid`], never as
 //! numbers.
 
+mod check;
 mod edge;
 mod estimate;
 mod isotropic;
@@ -10,6 +11,7 @@ mod monte_carlo;
 mod normal;
 mod setting;
 
+pub use check::{CheckRow, CheckSetting, run_check, spec_grid, write_check_csv};
 pub use edge::{EdgeMatrix, lambda_th, spectrum_edge, theory_lambda};
 pub use estimate::{Estimate, Scale, estimate_setting};
 pub use isotropic::{Invalid, Prediction, predict};

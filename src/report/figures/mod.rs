@@ -2,8 +2,10 @@
 //! (`assets/fonts`), so no system font is needed.
 
 mod scores;
+mod theory_check;
 
 pub use scores::{ScoreHistogram, score_histogram};
+pub use theory_check::{ErrorPair, theory_check};
 
 use std::sync::Once;
 
