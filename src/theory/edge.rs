@@ -1,8 +1,8 @@
 //! The theoretical right edge of the spectrum (bulk or isolated spike) of the matrix the λ
-//! policy looks at, found by bisection on λ, and λ_th = (1+ε)·edge (spec §2).
+//! policy looks at, and λ_th = (1+ε)·edge (spec §2).
 
 use super::Setting;
-use super::isotropic::outside_spectrum;
+use super::isotropic::{Ratios, top_eig_2x2};
 use crate::error::{Error, Result};
 use crate::methods::qlds::LambdaPolicy;
 
@@ -24,23 +24,44 @@ impl EdgeMatrix {
     }
 }
 
-/// The smallest λ right of which the fixed point is valid (to relative precision 1e-12).
+/// The smallest λ right of which the theory is valid (bulk edge or isolated spike).
+///
+/// Along the fixed point, λ(δ) = c_0/δ + Σ_k φ_k(δ) (so that s = c_0/δ); λ decreases from
+/// ∞ as δ grows from 0 until its minimum, the bulk edge (λ(δ) is convex for both matrices;
+/// golden-section search). The spike condition s > λ_max(Φ(δ)G) fails first when a spike
+/// leaves the bulk: its crossing δ* is found by bisection and the edge is λ(δ*).
 pub fn spectrum_edge(setting: &Setting, matrix: EdgeMatrix) -> Result<f64> {
     let (al, au) = matrix.alphas();
-    let outside = |l: f64| outside_spectrum(setting, al, au, l);
-    let mut hi = 1.0;
-    while !outside(hi) {
-        hi *= 2.0;
-        if !hi.is_finite() || hi > 1e300 {
-            return Err(Error::Data("theory: no λ lies right of the spectrum".into()));
-        }
+    let r = Ratios::of(setting);
+    if r.c0 <= 0.0 {
+        return Err(Error::Data("theory: the spectrum edge needs d ≥ 1".into()));
     }
-    let mut lo = 0.0;
-    while hi - lo > 1e-12 * hi {
+    let lambda = |delta: f64| {
+        let phi = r.phi(al, au, delta);
+        r.c0 / delta + phi[0] + phi[1]
+    };
+    let spike_ok = |delta: f64| {
+        let phi = r.phi(al, au, delta);
+        let g = setting.g;
+        r.c0 / delta > top_eig_2x2([[phi[0] * g[0][0], phi[0] * g[0][1]], [phi[1] * g[1][0], phi[1] * g[1][1]]])
+    };
+    // Both matrices have their pole at δ = 1 (α_u = 1).
+    let (mut lo, mut hi) = (0.0, 1.0);
+    let inv_phi = 0.5 * (5f64.sqrt() - 1.0);
+    while hi - lo > 1e-14 {
+        let (a, b) = (hi - inv_phi * (hi - lo), lo + inv_phi * (hi - lo));
+        if lambda(a) < lambda(b) { hi = b } else { lo = a }
+    }
+    let delta_min = 0.5 * (lo + hi);
+    if spike_ok(delta_min) {
+        return Ok(lambda(delta_min));
+    }
+    let (mut lo, mut hi) = (0.0, delta_min);
+    while hi - lo > 1e-15 {
         let mid = 0.5 * (lo + hi);
-        if outside(mid) { hi = mid } else { lo = mid }
+        if spike_ok(mid) { lo = mid } else { hi = mid }
     }
-    Ok(hi)
+    Ok(lambda(lo))
 }
 
 /// λ_th = (1+ε)·edge, where the theory is evaluated when λ = (1+ε)·λ̂_max empirically.

@@ -36,14 +36,14 @@ const MAX_ITER: usize = 200_000;
 const TOL: f64 = 1e-13;
 
 /// Per-class ratios c_lk = n_lk/n, c_uk = n_uk/n and c_0 = d/n.
-struct Ratios {
-    cl: [f64; 2],
-    cu: [f64; 2],
-    c0: f64,
+pub(super) struct Ratios {
+    pub(super) cl: [f64; 2],
+    pub(super) cu: [f64; 2],
+    pub(super) c0: f64,
 }
 
 impl Ratios {
-    fn of(s: &Setting) -> Self {
+    pub(super) fn of(s: &Setting) -> Self {
         let n = s.n() as f64;
         Ratios {
             cl: s.labeled.map(|v| v as f64 / n),
@@ -53,7 +53,7 @@ impl Ratios {
     }
 
     /// φ_k(δ) = c_uk α_u/(1 − α_u δ) − c_lk α_l/(1 + α_l δ).
-    fn phi(&self, al: f64, au: f64, delta: f64) -> [f64; 2] {
+    pub(super) fn phi(&self, al: f64, au: f64, delta: f64) -> [f64; 2] {
         [0, 1].map(|k| self.cu[k] * au / (1.0 - au * delta) - self.cl[k] * al / (1.0 + al * delta))
     }
 }
@@ -85,7 +85,7 @@ fn fixed_point(r: &Ratios, al: f64, au: f64, lambda: f64) -> Result<f64, Invalid
 }
 
 /// Largest real part of the eigenvalues of the 2×2 matrix `a`.
-fn top_eig_2x2(a: [[f64; 2]; 2]) -> f64 {
+pub(super) fn top_eig_2x2(a: [[f64; 2]; 2]) -> f64 {
     let half_tr = 0.5 * (a[0][0] + a[1][1]);
     let det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
     half_tr + (half_tr * half_tr - det).max(0.0).sqrt()
@@ -107,18 +107,6 @@ fn solve(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {
     }
     let inv = [[a[1][1] / det, -a[0][1] / det], [-a[1][0] / det, a[0][0] / det]];
     Some(mul(inv, b))
-}
-
-/// δ and the validity conditions s > 0, s > λ_max(ΦG), α_u δ < 1 only (no variance check):
-/// what decides whether λ lies right of the spectrum.
-pub(super) fn outside_spectrum(setting: &Setting, al: f64, au: f64, lambda: f64) -> bool {
-    let r = Ratios::of(setting);
-    fixed_point(&r, al, au, lambda).is_ok_and(|delta| {
-        let phi = r.phi(al, au, delta);
-        let s = lambda - phi[0] - phi[1];
-        let g = setting.g;
-        s > top_eig_2x2([[phi[0] * g[0][0], phi[0] * g[0][1]], [phi[1] * g[1][0], phi[1] * g[1][1]]])
-    })
 }
 
 /// Theorem 1 at (α_l, α_u, λ) for the setting, or why it has no value there.
