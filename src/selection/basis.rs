@@ -1,6 +1,7 @@
 //! QLDS solves in the eigenbasis of C_u = V diag(e) Vᵀ: with U = X_tr V/√n (training
 //! labeled rows) and D = λ − α_u e, Vᵀω = D⁻¹Uᵀ(I + α_l U D⁻¹ Uᵀ)⁻¹ y, so every (α_l, α_u)
-//! costs a diagonal scaling and an m×m solve (Woodbury), never a d×d factorisation.
+//! costs a diagonal scaling and an m×m solve (Woodbury); only when m ≥ d (more labeled
+//! training points than features) is a d×d system solved instead, the smaller of the two.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
@@ -51,28 +52,67 @@ impl EigenBasis {
     }
 }
 
-/// Scores of the `test` rows (eigenbasis, t×d) for every α_l in `alphas_l` (one column
-/// each), trained on rows `train` (m×d) with labels `y`, at the α_u giving `dinv`.
-pub fn scores(train: MatRef<'_, f64>, y: &[f64], test: MatRef<'_, f64>, dinv: &[f64], alphas_l: &[f64]) -> Result<Mat<f64>> {
-    let (m, d) = (train.nrows(), train.ncols());
-    let ud = Mat::from_fn(m, d, |i, j| train[(i, j)] * dinv[j]);
-    let mut k = Mat::zeros(m, m);
-    matmul(k.as_mut(), Accum::Replace, ud.as_ref(), train.transpose(), 1.0, Par::Seq);
-    let mut z = Mat::zeros(d, alphas_l.len());
-    let mut system = Mat::zeros(m, m);
-    for (c, &al) in alphas_l.iter().enumerate() {
-        for j in 0..m {
-            for i in 0..m {
-                system[(i, j)] = al * k[(i, j)] + if i == j { 1.0 } else { 0.0 };
+/// Training rows (eigenbasis, m×d) with labels, and the rows to score (t×d). With m ≥ d
+/// the Woodbury form would not pay: UᵀU and Uᵀy are kept for d×d solves instead.
+pub struct Fold {
+    train: Mat<f64>,
+    y: Vec<f64>,
+    test: Mat<f64>,
+    /// (UᵀU, Uᵀy) when m ≥ d.
+    direct: Option<(Mat<f64>, Mat<f64>)>,
+}
+
+impl Fold {
+    /// Prepares one fold (one training/test split of the rows).
+    pub fn new(train: Mat<f64>, y: Vec<f64>, test: Mat<f64>) -> Self {
+        let direct = (train.nrows() >= train.ncols()).then(|| {
+            let mut gram = Mat::zeros(train.ncols(), train.ncols());
+            matmul(gram.as_mut(), Accum::Replace, train.transpose(), train.as_ref(), 1.0, Par::Seq);
+            let yv = Mat::from_fn(y.len(), 1, |i, _| y[i]);
+            (gram, train.transpose() * &yv)
+        });
+        Fold { train, y, test, direct }
+    }
+
+    /// Number of rows scored.
+    pub fn test_rows(&self) -> usize {
+        self.test.nrows()
+    }
+
+    /// Scores of the test rows for every α_l in `alphas_l` (one column each), at the α_u
+    /// giving `dinv` = 1/(λ − α_u e).
+    pub fn scores(&self, dinv: &[f64], alphas_l: &[f64]) -> Result<Mat<f64>> {
+        let (m, d) = (self.train.nrows(), self.train.ncols());
+        let mut z = Mat::zeros(d, alphas_l.len());
+        if let Some((gram, uty)) = &self.direct {
+            // Vᵀω = (D + α_l UᵀU)⁻¹ Uᵀy.
+            for (c, &al) in alphas_l.iter().enumerate() {
+                let a = Mat::from_fn(d, d, |i, j| al * gram[(i, j)] + if i == j { 1.0 / dinv[i] } else { 0.0 });
+                let mut s = uty.clone();
+                spd_solve(a.as_ref(), &mut s, "QLDS system D + α_l UᵀU in the eigenbasis")?;
+                z.col_mut(c).copy_from(s.col(0));
+            }
+        } else {
+            // Vᵀω = D⁻¹Uᵀ(I + α_l U D⁻¹ Uᵀ)⁻¹ y.
+            let ud = Mat::from_fn(m, d, |i, j| self.train[(i, j)] * dinv[j]);
+            let mut k = Mat::zeros(m, m);
+            matmul(k.as_mut(), Accum::Replace, ud.as_ref(), self.train.transpose(), 1.0, Par::Seq);
+            let mut system = Mat::zeros(m, m);
+            for (c, &al) in alphas_l.iter().enumerate() {
+                for j in 0..m {
+                    for i in 0..m {
+                        system[(i, j)] = al * k[(i, j)] + if i == j { 1.0 } else { 0.0 };
+                    }
+                }
+                let mut s = Mat::from_fn(m, 1, |i, _| self.y[i]);
+                spd_solve(system.as_ref(), &mut s, "Woodbury system I + α_l U D⁻¹ Uᵀ")?;
+                matmul(z.as_mut().subcols_mut(c, 1), Accum::Replace, ud.transpose(), s.as_ref(), 1.0, Par::Seq);
             }
         }
-        let mut s = Mat::from_fn(m, 1, |i, _| y[i]);
-        spd_solve(system.as_ref(), &mut s, "Woodbury system I + α_l U D⁻¹ Uᵀ")?;
-        matmul(z.as_mut().subcols_mut(c, 1), Accum::Replace, ud.transpose(), s.as_ref(), 1.0, Par::Seq);
+        let mut out = Mat::zeros(self.test.nrows(), alphas_l.len());
+        matmul(out.as_mut(), Accum::Replace, self.test.as_ref(), z.as_ref(), 1.0, Par::Seq);
+        Ok(out)
     }
-    let mut out = Mat::zeros(test.nrows(), alphas_l.len());
-    matmul(out.as_mut(), Accum::Replace, test, z.as_ref(), 1.0, Par::Seq);
-    Ok(out)
 }
 
 /// The rows `idx` of `x`.

@@ -3,22 +3,19 @@
 
 use ndarray::Array1;
 
-use super::basis::{EigenBasis, rows, scores};
+use super::basis::{EigenBasis, Fold, rows};
 use super::folds;
 use super::grid::{ErrorGrid, Grid};
 use crate::error::Result;
 
-/// Rows in the eigenbasis with their labels.
-type Labeled<'a> = (faer::MatRef<'a, f64>, &'a [f64]);
-
-/// Adds to `mistakes[il * n_u + iu]` the misclassified `test` rows of the classifier
-/// trained on the `train` rows, for every grid point.
-fn add_mistakes(basis: &EigenBasis, (train, y_train): Labeled, (test, y_test): Labeled, values: &[f64], lambda: f64, mistakes: &mut [usize]) -> Result<()> {
+/// Adds to `mistakes[il * n_u + iu]` the misclassified test rows (labels `y_test`) of the
+/// fold, for every grid point.
+fn add_mistakes(basis: &EigenBasis, fold: &Fold, y_test: &[f64], values: &[f64], lambda: f64, mistakes: &mut [usize]) -> Result<()> {
     for (iu, &au) in values.iter().enumerate() {
         let dinv = basis.inverse_diagonal(lambda, au)?;
-        let s = scores(train, y_train, test, &dinv, values)?;
+        let s = fold.scores(&dinv, values)?;
         for il in 0..values.len() {
-            let wrong = (0..test.nrows()).filter(|&i| (s[(i, il)] >= 0.0) != (y_test[i] > 0.0)).count();
+            let wrong = (0..fold.test_rows()).filter(|&i| (s[(i, il)] >= 0.0) != (y_test[i] > 0.0)).count();
             mistakes[il * values.len() + iu] += wrong;
         }
     }
@@ -42,9 +39,8 @@ pub fn cv_errors(basis: &EigenBasis, y_l: &Array1<f64>, grid: &Grid, lambda: f64
     for f in 0..k {
         let (train, test) = folds::split(&assign, f);
         let pick = |idx: &[usize]| idx.iter().map(|&i| y[i]).collect::<Vec<_>>();
-        let (u, w) = (rows(basis.labeled.as_ref(), &train), rows(basis.labeled.as_ref(), &test));
-        let (y_train, y_test) = (pick(&train), pick(&test));
-        add_mistakes(basis, (u.as_ref(), &y_train), (w.as_ref(), &y_test), &values, lambda, &mut mistakes)?;
+        let fold = Fold::new(rows(basis.labeled.as_ref(), &train), pick(&train), rows(basis.labeled.as_ref(), &test));
+        add_mistakes(basis, &fold, &pick(&test), &values, lambda, &mut mistakes)?;
     }
     Ok(to_grid(grid, &mistakes, y.len()))
 }
@@ -53,7 +49,8 @@ pub fn cv_errors(basis: &EigenBasis, y_l: &Array1<f64>, grid: &Grid, lambda: f64
 pub fn oracle_errors(basis: &EigenBasis, y_l: &Array1<f64>, y_u: &Array1<f64>, grid: &Grid, lambda: f64) -> Result<ErrorGrid> {
     let values = grid.values();
     let mut mistakes = vec![0; values.len() * values.len()];
-    let (yl, yu) = (y_l.to_vec(), y_u.to_vec());
-    add_mistakes(basis, (basis.labeled.as_ref(), &yl), (basis.unlabeled.as_ref(), &yu), &values, lambda, &mut mistakes)?;
+    let yu = y_u.to_vec();
+    let fold = Fold::new(basis.labeled.clone(), y_l.to_vec(), basis.unlabeled.clone());
+    add_mistakes(basis, &fold, &yu, &values, lambda, &mut mistakes)?;
     Ok(to_grid(grid, &mistakes, yu.len()))
 }

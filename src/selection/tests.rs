@@ -15,26 +15,29 @@ fn problem(d: usize, nl: usize, nu: usize, norm: f64, seed: u64) -> Problem {
 
 #[test]
 fn eigenbasis_scores_equal_the_cholesky_fit() {
-    let p = problem(9, 5, 20, 1.0, 1);
-    let prep = Prepared::new(&p).unwrap();
-    let basis = EigenBasis::new(&prep).unwrap();
-    let lambda = 1.01 * prep.top_eig_all().unwrap();
-    let alphas = [0.0, 0.3, 1.0];
-    for au in [0.0, 0.6, 1.0] {
-        let dinv = basis.inverse_diagonal(lambda, au).unwrap();
-        let y = prep.y_l.to_vec();
-        let s = basis::scores(basis.labeled.as_ref(), &y, basis.unlabeled.as_ref(), &dinv, &alphas).unwrap();
-        for (c, &al) in alphas.iter().enumerate().filter(|(_, a)| **a > 0.0 || au > 0.0) {
-            let fit = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
-            let want = fit.fit_prepared(&prep).unwrap().scores(p.x_u.to_dense().view());
-            let diff = (0..want.len()).map(|i| (s[(i, c)] - want[i]).abs()).fold(0.0, f64::max);
-            assert!(diff < 1e-10 * want.iter().fold(1.0, |m: f64, v| m.max(v.abs())), "({al},{au}): {diff}");
+    // 10 labeled points: the Woodbury path in d = 12, the direct d×d path in d = 6.
+    for d in [12, 6] {
+        let p = problem(d, 5, 20, 1.0, 1);
+        let prep = Prepared::new(&p).unwrap();
+        let basis = EigenBasis::new(&prep).unwrap();
+        let lambda = 1.01 * prep.top_eig_all().unwrap();
+        let alphas = [0.0, 0.3, 1.0];
+        let fold = basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.unlabeled.clone());
+        for au in [0.0, 0.6, 1.0] {
+            let s = fold.scores(&basis.inverse_diagonal(lambda, au).unwrap(), &alphas).unwrap();
+            for (c, &al) in alphas.iter().enumerate().filter(|(_, a)| **a > 0.0 || au > 0.0) {
+                let fit = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
+                let want = fit.fit_prepared(&prep).unwrap().scores(p.x_u.to_dense().view());
+                let diff = (0..want.len()).map(|i| (s[(i, c)] - want[i]).abs()).fold(0.0, f64::max);
+                assert!(diff < 1e-10 * want.iter().fold(1.0, |m: f64, v| m.max(v.abs())), "d={d} ({al},{au}): {diff}");
+            }
         }
     }
 }
 
 #[test]
 fn fast_cv_and_oracle_equal_the_naive_path() {
+    // d = 8: training folds of 4 points take the Woodbury path, of 10 or 12 the direct one.
     for (seed, nl, folds) in [(2, 6, 10), (3, 3, 10), (4, 8, 4)] {
         let p = problem(8, nl, 25, 1.2, seed);
         let prep = Prepared::new(&p).unwrap();
