@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench
+.PHONY: build test quickstart bench validate-theory bench-selection
 
 build:
 	$(CARGO) build --release --locked
@@ -17,3 +17,11 @@ quickstart: build
 
 bench:
 	$(CARGO) bench --profile release --locked --bench qlds
+
+# Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
+validate-theory: build
+	$(SSLAB) theory-check --draws 20 --out results/theory_check.csv --figure figures/theory_check.png
+
+# Selection cost per split (d = 400, n = 2000, 20×20 grid): th + fit, fast and naive 10-fold cv.
+bench-selection:
+	$(CARGO) bench --profile release --locked --bench selection

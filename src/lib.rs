@@ -11,7 +11,9 @@ pub mod error;
 pub mod linalg;
 pub mod methods;
 pub mod protocol;
+pub mod theory;
 
 pub use error::{Error, Result};
 pub mod report;
 pub mod stats;
+pub mod selection;

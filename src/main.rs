@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use sslab::config::{self, Experiment};
+use sslab::methods::qlds::{LambdaPolicy, QldsParams};
+use sslab::theory::Setting;
 use sslab::protocol::{self, RunOptions};
 use sslab::report::{self, figures, tables};
 use sslab::{Error, Result};
@@ -86,6 +88,71 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Monte-Carlo check of the theory on spec §5's grid (120 settings): writes a CSV with
+    /// theory and empirical mean/std/error per setting and a PNG of theory against simulation.
+    TheoryCheck {
+        /// Independent draws per setting.
+        #[arg(long, default_value_t = 5)]
+        draws: usize,
+        #[arg(long, default_value_t = 2023)]
+        seed: u64,
+        /// `max_eig_all` or `max_eig_unlabeled`.
+        #[arg(long, default_value = "max_eig_all")]
+        lambda: String,
+        #[arg(long, default_value = "results/theory_check.csv")]
+        out: PathBuf,
+        #[arg(long, default_value = "figures/theory_check.png")]
+        figure: PathBuf,
+    },
+    /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
+    Theory(TheoryArgs),
+}
+
+/// `sslab theory`: the setting, the parameters and the output format.
+#[derive(clap::Args)]
+struct TheoryArgs {
+    /// Dimension d.
+    #[arg(long)]
+    dim: usize,
+    /// Labeled counts per class, `N` or `N1,N2`.
+    #[arg(long, value_parser = per_class)]
+    labeled: [usize; 2],
+    /// Unlabeled counts per class, `N` or `N1,N2`.
+    #[arg(long, value_parser = per_class)]
+    unlabeled: [usize; 2],
+    /// ‖μ‖ with μ₁ = −μ₂ (or give --g).
+    #[arg(long, conflicts_with = "g", required_unless_present = "g")]
+    mean_norm: Option<f64>,
+    /// G = MᵀM as `G11,G12,G22` (write `--g=2.25,-2.25,2.25` when it starts with a minus).
+    #[arg(long, value_parser = three_numbers, allow_hyphen_values = true)]
+    g: Option<[f64; 3]>,
+    #[arg(long)]
+    alpha_l: f64,
+    #[arg(long)]
+    alpha_u: f64,
+    /// `max_eig_all`, `max_eig_unlabeled` (evaluated at (1+ε)·theoretical edge) or a number.
+    #[arg(long, default_value = "max_eig_all")]
+    lambda: String,
+    #[arg(long, default_value_t = LambdaPolicy::EPSILON)]
+    epsilon: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn three_numbers(s: &str) -> std::result::Result<[f64; 3], String> {
+    let v: Vec<f64> = s.split(',').map(|p| p.trim().parse::<f64>().map_err(|e| format!("`{p}`: {e}"))).collect::<std::result::Result<_, _>>()?;
+    <[f64; 3]>::try_from(v).map_err(|_| "expected G11,G12,G22".to_string())
+}
+
+fn per_class(s: &str) -> std::result::Result<[usize; 2], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    let num = |p: &str| p.trim().parse::<usize>().map_err(|e| format!("`{p}`: {e}"));
+    match parts.as_slice() {
+        [n] => Ok([num(n)?; 2]),
+        [a, b] => Ok([num(a)?, num(b)?]),
+        _ => Err("expected N or N1,N2".into()),
+    }
 }
 
 fn main() -> ExitCode {
@@ -159,7 +226,76 @@ fn dispatch(command: Command) -> Result<()> {
             let exp = config::load(&config)?;
             plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
         }
+        Command::Theory(args) => theory(&args),
+        Command::TheoryCheck { draws, seed, lambda, out, figure } => theory_check(draws, seed, &lambda, &out, &figure),
     }
+}
+
+fn theory_check(draws: usize, seed: u64, lambda: &str, out: &Path, figure: &Path) -> Result<()> {
+    let policy = match lambda {
+        "max_eig_all" => LambdaPolicy::default(),
+        "max_eig_unlabeled" => LambdaPolicy::MaxEigUnlabeled { epsilon: LambdaPolicy::EPSILON },
+        other => return Err(Error::param("lambda", format!("expected max_eig_all or max_eig_unlabeled, got `{other}`"))),
+    };
+    faer::set_global_parallelism(faer::Par::Seq);
+    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed)?;
+    for path in [out, figure] {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+    }
+    sslab::theory::write_check_csv(out, &rows)?;
+    let points: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r.theory_error.map(|t| figures::ErrorPair { theory: t, empirical: r.empirical_error, empirical_std: r.empirical_error_std }))
+        .collect();
+    let count = |f: fn(&sslab::theory::CheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    let title = format!("QLDS theory vs simulation: {} settings × {draws} draws, λ: {lambda}", rows.len());
+    let stamp = report::stamp(&format!("theory-check seed {seed}"));
+    figures::theory_check(&points, &title, &stamp, figure)?;
+    println!(
+        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}\nwrote {} and {}",
+        rows.len(),
+        count(|r| r.theory_valid),
+        count(|r| r.error_within_002),
+        count(|r| r.moments_within_10pct),
+        count(|r| r.ratio_within_10pct),
+        out.display(),
+        figure.display()
+    );
+    Ok(())
+}
+
+fn theory(a: &TheoryArgs) -> Result<()> {
+    let setting = match (&a.g, a.mean_norm) {
+        (Some(g), _) => Setting::new(a.dim, a.labeled, a.unlabeled, [[g[0], g[1]], [g[1], g[2]]])?,
+        (None, Some(norm)) => Setting::symmetric(a.dim, a.labeled, a.unlabeled, norm)?,
+        (None, None) => return Err(Error::param("mean_norm", "give --mean-norm or --g")),
+    };
+    let policy = match a.lambda.as_str() {
+        "max_eig_all" => LambdaPolicy::MaxEigAll { epsilon: a.epsilon },
+        "max_eig_unlabeled" => LambdaPolicy::MaxEigUnlabeled { epsilon: a.epsilon },
+        other => LambdaPolicy::Fixed(other.parse().map_err(|_| {
+            Error::param("lambda", format!("expected max_eig_all, max_eig_unlabeled or a number, got `{other}`"))
+        })?),
+    };
+    QldsParams { alpha_l: a.alpha_l, alpha_u: a.alpha_u, lambda: policy }.check()?;
+    let lambda = sslab::theory::theory_lambda(&setting, policy, 1.0)?;
+    let result = sslab::theory::predict(&setting, a.alpha_l, a.alpha_u, lambda);
+    let json = |v: f64| if v.is_finite() { format!("{v}") } else { "null".into() };
+    match (&result, a.json) {
+        (Ok(p), true) => println!(
+            "{{\"valid\": true, \"m_1\": {}, \"m_2\": {}, \"sigma\": {}, \"error\": {}, \"delta\": {}, \"lambda\": {}}}",
+            json(p.m[0]), json(p.m[1]), json(p.sigma), json(p.error), json(p.delta), json(lambda)
+        ),
+        (Err(why), true) => println!("{{\"valid\": false, \"reason\": \"{why}\", \"lambda\": {}}}", json(lambda)),
+        (Ok(p), false) => println!(
+            "λ = {lambda:.6} ({})\nm_1 = {:.6}\nm_2 = {:.6}\nσ   = {:.6}\nerror = {:.6}\nvalid: yes (δ = {:.6})",
+            policy.name(), p.m[0], p.m[1], p.sigma, p.error, p.delta
+        ),
+        (Err(why), false) => println!("λ = {lambda:.6} ({})\nvalid: no ({why})", policy.name()),
+    }
+    Ok(())
 }
 
 fn plot_scores(

@@ -13,6 +13,8 @@ use crate::error::{Error, Result};
 use crate::methods::Method;
 use crate::methods::qlds::{LambdaPolicy, QldsParams, Spectral};
 use crate::methods::self_training::{SelfTrainingParams, Threshold};
+use crate::selection::{Grid, Policy, SelectQlds};
+use crate::theory::Scale;
 use crate::protocol::Sizes;
 
 /// A validated experiment.
@@ -212,7 +214,7 @@ fn variances(v: &Spanned<Value>, dim: usize, key: &str, at: &Located) -> Result<
 /// The optional keys each method kind accepts.
 fn allowed_keys(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon"],
+        "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon", "select", "grid", "folds", "theory_scale"],
         "ls_svm" | "gb_ssl" => &["lambda", "epsilon"],
         "spectral" => &[],
         "self_training" => &["lambda", "epsilon", "policy", "step", "theta", "max_rounds"],
@@ -245,6 +247,12 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
         };
         at.error(line_span.unwrap_or(span.clone()), message)
     };
+    if let Some(sel) = &m.select {
+        return select(&m, sel, i, at);
+    }
+    if let Some((name, s)) = m.present().into_iter().find(|(n, _)| ["grid", "folds", "theory_scale"].contains(n)) {
+        return Err(at.error(s, format!("{}: only used with `select`", key(name))));
+    }
     let lambda = lambda_policy(&m, &key, at)?;
     let name = |default: String| m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or(default);
     let (default_name, method) = match kind.as_str() {
@@ -315,4 +323,61 @@ fn lambda_policy(m: &raw::Method, key: &dyn Fn(&str) -> String, at: &Located) ->
         return Err(at.error(e.span(), format!("{}: only used with an eigenvalue λ policy", key("epsilon"))));
     }
     Ok(lambda)
+}
+
+/// A `qlds` entry with `select`: (α_l, α_u) chosen over a grid by theory, CV or oracle.
+fn select(m: &raw::Method, sel: &Spanned<String>, i: usize, at: &Located) -> Result<MethodSpec> {
+    let key = |k: &str| format!("methods[{i}].{k}");
+    for (field, name) in [(&m.alpha_l, "alpha_l"), (&m.alpha_u, "alpha_u")] {
+        if let Some(v) = field {
+            return Err(at.error(v.span(), format!("{}: not used with `select` (the grid sets it)", key(name))));
+        }
+    }
+    let only = |field: Option<std::ops::Range<usize>>, name: &str, policy: &str| match field {
+        Some(span) => Err(at.error(span, format!("{}: only used with select = \"{policy}\"", key(name)))),
+        None => Ok(()),
+    };
+    let policy = match sel.get_ref().as_str() {
+        "th" => {
+            only(m.folds.as_ref().map(|v| v.span()), "folds", "cv")?;
+            let scale = match m.theory_scale.as_ref().map(|v| (v.get_ref().as_str(), v.span())) {
+                None | Some(("labeled_within", _)) => Scale::LabeledWithin,
+                Some(("none", _)) => Scale::None,
+                Some((other, span)) => {
+                    return Err(at.error(span, format!("{}: unknown `{other}` (known: labeled_within, none)", key("theory_scale"))));
+                }
+            };
+            Policy::Theory { scale }
+        }
+        "cv" => {
+            only(m.theory_scale.as_ref().map(|v| v.span()), "theory_scale", "th")?;
+            let folds = m.folds.as_ref().map_or(Ok(Policy::FOLDS), |f| positive(f, &key("folds"), at))?;
+            Policy::CrossValidation { folds }
+        }
+        "or" => {
+            only(m.theory_scale.as_ref().map(|v| v.span()), "theory_scale", "th")?;
+            only(m.folds.as_ref().map(|v| v.span()), "folds", "cv")?;
+            Policy::Oracle
+        }
+        other => return Err(at.error(sel.span(), format!("{}: unknown `{other}` (known: th, cv, or)", key("select")))),
+    };
+    let points = m.grid.as_ref().map_or(Ok(Grid::DEFAULT_POINTS), |g| positive(g, &key("grid"), at))?;
+    let lambda = lambda_policy(m, &key, at)?;
+    let checked = SelectQlds::new(policy, Grid { points }, lambda).map_err(|e| {
+        let (param, span) = match &e {
+            Error::Param { param: "grid", .. } => ("grid", m.grid.as_ref().map(|s| s.span())),
+            Error::Param { param: "folds", .. } => ("folds", m.folds.as_ref().map(|s| s.span())),
+            Error::Param { param: "lambda", .. } => ("lambda", m.lambda.as_ref().map(|s| s.span())),
+            Error::Param { param: "epsilon", .. } => ("epsilon", m.epsilon.as_ref().map(|s| s.span())),
+            Error::Param { param, .. } => (*param, None),
+            _ => ("select", None),
+        };
+        let message = match &e {
+            Error::Param { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        at.error(span.unwrap_or(sel.span()), format!("{}: {message}", key(param)))
+    })?;
+    let name = m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or_else(|| format!("QLDS({})", policy.name()));
+    Ok(MethodSpec { name, kind: "qlds".into(), method: Method::Select(checked) })
 }

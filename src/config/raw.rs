@@ -54,6 +54,11 @@ pub struct Method {
     pub step: Option<Spanned<f64>>,
     pub theta: Option<Spanned<f64>>,
     pub max_rounds: Option<Spanned<i64>>,
+    /// `qlds` only: choose (α_l, α_u) over a grid by "th", "cv" or "or".
+    pub select: Option<Spanned<String>>,
+    pub grid: Option<Spanned<i64>>,
+    pub folds: Option<Spanned<i64>>,
+    pub theory_scale: Option<Spanned<String>>,
 }
 
 impl Method {
@@ -69,6 +74,10 @@ impl Method {
             span(self.step.as_ref().map(Spanned::span), "step"),
             span(self.theta.as_ref().map(Spanned::span), "theta"),
             span(self.max_rounds.as_ref().map(Spanned::span), "max_rounds"),
+            span(self.select.as_ref().map(Spanned::span), "select"),
+            span(self.grid.as_ref().map(Spanned::span), "grid"),
+            span(self.folds.as_ref().map(Spanned::span), "folds"),
+            span(self.theory_scale.as_ref().map(Spanned::span), "theory_scale"),
         ]
         .into_iter()
         .flatten()

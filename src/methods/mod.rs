@@ -8,6 +8,7 @@ use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::Result;
+use crate::selection::SelectQlds;
 use qlds::{Qlds, Spectral};
 use self_training::SelfTraining;
 
@@ -20,6 +21,8 @@ pub enum Method {
     Spectral(Spectral),
     /// Self-training with LS-SVM as the base classifier.
     SelfTraining(SelfTraining),
+    /// QLDS with (α_l, α_u) chosen over a grid by theory, cross-validation or oracle.
+    Select(SelectQlds),
 }
 
 /// What one run of a method produced on one problem.
@@ -60,6 +63,15 @@ impl Method {
                 let fitted = st.fit(problem)?;
                 Ok(Outcome { scores: fitted.scores, alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: fitted.lambda })
             }
+            Method::Select(s) => {
+                let chosen = s.run(problem)?;
+                Ok(Outcome {
+                    scores: chosen.scores,
+                    alpha_l: Some(chosen.alpha_l),
+                    alpha_u: Some(chosen.alpha_u),
+                    lambda: chosen.lambda,
+                })
+            }
         }
     }
 
@@ -69,6 +81,7 @@ impl Method {
             Method::Qlds(q) => q.params().lambda.name(),
             Method::Spectral(_) => "top_eig_unlabeled",
             Method::SelfTraining(st) => st.params().lambda.name(),
+            Method::Select(s) => s.lambda.name(),
         }
     }
 }

@@ -3,8 +3,10 @@
 
 pub mod curves;
 mod scores;
+mod theory_check;
 
 pub use scores::{ScoreHistogram, score_histogram};
+pub use theory_check::{ErrorPair, theory_check};
 
 use std::sync::Once;
 

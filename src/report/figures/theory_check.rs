@@ -1,0 +1,77 @@
+//! Theory against simulation: empirical error (mean ± std over draws) against the
+//! theoretical error, one point per setting, with the diagonal and the ±0.02 band.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// One point: theoretical error, empirical mean and standard deviation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorPair {
+    pub theory: f64,
+    pub empirical: f64,
+    pub empirical_std: f64,
+}
+
+/// Draws the scatter into a PNG at `path`.
+pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path) -> Result<()> {
+    super::register_font();
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    if points.is_empty() {
+        return Err(Error::Report("theory check figure needs at least one point".into()));
+    }
+    let top = points.iter().map(|p| p.theory.max(p.empirical + p.empirical_std)).fold(0.0, f64::max) * 1.05;
+    let root = BitMapBackend::new(path, (760, 760)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let (plot, footer) = root.split_vertically(730);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..top, 0.0..top)
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("theoretical error")
+        .y_desc("empirical error (mean ± std over draws)")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    let grey = RGBColor(150, 150, 150);
+    chart
+        .draw_series(LineSeries::new([(0.0, 0.0), (top, top)], BLACK))
+        .map_err(|e| fail(&e))?
+        .label("theory = simulation")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK));
+    for shift in [-0.02, 0.02] {
+        chart
+            .draw_series(LineSeries::new([(0.0, shift), (top, top + shift)], grey.stroke_width(1)))
+            .map_err(|e| fail(&e))?;
+    }
+    let blue = RGBColor(31, 119, 180);
+    chart
+        .draw_series(points.iter().map(|p| {
+            PathElement::new([(p.theory, p.empirical - p.empirical_std), (p.theory, p.empirical + p.empirical_std)], blue.mix(0.5))
+        }))
+        .map_err(|e| fail(&e))?;
+    chart
+        .draw_series(points.iter().map(|p| Circle::new((p.theory, p.empirical), 3, blue.filled())))
+        .map_err(|e| fail(&e))?
+        .label("settings (±0.02 band in grey)")
+        .legend(move |(x, y)| Circle::new((x + 8, y), 4, blue.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    footer
+        .draw(&Text::new(stamp.to_string(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
+}

@@ -1,0 +1,108 @@
+//! Choosing (α_l, α_u) of QLDS over a grid (spec §4): by the theory (`th`), by stratified
+//! K-fold cross-validation on the labeled set (`cv`), or by the unlabeled truth (`or`,
+//! a lower bound, not a usable method). The chosen point is then fitted once.
+
+mod basis;
+mod cv;
+mod folds;
+mod grid;
+pub mod naive;
+mod theory;
+
+pub use basis::EigenBasis;
+pub use cv::{cv_errors, oracle_errors};
+pub use grid::{ErrorGrid, Grid};
+pub use theory::theory_errors;
+
+use ndarray::Array1;
+
+use crate::data::Problem;
+use crate::error::{Error, Result};
+use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
+use crate::theory::Scale;
+
+/// How the grid point is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    /// Minimum theoretical error; `scale` is the rescaling applied before the theory.
+    Theory { scale: Scale },
+    /// Stratified K-fold cross-validation (K = `folds`, fewer when a class is smaller).
+    CrossValidation { folds: usize },
+    /// Minimum error on the unlabeled truth.
+    Oracle,
+}
+
+impl Policy {
+    /// Default number of cross-validation folds.
+    pub const FOLDS: usize = 10;
+
+    /// The config spelling (`th`, `cv`, `or`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::Theory { .. } => "th",
+            Policy::CrossValidation { .. } => "cv",
+            Policy::Oracle => "or",
+        }
+    }
+}
+
+/// QLDS with (α_l, α_u) selected over a grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SelectQlds {
+    pub policy: Policy,
+    pub grid: Grid,
+    pub lambda: LambdaPolicy,
+}
+
+/// The selected point, the λ used and the scores of the unlabeled rows.
+#[derive(Debug, Clone)]
+pub struct Selected {
+    pub alpha_l: f64,
+    pub alpha_u: f64,
+    pub lambda: f64,
+    pub scores: Array1<f64>,
+}
+
+impl SelectQlds {
+    /// Checks the grid (≥ 2 points per axis), the folds (≥ 2) and the λ policy.
+    pub fn new(policy: Policy, grid: Grid, lambda: LambdaPolicy) -> Result<Self> {
+        if grid.points < 2 {
+            return Err(Error::param("grid", format!("needs ≥ 2 points per axis, got {}", grid.points)));
+        }
+        if let Policy::CrossValidation { folds } = policy
+            && folds < 2
+        {
+            return Err(Error::param("folds", format!("must be ≥ 2, got {folds}")));
+        }
+        QldsParams { alpha_l: 1.0, alpha_u: 1.0, lambda }.check()?;
+        Ok(SelectQlds { policy, grid, lambda })
+    }
+
+    /// The errors the policy assigns to the grid points on this problem.
+    pub fn errors(&self, prep: &Prepared, y_u: &Array1<f64>, lambda: f64) -> Result<ErrorGrid> {
+        match self.policy {
+            Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
+            Policy::CrossValidation { folds } => cv_errors(&EigenBasis::new(prep)?, &prep.y_l, &self.grid, lambda, folds),
+            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, y_u, &self.grid, lambda),
+        }
+    }
+
+    /// Selects on the problem, then fits the chosen point once with the empirical λ.
+    pub fn run(&self, problem: &Problem) -> Result<Selected> {
+        let prep = Prepared::new(problem)?;
+        let lambda = match self.lambda {
+            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * prep.top_eig_all()?,
+            LambdaPolicy::MaxEigUnlabeled { epsilon } => (1.0 + epsilon) * prep.top_eig_unlabeled()?,
+            LambdaPolicy::Fixed(l) => l,
+        };
+        let (alpha_l, alpha_u, _) = self
+            .errors(&prep, &problem.y_u, lambda)?
+            .best()
+            .ok_or_else(|| Error::Data("theory: no grid point is valid (λ inside the predicted spectrum)".into()))?;
+        let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(&prep)?;
+        Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+//! The fast eigenbasis path against direct solves and the naive path; folds; selection.
+
+use ndarray::Array1;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::data::synthetic::GaussianMixture;
+use crate::methods::qlds::{LambdaPolicy, QldsParams};
+
+fn problem(d: usize, nl: usize, nu: usize, norm: f64, seed: u64) -> Problem {
+    let g = GaussianMixture::symmetric(d, norm).unwrap();
+    g.sample_problem([nl, nl], [nu, nu], &mut ChaCha8Rng::seed_from_u64(seed))
+}
+
+#[test]
+fn eigenbasis_scores_equal_the_cholesky_fit() {
+    // 10 labeled points: the Woodbury path in d = 12, the direct d×d path in d = 6.
+    for d in [12, 6] {
+        let p = problem(d, 5, 20, 1.0, 1);
+        let prep = Prepared::new(&p).unwrap();
+        let basis = EigenBasis::new(&prep).unwrap();
+        let lambda = 1.01 * prep.top_eig_all().unwrap();
+        let alphas = [0.0, 0.3, 1.0];
+        let fold = basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.unlabeled.clone());
+        for au in [0.0, 0.6, 1.0] {
+            let s = fold.scores(&basis.inverse_diagonal(lambda, au).unwrap(), &alphas).unwrap();
+            for (c, &al) in alphas.iter().enumerate().filter(|(_, a)| **a > 0.0 || au > 0.0) {
+                let fit = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
+                let want = fit.fit_prepared(&prep).unwrap().scores(p.x_u.to_dense().view());
+                let diff = (0..want.len()).map(|i| (s[(i, c)] - want[i]).abs()).fold(0.0, f64::max);
+                assert!(diff < 1e-10 * want.iter().fold(1.0, |m: f64, v| m.max(v.abs())), "d={d} ({al},{au}): {diff}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_cv_and_oracle_equal_the_naive_path() {
+    // d = 8: training folds of 4 points take the Woodbury path, of 10 or 12 the direct one.
+    for (seed, nl, folds) in [(2, 6, 10), (3, 3, 10), (4, 8, 4)] {
+        let p = problem(8, nl, 25, 1.2, seed);
+        let prep = Prepared::new(&p).unwrap();
+        let basis = EigenBasis::new(&prep).unwrap();
+        let grid = Grid { points: 5 };
+        let lambda = 1.001 * prep.top_eig_all().unwrap();
+        let fast = cv_errors(&basis, &prep.y_l, &grid, lambda, folds).unwrap();
+        let slow = naive::cv_errors(&prep, &grid, lambda, folds).unwrap();
+        assert_eq!(fast, slow, "cv, seed {seed}");
+        assert_eq!(fast.best(), slow.best());
+        let fast = oracle_errors(&basis, &prep.y_l, &p.y_u, &grid, lambda).unwrap();
+        let slow = naive::oracle_errors(&prep, &p.y_u, &grid, lambda).unwrap();
+        assert_eq!(fast, slow, "oracle, seed {seed}");
+        assert!(fast.errors[0].is_none() && fast.errors[1..].iter().all(Option::is_some));
+    }
+}
+
+#[test]
+fn folds_are_stratified_and_shrink_for_tiny_classes() {
+    let y = [1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, -1.0, 1.0];
+    let (k, assign) = folds::stratified(&y, 10).unwrap();
+    assert_eq!(k, 4);
+    for f in 0..k {
+        let (_, test) = folds::split(&assign, f);
+        let pos = test.iter().filter(|&&i| y[i] > 0.0).count();
+        assert!(pos >= 1 && test.len() - pos >= 1, "fold {f}: {test:?}");
+    }
+    assert!(folds::stratified(&[1.0, -1.0, -1.0], 10).is_err());
+}
+
+#[test]
+fn best_skips_missing_points_and_breaks_ties_in_grid_order() {
+    let g = ErrorGrid { alphas_l: vec![0.0, 1.0], alphas_u: vec![0.0, 1.0], errors: vec![None, Some(0.2), Some(0.1), Some(0.1)] };
+    assert_eq!(g.best(), Some((1.0, 0.0, 0.1)));
+    assert_eq!(ErrorGrid { errors: vec![None; 4], ..g }.best(), None);
+}
+
+#[test]
+fn oracle_selection_is_never_worse_than_th_or_cv_on_the_unlabeled_set() {
+    let p = problem(40, 10, 200, 1.5, 5);
+    let run = |policy| SelectQlds::new(policy, Grid { points: 6 }, LambdaPolicy::default()).unwrap().run(&p).unwrap();
+    let err = |s: &Selected| crate::data::error_rate(s.scores.view(), p.y_u.view());
+    let or = run(Policy::Oracle);
+    for policy in [Policy::Theory { scale: crate::theory::Scale::LabeledWithin }, Policy::CrossValidation { folds: 10 }] {
+        let s = run(policy);
+        assert!(err(&or) <= err(&s), "{policy:?}: {} vs oracle {}", err(&s), err(&or));
+        assert!(Grid { points: 6 }.values().contains(&s.alpha_l) && s.alpha_l + s.alpha_u > 0.0);
+    }
+    // Theory-tuned QLDS is within a few points of the oracle here (d = 40, ‖μ‖ = 1.5).
+    let th = run(Policy::Theory { scale: crate::theory::Scale::None });
+    assert!(err(&th) - err(&or) < 0.05, "th {} vs oracle {}", err(&th), err(&or));
+    let scores: Array1<f64> = th.scores.clone();
+    assert_eq!(scores.len(), p.n_unlabeled());
+}
+
+#[test]
+fn bad_selection_parameters_are_errors() {
+    assert!(SelectQlds::new(Policy::Oracle, Grid { points: 1 }, LambdaPolicy::default()).is_err());
+    assert!(SelectQlds::new(Policy::CrossValidation { folds: 1 }, Grid::default(), LambdaPolicy::default()).is_err());
+}
+
+const CONFIG: &str = r#"
+[experiment]
+name = "sel"
+seed = 1
+splits = 2
+
+[[datasets]]
+name = "g"
+kind = "synthetic"
+dim = 10
+mean_norm = 1.5
+labeled_per_class = 6
+unlabeled_per_class = 40
+
+[[methods]]
+kind = "qlds"
+select = "cv"
+grid = 6
+folds = 3
+"#;
+
+fn config_error(src: &str) -> String {
+    crate::config::parse(src, std::path::Path::new("c.toml")).unwrap_err().to_string()
+}
+
+#[test]
+fn select_keys_parse_and_bad_ones_name_line_and_key() {
+    let e = crate::config::parse(CONFIG, std::path::Path::new("c.toml")).unwrap();
+    let want = SelectQlds::new(Policy::CrossValidation { folds: 3 }, Grid { points: 6 }, LambdaPolicy::default()).unwrap();
+    assert_eq!(e.methods[0].method, crate::methods::Method::Select(want));
+    assert_eq!(e.methods[0].name, "QLDS(cv)");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"xx\""));
+    assert!(msg.starts_with("c.toml:17:") && msg.contains("methods[0].select"), "{msg}");
+    let msg = config_error(&CONFIG.replace("grid = 6", "grid = 1"));
+    assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].grid"), "{msg}");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"th\""));
+    assert!(msg.starts_with("c.toml:19:") && msg.contains("folds") && msg.contains("\"cv\""), "{msg}");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "alpha_l = 1.0\nalpha_u = 0.5"));
+    assert!(msg.contains("methods[0].grid") && msg.contains("only used with `select`"), "{msg}");
+    let msg = config_error(&CONFIG.replace("folds = 3", "alpha_l = 0.5"));
+    assert!(msg.starts_with("c.toml:19:") && msg.contains("alpha_l"), "{msg}");
+    let msg = config_error(&CONFIG.replace("kind = \"qlds\"", "kind = \"ls_svm\""));
+    assert!(msg.contains("methods[0].select") && msg.contains("not a parameter of `ls_svm`"), "{msg}");
+    let th = CONFIG.replace("select = \"cv\"", "select = \"th\"").replace("folds = 3", "theory_scale = \"none\"");
+    let e = crate::config::parse(&th, std::path::Path::new("c.toml")).unwrap();
+    assert!(matches!(&e.methods[0].method, crate::methods::Method::Select(s) if s.policy == Policy::Theory { scale: crate::theory::Scale::None }));
+}

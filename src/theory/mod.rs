@@ -1,0 +1,23 @@
+//! Random-matrix theory of QLDS (Feofanov et al. 2023, Theorem 1; spec `qlds.md` §2–§3):
+//! the Gaussian limit N(m_j, σ²) of the scores of each class, hence the error, from d, the
+//! per-class counts and G = MᵀM only. Invalid points are reported as [`Invalid`], never as
+//! numbers.
+
+mod check;
+mod edge;
+mod estimate;
+mod isotropic;
+mod monte_carlo;
+mod normal;
+mod setting;
+
+pub use check::{CheckRow, CheckSetting, run_check, spec_grid, write_check_csv};
+pub use edge::{EdgeMatrix, lambda_th, spectrum_edge, theory_lambda};
+pub use estimate::{Estimate, Scale, estimate_setting};
+pub use isotropic::{Invalid, Prediction, predict};
+pub use monte_carlo::{Empirical, simulate, symmetric_theory};
+pub use normal::normal_cdf;
+pub use setting::Setting;
+
+#[cfg(test)]
+mod tests;

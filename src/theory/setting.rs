@@ -1,0 +1,53 @@
+//! What the isotropic theory needs: dimension, per-class counts and G = MᵀM.
+
+use crate::error::{Error, Result};
+
+/// A two-class setting: class 1 has label +1, class 2 label −1; within-class covariance I_d.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Setting {
+    pub dim: usize,
+    /// Labeled counts (n_l1, n_l2).
+    pub labeled: [usize; 2],
+    /// Unlabeled counts (n_u1, n_u2).
+    pub unlabeled: [usize; 2],
+    /// G = MᵀM with M = [μ₁, μ₂] (symmetric).
+    pub g: [[f64; 2]; 2],
+}
+
+impl Setting {
+    /// Checks d ≥ 1, at least one labeled point, a symmetric finite G with G_jj ≥ 0.
+    pub fn new(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], g: [[f64; 2]; 2]) -> Result<Self> {
+        if dim == 0 {
+            return Err(Error::param("dim", "must be ≥ 1"));
+        }
+        if labeled[0] + labeled[1] == 0 {
+            return Err(Error::param("labeled", "needs at least one labeled point"));
+        }
+        let finite = g.iter().flatten().all(|v| v.is_finite());
+        if !finite || g[0][1] != g[1][0] || g[0][0] < 0.0 || g[1][1] < 0.0 {
+            return Err(Error::param("g", format!("must be symmetric and finite with G_jj ≥ 0, got {g:?}")));
+        }
+        Ok(Setting { dim, labeled, unlabeled, g })
+    }
+
+    /// μ₁ = −μ₂ = μ with ‖μ‖ = `norm`: G = ‖μ‖² [[1, −1], [−1, 1]].
+    pub fn symmetric(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], norm: f64) -> Result<Self> {
+        if !(norm.is_finite() && norm >= 0.0) {
+            return Err(Error::param("mean_norm", format!("must be finite and ≥ 0, got {norm}")));
+        }
+        let q = norm * norm;
+        Self::new(dim, labeled, unlabeled, [[q, -q], [-q, q]])
+    }
+
+    /// n = n_l + n_u.
+    pub fn n(&self) -> usize {
+        self.labeled.iter().chain(&self.unlabeled).sum()
+    }
+
+    /// Class proportions ρ_j of the unlabeled set (of the labeled set when it is empty).
+    pub fn unlabeled_proportions(&self) -> [f64; 2] {
+        let counts = if self.unlabeled[0] + self.unlabeled[1] > 0 { self.unlabeled } else { self.labeled };
+        let total = (counts[0] + counts[1]) as f64;
+        [counts[0] as f64 / total, counts[1] as f64 / total]
+    }
+}
