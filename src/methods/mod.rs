@@ -1,6 +1,7 @@
 //! Classification methods, one folder per family. The runner sees only [`Method`]: built
 //! from checked parameters, it maps a [`Problem`] to scores on the unlabeled rows.
 
+pub mod graph;
 pub mod qlds;
 
 use ndarray::Array1;
