@@ -94,21 +94,31 @@ impl EdgeOperator {
                 work.u_bar[k] = u[k] + theta * (u[k] - work.u_old[k]);
             }
             if iteration % 10 == 0 || iteration == settings.max_iter {
-                gap = self.gap(f, gamma, mu, u, work);
-                let primal = gamma * self.tv(u) + 0.5 * mu * dist_sq(u, f);
-                if gap <= settings.tol * primal.max(f64::MIN_POSITIVE) {
-                    return RofReport { iterations: iteration, gap, converged: true };
+                let (best_gap, primal, from_dual) = self.best_primal(f, gamma, mu, u, work);
+                gap = best_gap;
+                let converged = gap <= settings.tol * primal.max(f64::MIN_POSITIVE);
+                if converged || iteration == settings.max_iter {
+                    if from_dual {
+                        u.copy_from_slice(&work.u_old);
+                    }
+                    return RofReport { iterations: iteration, gap, converged };
                 }
             }
         }
         RofReport { iterations: settings.max_iter, gap, converged: false }
     }
 
-    /// P(u) − D(p) with D(p) = ⟨Dᵀp, f⟩ − ‖Dᵀp‖²/(2μ) (uses `work.dtp` = Dᵀp).
-    fn gap(&self, f: &[f64], gamma: f64, mu: f64, u: &[f64], work: &RofWorkspace) -> f64 {
-        let primal = gamma * self.tv(u) + 0.5 * mu * dist_sq(u, f);
+    /// Compares the iterate u with the primal point of the dual iterate, u(p) = f − Dᵀp/μ
+    /// (exact once p is optimal; left in `work.u_old`): (smaller gap, its primal value,
+    /// whether u(p) is the better one). Needs `work.dtp` = Dᵀp.
+    fn best_primal(&self, f: &[f64], gamma: f64, mu: f64, u: &[f64], work: &mut RofWorkspace) -> (f64, f64, bool) {
         let dual: f64 = work.dtp.iter().zip(f).map(|(d, f)| d * f - d * d / (2.0 * mu)).sum();
-        primal - dual
+        let primal_of = |v: &[f64]| gamma * self.tv(v) + 0.5 * mu * dist_sq(v, f);
+        for k in 0..self.n {
+            work.u_old[k] = f[k] - work.dtp[k] / mu;
+        }
+        let (p_iter, p_dual) = (primal_of(u), primal_of(&work.u_old));
+        if p_dual < p_iter { (p_dual - dual, p_dual, true) } else { (p_iter - dual, p_iter, false) }
     }
 }
 
@@ -161,7 +171,7 @@ mod tests {
         let op = EdgeOperator::new(&g);
         let mut work = op.workspace();
         let mut u = vec![0.0; 3];
-        let r = op.solve(&[3.0, -1.0, 2.0], 0.5, 1.0, &mut u, &mut work, RofSettings { tol: 1e-14, max_iter: 3 });
+        let r = op.solve(&[3.0, -1.0, 2.0], 10.0, 1.0, &mut u, &mut work, RofSettings { tol: 1e-14, max_iter: 3 });
         assert!(!r.converged && r.iterations == 3);
     }
 }
