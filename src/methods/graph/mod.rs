@@ -1,19 +1,35 @@
 //! Graph and kernel methods of the TV-SVM paper (Bresson & Zhang 2012): building blocks
-//! (kNN graph, Laplacian, RBF kernel, SVM dual QP, graph ROF, simplex projection).
+//! (kNN graph, Laplacian, RBF kernel, SVM dual QP, graph ROF, simplex projection) and
+//! the binary methods RLS, SVM, Lap-RLS, Lap-SVM, TV-RLS, TV-SVM, Cheeger-RLS, Cheeger-SVM.
 
+mod cheeger;
 mod distances;
+mod fit;
 mod kernel;
 mod knn;
+mod lap_rls;
+mod lap_svm;
 mod laplacian;
+mod params;
+mod prepared;
 mod qp;
+mod rls;
 mod rof;
 mod simplex;
+mod svm;
 mod sym_graph;
+mod tv;
 
+pub use fit::FittedGraph;
 pub use kernel::{Gram, RbfKernel};
 pub use knn::{KnnGraph, Weighting};
 pub use laplacian::{laplacian, laplacian_times, total_variation};
+pub use params::{GraphKind, GraphMethod, GraphParams};
+pub use prepared::Prepared;
 pub use qp::{DualQp, QpSettings, QpSolution};
 pub use rof::{EdgeOperator, RofReport, RofSettings, RofWorkspace};
 pub use simplex::project_simplex;
 pub use sym_graph::SymGraph;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,61 @@
+//! Shared test data and end-to-end checks of the binary methods.
+
+use ndarray::{Array1, Array2};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Normal};
+
+use super::prepared::Prepared;
+use super::{GraphKind, GraphParams};
+use crate::data::{Problem, error_rate};
+
+/// Two Gaussian blobs in 2-D at (±2, 0), unit variance; `labeled` and `unlabeled` points
+/// per class, classes alternating.
+pub(super) fn blobs(labeled: usize, unlabeled: usize, seed: u64) -> Problem {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let normal = Normal::new(0.0, 1.0).expect("valid normal");
+    let mut draw = |count: usize| {
+        let y = Array1::from_shape_fn(2 * count, |i| if i % 2 == 0 { 1.0 } else { -1.0 });
+        let x = Array2::from_shape_fn((2 * count, 2), |(i, j)| {
+            normal.sample(&mut rng) + if j == 0 { 2.0 * y[i] } else { 0.0 }
+        });
+        (x, y)
+    };
+    let (x_l, y_l) = draw(labeled);
+    let (x_u, y_u) = draw(unlabeled);
+    Problem::dense(x_l, y_l, x_u, y_u)
+}
+
+#[test]
+fn every_binary_method_separates_blobs() {
+    let problem = blobs(3, 60, 11);
+    for kind in GraphKind::ALL {
+        let method = GraphParams::new(kind).check().unwrap();
+        let fitted = method.fit(&problem).unwrap();
+        let scores = fitted.unlabeled_scores();
+        assert!(scores.iter().all(|s| s.is_finite()), "{}", kind.label());
+        let err = error_rate(scores.view(), problem.y_u.view());
+        assert!(err < 0.1, "{}: error {err}", kind.label());
+    }
+}
+
+#[test]
+fn tv_and_cheeger_outputs_are_normalised() {
+    let problem = blobs(2, 30, 5);
+    for kind in [GraphKind::TvRls, GraphKind::TvSvm, GraphKind::CheegerRls, GraphKind::CheegerSvm] {
+        let p = GraphParams::new(kind);
+        let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
+        let f = p.check().unwrap().fit_prepared(&prep).unwrap();
+        let n = f.len() as f64;
+        let norm = f.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if matches!(kind, GraphKind::TvRls | GraphKind::TvSvm) {
+            // Normalised to √N, then centred (which can only shrink the norm).
+            assert!(f.iter().sum::<f64>().abs() < 1e-9 * n, "{}: not centred", kind.label());
+            assert!(norm <= n.sqrt() * (1.0 + 1e-12), "{}: norm {norm}", kind.label());
+        } else {
+            assert!((norm - n.sqrt()).abs() < 1e-9 * n, "{}: norm {norm}", kind.label());
+            // Labeled entries clamped to y before the normalisation: equal magnitudes.
+            assert!(f[..problem.n_labeled()].iter().all(|v| (v.abs() - f[0].abs()).abs() < 1e-12));
+        }
+    }
+}
