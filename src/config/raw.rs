@@ -50,4 +50,16 @@ pub struct Method {
     pub alpha_u: Option<Spanned<f64>>,
     pub lambda: Option<Spanned<toml::Value>>,
     pub epsilon: Option<Spanned<f64>>,
+    // Graph and kernel methods (rls, svm, lap_*, tv_*, cheeger_*); `lambda` is shared.
+    pub eta: Option<Spanned<f64>>,
+    pub gamma: Option<Spanned<f64>>,
+    pub mu: Option<Spanned<f64>>,
+    pub r1: Option<Spanned<f64>>,
+    pub r2: Option<Spanned<f64>>,
+    pub c: Option<Spanned<f64>>,
+    pub iterations: Option<Spanned<i64>>,
+    pub rof_iterations: Option<Spanned<i64>>,
+    pub k: Option<Spanned<i64>>,
+    pub weighting: Option<Spanned<String>>,
+    pub kernel_scale: Option<Spanned<f64>>,
 }

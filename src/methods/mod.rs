@@ -8,6 +8,7 @@ use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::Result;
+use graph::GraphMethod;
 use qlds::{Qlds, Spectral};
 
 /// A runnable method with checked parameters.
@@ -17,6 +18,8 @@ pub enum Method {
     Qlds(Qlds),
     /// Spectral clustering on C_u, oriented by the labeled data.
     Spectral(Spectral),
+    /// A graph or kernel method of the TV-SVM paper (RLS, SVM, Lap-, TV-, Cheeger-).
+    Graph(GraphMethod),
 }
 
 /// What one run of a method produced on one problem.
@@ -53,6 +56,12 @@ impl Method {
                     lambda: fitted.top_eigenvalue,
                 })
             }
+            Method::Graph(g) => Ok(Outcome {
+                scores: g.fit(problem)?.unlabeled_scores(),
+                alpha_l: None,
+                alpha_u: None,
+                lambda: g.params().lambda,
+            }),
         }
     }
 
@@ -61,6 +70,7 @@ impl Method {
         match self {
             Method::Qlds(q) => q.params().lambda.name(),
             Method::Spectral(_) => "top_eig_unlabeled",
+            Method::Graph(_) => "fixed",
         }
     }
 }
