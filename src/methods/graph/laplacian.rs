@@ -35,13 +35,6 @@ pub fn laplacian_times(graph: &SymGraph, m: &Mat<f64>) -> Mat<f64> {
     out
 }
 
-/// The graph total variation Σ_{i<j} w_ij |u_i − u_j| (each undirected edge once).
-pub fn total_variation(graph: &SymGraph, u: &[f64]) -> f64 {
-    (0..graph.n())
-        .map(|i| graph.row(i).filter(|(j, _)| *j > i).map(|(j, w)| w * (u[i] - u[j]).abs()).sum::<f64>())
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

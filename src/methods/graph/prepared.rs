@@ -3,7 +3,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, ColMut, ColRef, MatRef};
-use ndarray::{Axis, concatenate};
+use ndarray::{ArrayView2, Axis, concatenate};
 
 use super::{Gram, KnnGraph, RbfKernel, SymGraph};
 use crate::data::Problem;
@@ -22,16 +22,21 @@ pub struct Prepared {
 impl Prepared {
     /// Stacks [x_l; x_u], computes the Gram matrix and, when `graph` is given, the graph.
     pub fn new(problem: &Problem, kernel: &RbfKernel, graph: Option<&KnnGraph>) -> Result<Self> {
-        if problem.n_labeled() == 0 {
-            return Err(Error::Data("graph methods need at least one labeled point".into()));
-        }
         let x = concatenate(Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()])
             .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+        Self::from_rows(x.view(), problem.y_l.to_vec(), kernel, graph)
+    }
+
+    /// From all rows `x`, the first `y.len()` of them labeled with `y`.
+    pub fn from_rows(x: ArrayView2<f64>, y: Vec<f64>, kernel: &RbfKernel, graph: Option<&KnnGraph>) -> Result<Self> {
+        if y.is_empty() || y.len() > x.nrows() {
+            return Err(Error::Data(format!("{} labels for {} points (need at least one labeled point)", y.len(), x.nrows())));
+        }
         Ok(Prepared {
-            n_labeled: problem.n_labeled(),
-            y: problem.y_l.to_vec(),
-            gram: kernel.gram(x.view())?,
-            graph: graph.map(|g| g.build(x.view())).transpose()?,
+            n_labeled: y.len(),
+            y,
+            gram: kernel.gram(x)?,
+            graph: graph.map(|g| g.build(x)).transpose()?,
         })
     }
 

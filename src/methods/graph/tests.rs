@@ -106,3 +106,49 @@ mod config {
         assert!(e.contains("cfg.toml:16") && e.contains("lambda: expected a number"), "{e}");
     }
 }
+
+mod multiclass {
+    use ndarray::Array2;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use rand_distr::{Distribution, Normal};
+
+    use super::super::{GraphKind, GraphParams, Prepared, argmax_rows};
+
+    /// Four unit-variance blobs at (±3, ±3): `labeled` then `unlabeled` points per class.
+    fn four_blobs(labeled: usize, unlabeled: usize, seed: u64) -> (Array2<f64>, Vec<usize>, Vec<usize>) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let normal = Normal::new(0.0, 1.0).expect("valid normal");
+        let centre = |c: usize| [if c % 2 == 0 { 3.0 } else { -3.0 }, if c < 2 { 3.0 } else { -3.0 }];
+        let classes: Vec<usize> = (0..4 * (labeled + unlabeled)).map(|i| i % 4).collect();
+        let x = Array2::from_shape_fn((classes.len(), 2), |(i, j)| centre(classes[i])[j] + normal.sample(&mut rng));
+        let nl = 4 * labeled;
+        (x, classes[..nl].to_vec(), classes[nl..].to_vec())
+    }
+
+    #[test]
+    fn six_methods_classify_four_blobs_on_the_simplex() {
+        let (x, labels, truth) = four_blobs(2, 30, 21);
+        for kind in GraphKind::ALL.into_iter().filter(|k| k.uses_graph()) {
+            let p = GraphParams::new(kind);
+            let prep = Prepared::from_rows(x.view(), labels.iter().map(|&l| l as f64).collect(), &p.kernel, Some(&p.graph)).unwrap();
+            let scores = p.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap();
+            assert_eq!((scores.nrows(), scores.ncols()), (x.nrows(), 4));
+            let predicted = argmax_rows(&scores);
+            let wrong = predicted[labels.len()..].iter().zip(&truth).filter(|(a, b)| a != b).count();
+            let err = wrong as f64 / truth.len() as f64;
+            assert!(err < 0.1, "{}: error {err}", kind.label());
+        }
+    }
+
+    #[test]
+    fn rejects_supervised_kinds_and_bad_labels() {
+        let (x, labels, _) = four_blobs(1, 5, 2);
+        let p = GraphParams::new(GraphKind::Rls);
+        let prep = Prepared::from_rows(x.view(), labels.iter().map(|&l| l as f64).collect(), &p.kernel, Some(&p.graph)).unwrap();
+        assert!(p.check().unwrap().fit_multiclass(&prep, &labels, 4).is_err());
+        let tv = GraphParams::new(GraphKind::TvRls).check().unwrap();
+        assert!(tv.fit_multiclass(&prep, &labels, 3).is_err());
+        assert!(tv.fit_multiclass(&prep, &labels[..2], 4).is_err());
+    }
+}
