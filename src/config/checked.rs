@@ -11,6 +11,7 @@ use super::{Located, raw};
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
+use crate::methods::graph::{GraphKind, GraphParams, Weighting};
 use crate::methods::qlds::{LambdaPolicy, QldsParams, Spectral};
 use crate::methods::self_training::{SelfTrainingParams, Threshold};
 use crate::selection::{Grid, Policy, SelectQlds};
@@ -227,10 +228,17 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     let m = m.into_inner();
     let key = |k: &str| format!("methods[{i}].{k}");
     let kind = m.kind.get_ref().clone();
+    if let Some(graph_kind) = GraphKind::from_name(&kind) {
+        return graph_method(m, graph_kind, i, at);
+    }
     let allowed = allowed_keys(&kind).ok_or_else(|| {
         at.error(
             m.kind.span(),
-            format!("{}: unknown kind `{kind}` (known: qlds, ls_svm, gb_ssl, spectral, self_training)", key("kind")),
+            format!(
+                "{}: unknown kind `{kind}` (known: qlds, ls_svm, gb_ssl, spectral, self_training, {})",
+                key("kind"),
+                GraphKind::ALL.map(|k| k.name()).join(", ")
+            ),
         )
     })?;
     if let Some((name, s)) = m.present().into_iter().find(|(name, _)| !allowed.contains(name)) {
@@ -380,4 +388,62 @@ fn select(m: &raw::Method, sel: &Spanned<String>, i: usize, at: &Located) -> Res
     })?;
     let name = m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or_else(|| format!("QLDS({})", policy.name()));
     Ok(MethodSpec { name, kind: "qlds".into(), method: Method::Select(checked) })
+}
+
+/// A graph or kernel method (`rls`, `svm`, `lap_rls`, `lap_svm`, `tv_rls`, `tv_svm`,
+/// `cheeger_rls`, `cheeger_svm`): keys the method does not read are errors, missing ones
+/// take the defaults of [`GraphParams::new`].
+fn graph_method(m: raw::Method, kind: GraphKind, i: usize, at: &Located) -> Result<MethodSpec> {
+    let key = |k: &str| format!("methods[{i}].{k}");
+    let uses_graph = kind.uses_graph();
+    for (name, span) in m.present() {
+        let used = kind.parameters().contains(&name)
+            || ["kernel_scale", "lambda"].contains(&name)
+            || (uses_graph && (name == "k" || name == "weighting"));
+        if !used {
+            return Err(at.error(span, format!("{}: not a parameter of `{}`", key(name), kind.name())));
+        }
+    }
+    let mut p = GraphParams::new(kind);
+    let real = |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |s| *s.get_ref());
+    p.eta = real(&m.eta, p.eta);
+    p.gamma = real(&m.gamma, p.gamma);
+    p.mu = real(&m.mu, p.mu);
+    p.r1 = real(&m.r1, p.r1);
+    p.r2 = real(&m.r2, p.r2);
+    p.c = real(&m.c, p.c);
+    p.kernel.scale = real(&m.kernel_scale, p.kernel.scale);
+    if let Some(l) = &m.lambda {
+        p.lambda = match l.get_ref() {
+            Value::Float(x) => *x,
+            Value::Integer(x) => *x as f64,
+            _ => return Err(at.error(l.span(), format!("{}: expected a number", key("lambda")))),
+        };
+    }
+    let count = |v: &Option<Spanned<i64>>, name: &str, default: usize| match v {
+        Some(s) => positive(s, &key(name), at),
+        None => Ok(default),
+    };
+    p.iterations = count(&m.iterations, "iterations", p.iterations)?;
+    p.rof.max_iter = count(&m.rof_iterations, "rof_iterations", p.rof.max_iter)?;
+    p.graph.k = count(&m.k, "k", p.graph.k)?;
+    if let Some(w) = &m.weighting {
+        p.graph.weighting = [Weighting::SelfTuning, Weighting::Gaussian, Weighting::Binary]
+            .into_iter()
+            .find(|x| x.name() == w.get_ref())
+            .ok_or_else(|| at.error(w.span(), format!("{}: expected \"self_tuning\", \"gaussian\" or \"binary\"", key("weighting"))))?;
+    }
+    let method = p.check().map_err(|e| match e {
+        Error::Param { param, message } => {
+            let span = m.present().into_iter().find(|(n, _)| *n == param).map(|(_, s)| s);
+            let span = match (param, &m.lambda) {
+                ("lambda", Some(l)) => l.span(),
+                _ => span.unwrap_or(m.kind.span()),
+            };
+            at.error(span, format!("{}: {message}", key(param)))
+        }
+        other => other,
+    })?;
+    let name = m.name.map(|n| n.into_inner()).unwrap_or_else(|| kind.label().to_string());
+    Ok(MethodSpec { name, kind: kind.name().to_string(), method: Method::Graph(method) })
 }

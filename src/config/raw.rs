@@ -59,6 +59,18 @@ pub struct Method {
     pub grid: Option<Spanned<i64>>,
     pub folds: Option<Spanned<i64>>,
     pub theory_scale: Option<Spanned<String>>,
+    // Graph and kernel methods (rls, svm, lap_*, tv_*, cheeger_*); `lambda` is shared.
+    pub eta: Option<Spanned<f64>>,
+    pub gamma: Option<Spanned<f64>>,
+    pub mu: Option<Spanned<f64>>,
+    pub r1: Option<Spanned<f64>>,
+    pub r2: Option<Spanned<f64>>,
+    pub c: Option<Spanned<f64>>,
+    pub iterations: Option<Spanned<i64>>,
+    pub rof_iterations: Option<Spanned<i64>>,
+    pub k: Option<Spanned<i64>>,
+    pub weighting: Option<Spanned<String>>,
+    pub kernel_scale: Option<Spanned<f64>>,
 }
 
 impl Method {
@@ -78,6 +90,17 @@ impl Method {
             span(self.grid.as_ref().map(Spanned::span), "grid"),
             span(self.folds.as_ref().map(Spanned::span), "folds"),
             span(self.theory_scale.as_ref().map(Spanned::span), "theory_scale"),
+            span(self.eta.as_ref().map(Spanned::span), "eta"),
+            span(self.gamma.as_ref().map(Spanned::span), "gamma"),
+            span(self.mu.as_ref().map(Spanned::span), "mu"),
+            span(self.r1.as_ref().map(Spanned::span), "r1"),
+            span(self.r2.as_ref().map(Spanned::span), "r2"),
+            span(self.c.as_ref().map(Spanned::span), "c"),
+            span(self.iterations.as_ref().map(Spanned::span), "iterations"),
+            span(self.rof_iterations.as_ref().map(Spanned::span), "rof_iterations"),
+            span(self.k.as_ref().map(Spanned::span), "k"),
+            span(self.weighting.as_ref().map(Spanned::span), "weighting"),
+            span(self.kernel_scale.as_ref().map(Spanned::span), "kernel_scale"),
         ]
         .into_iter()
         .flatten()

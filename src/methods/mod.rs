@@ -1,6 +1,7 @@
 //! Classification methods, one folder per family. The runner sees only [`Method`]: built
 //! from checked parameters, it maps a [`Problem`] to scores on the unlabeled rows.
 
+pub mod graph;
 pub mod qlds;
 pub mod self_training;
 
@@ -9,6 +10,7 @@ use ndarray::Array1;
 use crate::data::Problem;
 use crate::error::Result;
 use crate::selection::SelectQlds;
+use graph::GraphMethod;
 use qlds::{Qlds, Spectral};
 use self_training::SelfTraining;
 
@@ -23,6 +25,8 @@ pub enum Method {
     SelfTraining(SelfTraining),
     /// QLDS with (α_l, α_u) chosen over a grid by theory, cross-validation or oracle.
     Select(SelectQlds),
+    /// A graph or kernel method of the TV-SVM paper (RLS, SVM, Lap-, TV-, Cheeger-).
+    Graph(GraphMethod),
 }
 
 /// What one run of a method produced on one problem.
@@ -72,6 +76,12 @@ impl Method {
                     lambda: chosen.lambda,
                 })
             }
+            Method::Graph(g) => Ok(Outcome {
+                scores: g.fit(problem)?.unlabeled_scores(),
+                alpha_l: None,
+                alpha_u: None,
+                lambda: g.params().lambda,
+            }),
         }
     }
 
@@ -82,6 +92,7 @@ impl Method {
             Method::Spectral(_) => "top_eig_unlabeled",
             Method::SelfTraining(st) => st.params().lambda.name(),
             Method::Select(s) => s.lambda.name(),
+            Method::Graph(_) => "fixed",
         }
     }
 }

@@ -1,0 +1,85 @@
+//! Cheeger-RLS and Cheeger-SVM (eqs. 29–38 and 84–96): g = f + c·sign(f); e = RLS(g) or
+//! SVM(g); h = ROF(e) with fidelity E/(2c), E the current Cheeger ratio; recentre by the
+//! median; clamp the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
+
+use super::prepared::{Prepared, mat_vec, median, normalise};
+use super::smoother::smoother;
+use super::svm_step::SvmStep;
+use super::{EdgeOperator, GraphParams, RofSettings, RofWorkspace};
+use crate::error::Result;
+
+/// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1.
+pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+    let m = smoother(prep, p.lambda, p.r1, 0.0)?;
+    iterate(prep, p, |g, e| {
+        mat_vec(m.as_ref(), g, e);
+        e.iter_mut().for_each(|v| *v *= p.r1);
+        Ok(())
+    })
+}
+
+/// Cheeger-SVM: e = SVM(g) (eqs. 92–96), r = r1.
+pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+    let m = smoother(prep, p.lambda, p.r1, 0.0)?;
+    let mut step = SvmStep::new(&m, &prep.y);
+    iterate(prep, p, |g, e| step.apply(&m, p.r1, p.mu, p.qp, g, e))
+}
+
+/// The shared loop; `e_step(g, e)` computes e = RLS(g) or SVM(g). Starts from the
+/// e-step of the padded labels, clamped and normalised.
+fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
+    let n = prep.n();
+    let op = EdgeOperator::new(prep.graph()?);
+    let mut state = CheegerState::new(&op, n);
+    let mut f = vec![0.0; n];
+    e_step(&prep.padded_labels(), &mut state.e)?;
+    clamp(prep.n_labeled, &prep.y, &state.e, &mut f);
+    normalise(&mut f);
+    for _ in 0..p.iterations {
+        state.step(&op, p.c, p.rof, &f, &mut e_step)?;
+        clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
+        normalise(&mut f);
+    }
+    Ok(f)
+}
+
+/// Buffers of one Cheeger iteration for one score vector.
+pub(super) struct CheegerState {
+    pub(super) e: Vec<f64>,
+    pub(super) h: Vec<f64>,
+    g: Vec<f64>,
+    scratch: Vec<f64>,
+    rof: RofWorkspace,
+}
+
+impl CheegerState {
+    pub(super) fn new(op: &EdgeOperator, n: usize) -> Self {
+        CheegerState { e: vec![0.0; n], h: vec![0.0; n], g: vec![0.0; n], scratch: Vec::with_capacity(n), rof: op.workspace() }
+    }
+
+    /// g = f + c·sign(f), e = e_step(g), h = ROF(e; 1, E/c) − median: leaves t in `self.h`.
+    pub(super) fn step(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, f: &[f64], e_step: &mut impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<()> {
+        let m = median(f, &mut self.scratch);
+        let spread: f64 = f.iter().map(|v| (v - m).abs()).sum();
+        let ratio = op.tv(f) / spread.max(f64::MIN_POSITIVE);
+        for (g, f) in self.g.iter_mut().zip(f) {
+            *g = f + c * sign(*f);
+        }
+        e_step(&self.g, &mut self.e)?;
+        self.h.copy_from_slice(&self.e);
+        op.solve(&self.e, 1.0, (ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
+        let m = median(&self.h, &mut self.scratch);
+        self.h.iter_mut().for_each(|v| *v -= m);
+        Ok(())
+    }
+}
+
+/// s = t except s_i = y_i on the first `nl` points.
+pub(super) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
+    s.copy_from_slice(t);
+    s[..nl].copy_from_slice(&y[..nl]);
+}
+
+fn sign(v: f64) -> f64 {
+    if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else { 0.0 }
+}

@@ -1,0 +1,186 @@
+//! Parameters of the graph and kernel methods, validated once into [`GraphMethod`].
+
+use super::{KnnGraph, QpSettings, RbfKernel, RofSettings};
+use crate::error::{Error, Result};
+
+/// The eight binary methods of the paper (§2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphKind {
+    Rls,
+    Svm,
+    LapRls,
+    LapSvm,
+    TvRls,
+    TvSvm,
+    CheegerRls,
+    CheegerSvm,
+}
+
+impl GraphKind {
+    /// Every kind, in the paper's order.
+    pub const ALL: [GraphKind; 8] = [
+        GraphKind::Rls,
+        GraphKind::Svm,
+        GraphKind::LapRls,
+        GraphKind::LapSvm,
+        GraphKind::TvRls,
+        GraphKind::TvSvm,
+        GraphKind::CheegerRls,
+        GraphKind::CheegerSvm,
+    ];
+
+    /// The config spelling (`rls`, `svm`, `lap_rls`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            GraphKind::Rls => "rls",
+            GraphKind::Svm => "svm",
+            GraphKind::LapRls => "lap_rls",
+            GraphKind::LapSvm => "lap_svm",
+            GraphKind::TvRls => "tv_rls",
+            GraphKind::TvSvm => "tv_svm",
+            GraphKind::CheegerRls => "cheeger_rls",
+            GraphKind::CheegerSvm => "cheeger_svm",
+        }
+    }
+
+    /// The paper's name (`RLS`, `Lap-RLS`, ...), the default method name.
+    pub fn label(&self) -> &'static str {
+        match self {
+            GraphKind::Rls => "RLS",
+            GraphKind::Svm => "SVM",
+            GraphKind::LapRls => "Lap-RLS",
+            GraphKind::LapSvm => "Lap-SVM",
+            GraphKind::TvRls => "TV-RLS",
+            GraphKind::TvSvm => "TV-SVM",
+            GraphKind::CheegerRls => "Cheeger-RLS",
+            GraphKind::CheegerSvm => "Cheeger-SVM",
+        }
+    }
+
+    /// The kind of a config spelling.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the method uses the kNN graph (all but the supervised baselines).
+    pub fn uses_graph(&self) -> bool {
+        !matches!(self, GraphKind::Rls | GraphKind::Svm)
+    }
+
+    /// The numeric parameters the method reads (config keys); the kernel width scale is
+    /// read by all, `k` and `weighting` by those that use the graph.
+    pub fn parameters(&self) -> &'static [&'static str] {
+        match self {
+            GraphKind::Rls => &["eta", "lambda"],
+            GraphKind::Svm => &["lambda", "mu"],
+            GraphKind::LapRls => &["eta", "lambda", "gamma"],
+            GraphKind::LapSvm => &["lambda", "gamma", "mu"],
+            GraphKind::TvRls => &["eta", "lambda", "gamma", "r1", "r2", "iterations", "rof_iterations"],
+            GraphKind::TvSvm => &["lambda", "gamma", "mu", "r1", "r2", "iterations", "rof_iterations"],
+            GraphKind::CheegerRls => &["lambda", "r1", "c", "iterations", "rof_iterations"],
+            GraphKind::CheegerSvm => &["lambda", "mu", "r1", "c", "iterations", "rof_iterations"],
+        }
+    }
+}
+
+/// Unchecked parameters (names as in the paper: η, λ, γ, μ the SVM box bound, r1 and r2
+/// the augmented-Lagrangian weights, c the Cheeger step; r1 is the r of the Cheeger
+/// RLS/SVM sub-problems).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GraphParams {
+    pub kind: GraphKind,
+    pub graph: KnnGraph,
+    pub kernel: RbfKernel,
+    pub eta: f64,
+    pub lambda: f64,
+    pub gamma: f64,
+    pub mu: f64,
+    pub r1: f64,
+    pub r2: f64,
+    pub c: f64,
+    /// Outer iterations of the TV and Cheeger schemes.
+    pub iterations: usize,
+    pub rof: RofSettings,
+    pub qp: QpSettings,
+}
+
+impl GraphParams {
+    /// Defaults: k = 10 self-tuning graph, median-width kernel, η = μ = r1 = r2 = c = 1,
+    /// λ = 0.1, γ = 0.1, 30 outer iterations, ROF capped at 500 steps.
+    pub fn new(kind: GraphKind) -> Self {
+        GraphParams {
+            kind,
+            graph: KnnGraph::default(),
+            kernel: RbfKernel::default(),
+            eta: 1.0,
+            lambda: 0.1,
+            gamma: 0.1,
+            mu: 1.0,
+            r1: 1.0,
+            r2: 1.0,
+            c: 1.0,
+            iterations: 30,
+            rof: RofSettings::default(),
+            qp: QpSettings::default(),
+        }
+    }
+
+    /// Validates: real parameters finite and > 0 (γ ≥ 0), k ≥ 1, iteration counts ≥ 1.
+    pub fn check(self) -> Result<GraphMethod> {
+        let reals = [
+            ("eta", self.eta),
+            ("lambda", self.lambda),
+            ("mu", self.mu),
+            ("r1", self.r1),
+            ("r2", self.r2),
+            ("c", self.c),
+            ("kernel_scale", self.kernel.scale),
+        ];
+        for (name, v) in reals {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::param(name, format!("must be finite and > 0, got {v}")));
+            }
+        }
+        if !(self.gamma.is_finite() && self.gamma >= 0.0) {
+            return Err(Error::param("gamma", format!("must be finite and ≥ 0, got {}", self.gamma)));
+        }
+        for (name, v) in [("k", self.graph.k), ("iterations", self.iterations), ("rof_iterations", self.rof.max_iter)] {
+            if v == 0 {
+                return Err(Error::param(name, "must be ≥ 1"));
+            }
+        }
+        Ok(GraphMethod { params: self })
+    }
+}
+
+/// A checked graph or kernel method: build with [`GraphParams::check`], then `fit`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GraphMethod {
+    params: GraphParams,
+}
+
+impl GraphMethod {
+    /// The validated parameters.
+    pub fn params(&self) -> &GraphParams {
+        &self.params
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_checks() {
+        for k in GraphKind::ALL {
+            assert_eq!(GraphKind::from_name(k.name()), Some(k));
+            assert!(GraphParams::new(k).check().is_ok());
+        }
+        let mut p = GraphParams::new(GraphKind::TvSvm);
+        p.r2 = 0.0;
+        assert!(matches!(p.check(), Err(Error::Param { param: "r2", .. })));
+        let mut p = GraphParams::new(GraphKind::LapRls);
+        p.graph.k = 0;
+        assert!(matches!(p.check(), Err(Error::Param { param: "k", .. })));
+    }
+}

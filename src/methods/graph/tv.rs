@@ -1,0 +1,85 @@
+//! TV-RLS and TV-SVM (eqs. 12–27 and 60–80): splitting f = g = h with an augmented
+//! Lagrangian. f-step (λI + r1K)⁻¹ (factored once), h-step (diagonal for RLS, a small
+//! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
+//! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g.
+
+use faer::{Mat, Side};
+use faer::linalg::solvers::Solve;
+use faer::ColMut;
+
+use super::prepared::{Prepared, mat_vec, normalise};
+use super::{DualQp, EdgeOperator, GraphParams};
+use crate::error::{Error, Result};
+
+/// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
+pub(super) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+    let y = prep.padded_labels();
+    let nl = prep.n_labeled;
+    split(prep, p, |e, h| {
+        for i in 0..h.len() {
+            let eta = if i < nl { p.eta } else { 0.0 };
+            h[i] = (eta * y[i] + p.r2 * e[i]) / (eta + p.r2);
+        }
+        Ok(())
+    })
+}
+
+/// TV-SVM: min μΣξ + (r2/2)‖h − e‖² s.t. y_i(h_i + b) ≥ 1 − ξ_i on the labeled points;
+/// dual Q = I/r2, linear term y∘e − 1 (eqs. 67–70); h_l = e_l + Yβ/r2, h_u = e_u.
+pub(super) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+    let (nl, y) = (prep.n_labeled, &prep.y);
+    let q = Mat::from_fn(nl, nl, |i, j| if i == j { 1.0 / p.r2 } else { 0.0 });
+    let mut beta = vec![0.0; nl];
+    let mut lin = vec![0.0; nl];
+    split(prep, p, |e, h| {
+        for i in 0..nl {
+            lin[i] = y[i] * e[i] - 1.0;
+        }
+        let sol = DualQp { q: q.as_ref(), p: &lin, y, c: p.mu }.solve(Some(&beta), p.qp)?;
+        beta.copy_from_slice(&sol.beta);
+        h.copy_from_slice(e);
+        for i in 0..nl {
+            h[i] += y[i] * beta[i] / p.r2;
+        }
+        Ok(())
+    })
+}
+
+/// The shared splitting loop; `h_step(e, h)` solves the h sub-problem for e = g − λ2/r2.
+fn split(prep: &Prepared, p: &GraphParams, mut h_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
+    let (n, k) = (prep.n(), &prep.gram.k);
+    let a = Mat::from_fn(n, n, |i, j| p.r1 * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
+    let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
+        context: "TV f-step λI + r1K",
+        message: format!("not positive definite ({e:?})"),
+    })?;
+    let op = EdgeOperator::new(prep.graph()?);
+    let mut rof_work = op.workspace();
+    let mut g = prep.padded_labels();
+    let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
+    let (mut alpha, mut f, mut h, mut e, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let rs = p.r1 + p.r2;
+    for _ in 0..p.iterations {
+        for i in 0..n {
+            alpha[i] = p.r1 * g[i] - l1[i];
+        }
+        llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
+        mat_vec(k.as_ref(), &alpha, &mut f);
+        for i in 0..n {
+            e[i] = g[i] - l2[i] / p.r2;
+        }
+        h_step(&e, &mut h)?;
+        for i in 0..n {
+            z[i] = (p.r1 * f[i] + l1[i] + p.r2 * h[i] + l2[i]) / rs;
+        }
+        op.solve(&z, p.gamma, rs, &mut g, &mut rof_work, p.rof);
+        normalise(&mut g);
+        let mean = g.iter().sum::<f64>() / n as f64;
+        g.iter_mut().for_each(|v| *v -= mean);
+        for i in 0..n {
+            l1[i] += p.r1 * (f[i] - g[i]);
+            l2[i] += p.r2 * (h[i] - g[i]);
+        }
+    }
+    Ok(g)
+}
