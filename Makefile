@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench validate-theory bench-selection
+.PHONY: build test quickstart bench validate-theory bench-selection data bench-data
 
 build:
 	$(CARGO) build --release --locked
@@ -25,3 +25,11 @@ validate-theory: build
 # Selection cost per split (d = 400, n = 2000, 20×20 grid): th + fit, fast and naive 10-fold cv.
 bench-selection:
 	$(CARGO) bench --profile release --locked --bench selection
+
+# Registered datasets into data/ (DATASETS="adult usps" for a subset; MIRROR=dir to copy from).
+data: build
+	$(SSLAB) data fetch $(DATASETS) $(if $(MIRROR),--mirror $(MIRROR))
+
+# SVMlight parsing speed (MB/s) and a9a peak memory vs its CSR size; needs the data mirror.
+bench-data:
+	$(CARGO) bench --profile release --locked --bench data

@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use sslab::config::{self, Experiment};
 use sslab::methods::qlds::{LambdaPolicy, QldsParams};
 use sslab::theory::Setting;
+use sslab::data::registry::Registry;
+use sslab::data::{fetch, load};
 use sslab::protocol::{self, RunOptions};
 use sslab::report::{self, figures, tables};
 use sslab::{Error, Result};
@@ -106,6 +108,12 @@ enum Command {
     },
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(TheoryArgs),
+    /// Registered datasets (configs/datasets.toml): fetch them into the data directory
+    /// (`$SSLAB_DATA_DIR`, default `data/`) or list them.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
 }
 
 /// `sslab theory`: the setting, the parameters and the output format.
@@ -153,6 +161,19 @@ fn per_class(s: &str) -> std::result::Result<[usize; 2], String> {
         [a, b] => Ok([num(a)?, num(b)?]),
         _ => Err("expected N or N1,N2".into()),
     }
+}
+
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Copy (from a mirror) or download the files of NAMES (default: all), checking sha256.
+    Fetch {
+        names: Vec<String>,
+        /// Mirror directory (default: $SSLAB_DATA_MIRROR, else ../shared/data if it exists).
+        #[arg(long)]
+        mirror: Option<PathBuf>,
+    },
+    /// Show every registered dataset and whether its files are present and intact.
+    List,
 }
 
 fn main() -> ExitCode {
@@ -228,6 +249,49 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Theory(args) => theory(&args),
         Command::TheoryCheck { draws, seed, lambda, out, figure } => theory_check(draws, seed, &lambda, &out, &figure),
+        Command::Data { command } => data(command),
+    }
+}
+
+fn data(command: DataCommand) -> Result<()> {
+    let reg = Registry::builtin()?;
+    let dest = load::data_dir();
+    match command {
+        DataCommand::Fetch { names, mirror } => {
+            let mirror = fetch::mirror(mirror);
+            for (file, outcome) in fetch::fetch(&reg, &names, &dest, mirror.as_deref())? {
+                let how = match outcome {
+                    fetch::Outcome::Present => "present",
+                    fetch::Outcome::Copied => "copied",
+                    fetch::Outcome::Downloaded => "downloaded",
+                };
+                println!("{how:>10}  {}", dest.join(file).display());
+            }
+            Ok(())
+        }
+        DataCommand::List => {
+            println!("| dataset | format | features | classes | parts | files present | description |\n|---|---|---|---|---|---|---|");
+            for (name, e) in &reg.datasets {
+                let files = e.files();
+                let mut present = 0;
+                for f in &files {
+                    let entry = reg.files.get(*f).ok_or_else(|| Error::Data(format!("no [files] entry for `{f}`")))?;
+                    present += usize::from(fetch::is_present(f, entry, &dest)?);
+                }
+                let parts: Vec<&str> = e.parts.iter().map(|p| p.name.as_str()).collect();
+                println!(
+                    "| {name} | {} | {} | {} | {} | {present}/{} | {} |",
+                    format!("{:?}", e.format).to_lowercase(),
+                    e.features,
+                    e.class_names.join(" "),
+                    parts.join(" "),
+                    files.len(),
+                    e.description
+                );
+            }
+            println!("\ndata directory: {}", dest.display());
+            Ok(())
+        }
     }
 }
 
@@ -320,7 +384,7 @@ fn plot_scores(
         return Err(Error::Data(format!("split {split} does not exist ({} splits)", exp.splits)));
     }
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
-    let problem = protocol::split_problem(spec, exp.seed, split);
+    let problem = protocol::split_problem(spec, exp.seed, split)?;
     let outcome = method.method.run(&problem)?;
     let error = sslab::data::error_rate(outcome.scores.view(), problem.y_u.view());
     create_parent(out)?;
