@@ -2,6 +2,7 @@
 //! from checked parameters, it maps a [`Problem`] to scores on the unlabeled rows.
 
 pub mod qlds;
+pub mod svmlin;
 
 use ndarray::Array1;
 
