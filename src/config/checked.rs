@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use ndarray::Array1;
 use toml::{Spanned, Value};
 
-use super::{Located, raw};
+use super::{Located, raw, svmlin};
+use crate::data::sparse_text::SparseText;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
@@ -43,13 +44,15 @@ pub struct DatasetSpec {
 pub enum DataSource {
     /// A Gaussian mixture, freshly sampled for every split.
     Synthetic(GaussianMixture),
+    /// Two-topic sparse text, freshly sampled for every split.
+    SparseText(SparseText),
 }
 
 /// A named method with checked parameters.
 #[derive(Debug, Clone)]
 pub struct MethodSpec {
     pub name: String,
-    /// The config `kind` (`qlds`, `ls_svm`, `gb_ssl`, `spectral`).
+    /// The config `kind` (`qlds`, `ls_svm`, `gb_ssl`, `spectral`, `rls`, `svm`, `tsvm`, `da`).
     pub kind: String,
     pub method: Method,
 }
@@ -121,11 +124,15 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, at: &Located) -> Result<DatasetSp
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
     let source = match d.kind.get_ref().as_str() {
-        "synthetic" => DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?),
+        "synthetic" => {
+            svmlin::forbid_sparse_text_keys(&d, i, at)?;
+            DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?)
+        }
+        "sparse_text" => DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?),
         other => {
             return Err(at.error(
                 d.kind.span(),
-                format!("{}: unknown kind `{other}` (known: synthetic)", key("kind")),
+                format!("{}: unknown kind `{other}` (known: synthetic, sparse_text)", key("kind")),
             ));
         }
     };
@@ -217,6 +224,10 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
         Some(v) => Err(at.error(v.span(), format!("{}: not a parameter of `{kind}`", key(name)))),
         None => Ok(()),
     };
+    if svmlin::KINDS.contains(&kind.as_str()) {
+        return svmlin::method(m, i, span, at);
+    }
+    svmlin::forbid_svmlin_keys(&m, i, at)?;
     let fixed_alphas = match kind.as_str() {
         "qlds" => None,
         "ls_svm" => Some((1.0, 0.0)),
@@ -234,7 +245,7 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
         other => {
             return Err(at.error(
                 m.kind.span(),
-                format!("{}: unknown kind `{other}` (known: qlds, ls_svm, gb_ssl, spectral)", key("kind")),
+                format!("{}: unknown kind `{other}` (known: qlds, ls_svm, gb_ssl, spectral, rls, svm, tsvm, da)", key("kind")),
             ));
         }
     };

@@ -3,6 +3,7 @@
 
 mod checked;
 mod raw;
+mod svmlin;
 
 pub use checked::{DataSource, DatasetSpec, Experiment, MethodSpec};
 

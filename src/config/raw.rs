@@ -38,6 +38,9 @@ pub struct Dataset {
     pub labeled_per_class: Option<Spanned<toml::Value>>,
     pub unlabeled: Option<Spanned<i64>>,
     pub unlabeled_per_class: Option<Spanned<toml::Value>>,
+    pub nnz_per_doc: Option<Spanned<i64>>,
+    pub topic_weight: Option<Spanned<f64>>,
+    pub zipf_exponent: Option<Spanned<f64>>,
 }
 
 /// One `[[methods]]` entry.
@@ -50,4 +53,7 @@ pub struct Method {
     pub alpha_u: Option<Spanned<f64>>,
     pub lambda: Option<Spanned<toml::Value>>,
     pub epsilon: Option<Spanned<f64>>,
+    pub lambda_u: Option<Spanned<f64>>,
+    pub switches: Option<Spanned<i64>>,
+    pub r: Option<Spanned<toml::Value>>,
 }

@@ -3,6 +3,7 @@
 
 mod csr;
 mod features;
+pub mod sparse_text;
 pub mod synthetic;
 
 pub use csr::Csr;

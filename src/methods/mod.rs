@@ -9,6 +9,7 @@ use ndarray::Array1;
 use crate::data::Problem;
 use crate::error::Result;
 use qlds::{Qlds, Spectral};
+use svmlin::Svmlin;
 
 /// A runnable method with checked parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +18,8 @@ pub enum Method {
     Qlds(Qlds),
     /// Spectral clustering on C_u, oriented by the labeled data.
     Spectral(Spectral),
+    /// An SVMlin method (RLS, l2-SVM-MFN, TSVM, DA) on sparse or dense rows.
+    Svmlin(Svmlin),
 }
 
 /// What one run of a method produced on one problem.
@@ -53,6 +56,12 @@ impl Method {
                     lambda: fitted.top_eigenvalue,
                 })
             }
+            Method::Svmlin(m) => Ok(Outcome {
+                scores: m.fit(problem)?.scores(&problem.x_u),
+                alpha_l: None,
+                alpha_u: None,
+                lambda: m.params().lambda,
+            }),
         }
     }
 
@@ -61,6 +70,7 @@ impl Method {
         match self {
             Method::Qlds(q) => q.params().lambda.name(),
             Method::Spectral(_) => "top_eig_unlabeled",
+            Method::Svmlin(_) => "fixed",
         }
     }
 }

@@ -31,6 +31,9 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Problem {
             let shares = [0.5, 0.5];
             mixture.sample_problem(spec.labeled.per_class(shares), spec.unlabeled.per_class(shares), &mut rng)
         }
+        DataSource::SparseText(text) => {
+            text.sample_problem(spec.labeled.per_class([0.5, 0.5]), spec.unlabeled.per_class([0.5, 0.5]), &mut rng)
+        }
     }
 }
 
