@@ -19,7 +19,7 @@ pub use da::{DaOptions, DaReport, DaStep, da};
 pub use design::{Examples, l2, objective, outputs, s3vm_objective, with_bias};
 pub use fit::{Details, FittedSvmlin};
 pub use line_search::line_search;
-pub use metrics::prbep;
+pub use metrics::{log_log_fit, prbep};
 pub use mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 pub use p_step::{mean_entropy, mean_kl, p_step};
 pub use params::{Kind, PositiveFraction, Svmlin, SvmlinParams};

@@ -1,8 +1,12 @@
 //! PNG figures with plotters, one file per figure kind. Text uses the bundled DejaVu Sans
 //! (`assets/fonts`), so no system font is needed.
 
+mod annealing;
+mod scaling;
 mod scores;
 
+pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
+pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use scores::{ScoreHistogram, score_histogram};
 
 use std::sync::Once;
