@@ -114,7 +114,7 @@ fn da_path() {
     let p = problem(10_050, 50, 20_000, 4);
     let m = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Da) }.check().expect("valid parameters");
     let fit = m.fit(&p).expect("fit");
-    let Details::Da(rep) = fit.details else { unreachable!("da details") };
+    let Details::Da(rep) = &fit.details else { unreachable!("da details") };
     let s = fit.scores(&p.x_u);
     let mut rows = vec!["temperature,annealed_objective,objective,mean_entropy,inner_iterations".to_string()];
     for st in &rep.path {
