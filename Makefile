@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
+.PHONY: build test quickstart bench data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
 
 build:
 	$(CARGO) build --release --locked
@@ -33,3 +33,11 @@ svmlin-tables: build
 
 svmlin-figures:
 	$(CARGO) bench --profile release --locked --bench svmlin -- da-path
+
+# Registered datasets into data/ (DATASETS="adult usps" for a subset; MIRROR=dir to copy from).
+data: build
+	$(SSLAB) data fetch $(DATASETS) $(if $(MIRROR),--mirror $(MIRROR))
+
+# SVMlight parsing speed (MB/s) and a9a peak memory vs its CSR size; needs the data mirror.
+bench-data:
+	$(CARGO) bench --profile release --locked --bench data

@@ -28,6 +28,13 @@ pub enum Error {
     /// A dense factorisation failed, e.g. a matrix that should be positive definite is not.
     #[error("{context}: {message}")]
     Linalg { context: &'static str, message: String },
+    /// A data file is malformed at `line` (1-based) of `path`.
+    #[error("{}:{line}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// Data do not fit what an operation needs (too few points, one class only, ...).
     #[error("data: {0}")]
     Data(String),

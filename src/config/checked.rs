@@ -3,11 +3,13 @@
 use std::collections::HashSet;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use ndarray::Array1;
 use toml::{Spanned, Value};
 
-use super::{Located, raw, svmlin};
+use super::{Located, raw, real, svmlin};
+use crate::data::Dataset;
 use crate::data::sparse_text::SparseText;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
@@ -46,6 +48,17 @@ pub enum DataSource {
     Synthetic(GaussianMixture),
     /// Two-topic sparse text, freshly sampled for every split.
     SparseText(SparseText),
+    /// A binary dataset read from files (`named` or `svmlight`), loaded once per run;
+    /// splits are drawn from its rows.
+    Loaded(Arc<LoadedData>),
+}
+
+/// A loaded dataset, preprocessed and binarised as configured, and its official splits
+/// (labelled rows of each split; the rest is unlabeled) when the config uses them.
+#[derive(Debug)]
+pub struct LoadedData {
+    pub dataset: Dataset,
+    pub official_splits: Option<Vec<Vec<usize>>>,
 }
 
 /// A named method with checked parameters.
@@ -80,7 +93,7 @@ pub(super) fn check(raw: raw::Config, at: &Located, hash: String) -> Result<Expe
         .datasets
         .into_iter()
         .enumerate()
-        .map(|(i, d)| dataset(d, i, at))
+        .map(|(i, d)| dataset(d, i, splits, at))
         .collect::<Result<Vec<_>>>()?;
     let methods = raw
         .methods
@@ -119,20 +132,26 @@ fn positive(v: &Spanned<i64>, key: &str, at: &Located) -> Result<usize> {
     }
 }
 
-fn dataset(d: Spanned<raw::Dataset>, i: usize, at: &Located) -> Result<DatasetSpec> {
+fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
-    let source = match d.kind.get_ref().as_str() {
+    let (source, official_sizes) = match d.kind.get_ref().as_str() {
         "synthetic" => {
+            real::check_keys(&d, i, at)?;
             svmlin::forbid_sparse_text_keys(&d, i, at)?;
-            DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?)
+            (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None)
         }
-        "sparse_text" => DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?),
+        "sparse_text" => (DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?), None),
+        "named" | "svmlight" => {
+            real::check_keys(&d, i, at)?;
+            svmlin::forbid_sparse_text_keys(&d, i, at)?;
+            real::source(&d, i, span.clone(), splits, at)?
+        }
         other => {
             return Err(at.error(
                 d.kind.span(),
-                format!("{}: unknown kind `{other}` (known: synthetic, sparse_text)", key("kind")),
+                format!("{}: unknown kind `{other}` (known: synthetic, sparse_text, named, svmlight)", key("kind")),
             ));
         }
     };
@@ -146,12 +165,23 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, at: &Located) -> Result<DatasetSp
             )),
         }
     };
-    Ok(DatasetSpec {
-        name: d.name.get_ref().clone(),
-        labeled: sizes(&d.labeled, &d.labeled_per_class, "labeled")?,
-        unlabeled: sizes(&d.unlabeled, &d.unlabeled_per_class, "unlabeled")?,
-        source,
-    })
+    let (labeled, unlabeled) = match official_sizes {
+        Some(official) => {
+            let given = [&d.labeled, &d.unlabeled].into_iter().flatten().map(|v| v.span());
+            let given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
+            if let Some(s) = given.into_iter().next() {
+                return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
+            }
+            official
+        }
+        None => (sizes(&d.labeled, &d.labeled_per_class, "labeled")?, sizes(&d.unlabeled, &d.unlabeled_per_class, "unlabeled")?),
+    };
+    if let DataSource::Loaded(data) = &source
+        && data.official_splits.is_none()
+    {
+        real::check_fit(&data.dataset, labeled, unlabeled, span.clone(), i, at)?;
+    }
+    Ok(DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source })
 }
 
 /// `n` (the same for both classes) or `[n1, n2]`, each ≥ 1.

@@ -117,12 +117,22 @@ pub(super) fn forbid_sparse_text_keys(d: &raw::Dataset, i: usize, at: &Located) 
 }
 
 /// A `sparse_text` dataset: `dim` (vocabulary) and `nnz_per_doc` required, `topic_weight`
-/// (default 0.1) and `zipf_exponent` (default 1) optional; no Gaussian keys.
+/// (default 0.1) and `zipf_exponent` (default 1) optional; no Gaussian or file keys.
 pub(super) fn sparse_text(d: &raw::Dataset, i: usize, span: Range<usize>, at: &Located) -> Result<SparseText> {
     let key = |k: &str| format!("datasets[{i}].{k}");
-    forbid(&d.mean_norm, key("mean_norm"), "sparse_text", at)?;
-    forbid(&d.means, key("means"), "sparse_text", at)?;
-    forbid(&d.variances, key("variances"), "sparse_text", at)?;
+    let kind = "sparse_text";
+    forbid(&d.mean_norm, key("mean_norm"), kind, at)?;
+    forbid(&d.means, key("means"), kind, at)?;
+    forbid(&d.variances, key("variances"), kind, at)?;
+    forbid(&d.dataset, key("dataset"), kind, at)?;
+    forbid(&d.parts, key("parts"), kind, at)?;
+    forbid(&d.path, key("path"), kind, at)?;
+    forbid(&d.features, key("features"), kind, at)?;
+    forbid(&d.labels, key("labels"), kind, at)?;
+    forbid(&d.classes, key("classes"), kind, at)?;
+    forbid(&d.positive, key("positive"), kind, at)?;
+    forbid(&d.preprocess, key("preprocess"), kind, at)?;
+    forbid(&d.official_splits, key("official_splits"), kind, at)?;
     let count = |v: &Option<Spanned<i64>>, name: &str| match v {
         None => Err(at.error(span.clone(), format!("{}: required for a sparse_text dataset", key(name)))),
         Some(s) => usize::try_from(*s.get_ref())

@@ -119,6 +119,36 @@ impl Csr {
         Csr { n_cols: self.n_cols, indptr, indices, values }
     }
 
+    /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns.
+    pub fn vstack(n_cols: usize, blocks: &[&Csr]) -> Result<Csr> {
+        if let Some(b) = blocks.iter().find(|b| b.n_cols != n_cols) {
+            return Err(Error::Data(format!("cannot stack a {}-column block under {n_cols} columns", b.n_cols)));
+        }
+        let mut indptr = vec![0];
+        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        for b in blocks {
+            indptr.extend(b.indptr[1..].iter().map(|p| p + indices.len()));
+            indices.extend_from_slice(&b.indices);
+            values.extend_from_slice(&b.values);
+        }
+        Ok(Csr { n_cols, indptr, indices, values })
+    }
+
+    /// Bytes held by the three arrays (at their lengths): the CSR size of the matrix.
+    pub fn size_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.indptr.len() * size_of::<usize>() + self.indices.len() * size_of::<u32>() + self.values.len() * size_of::<f64>()
+    }
+
+    /// Applies `f(column, value)` to every stored value (the structure is unchanged).
+    pub fn map_values(&mut self, mut f: impl FnMut(usize, usize, f64) -> f64) {
+        for i in 0..self.nrows() {
+            for k in self.indptr[i]..self.indptr[i + 1] {
+                self.values[k] = f(i, self.indices[k] as usize, self.values[k]);
+            }
+        }
+    }
+
     /// A dense copy.
     pub fn to_dense(&self) -> Array2<f64> {
         let mut out = Array2::zeros((self.nrows(), self.n_cols));
@@ -154,6 +184,9 @@ mod tests {
         a.t_mul_vec(v.view(), out.view_mut());
         assert_eq!(out, dense.t().dot(&v));
         assert_eq!(a.select_rows(&[2, 0]).to_dense(), array![[0.0, 3.0, 0.0], [1.0, 0.0, 2.0]]);
+        let stacked = Csr::vstack(3, &[&a, &a.select_rows(&[0])]).unwrap();
+        assert_eq!(stacked.to_dense(), ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]);
+        assert!(Csr::vstack(4, &[&a]).is_err());
     }
 
     #[test]

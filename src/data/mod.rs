@@ -1,10 +1,21 @@
-//! Data: datasets (dense or sparse features, one row per sample, ±1 labels), the
-//! labeled/unlabeled problem a method sees, and the synthetic generators.
+//! Data: datasets (dense or sparse features, one row per sample, class ids and ±1 labels),
+//! the labeled/unlabeled problem a method sees, the synthetic generators, and the real
+//! datasets: registry, fetching, file readers, preprocessing and stratified splits.
 
+mod classes;
 mod csr;
+pub mod dense;
 mod features;
 pub mod sparse_text;
+pub mod fetch;
+pub mod load;
+pub mod preprocess;
+pub mod registry;
+pub mod split;
+pub mod svmlight;
+pub mod svmlin;
 pub mod synthetic;
+mod text;
 
 pub use csr::Csr;
 pub use features::Features;
@@ -13,15 +24,21 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use crate::error::{Error, Result};
 
-/// A binary classification dataset: `x` has one row per sample, `y` holds ±1.
+/// A classification dataset: `x` has one row per sample, `classes[i]` is the class id of
+/// row i (an index into `class_names`), and `y[i]` is +1 when `classes[i] == 0`, −1
+/// otherwise, i.e. the ±1 label of a binary dataset (class 0 is the positive class).
+/// For more than two classes `y` is only "class 0 vs rest"; multi-class code uses `classes`.
 #[derive(Debug, Clone)]
 pub struct Dataset {
     pub x: Features,
     pub y: Array1<f64>,
+    pub classes: Vec<usize>,
+    pub class_names: Vec<String>,
 }
 
 impl Dataset {
-    /// Checks shapes and that every label is exactly ±1.
+    /// A binary dataset from ±1 labels (classes `+1` = 0 and `-1` = 1); checks shapes and
+    /// that every label is exactly ±1.
     pub fn new(x: Features, y: Array1<f64>) -> Result<Self> {
         if x.nrows() != y.len() {
             return Err(Error::Data(format!(
@@ -33,7 +50,13 @@ impl Dataset {
         if let Some(bad) = y.iter().find(|v| **v != 1.0 && **v != -1.0) {
             return Err(Error::Data(format!("label {bad} is not +1 or -1")));
         }
-        Ok(Dataset { x, y })
+        Ok(Dataset::from_signs(x, y))
+    }
+
+    /// A binary dataset from labels already known to be ±1.
+    pub(crate) fn from_signs(x: Features, y: Array1<f64>) -> Self {
+        let classes = y.iter().map(|v| usize::from(*v < 0.0)).collect();
+        Dataset { x, y, classes, class_names: vec!["+1".into(), "-1".into()] }
     }
 
     /// Number of samples.

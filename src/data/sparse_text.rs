@@ -93,7 +93,7 @@ impl SparseText {
         let x = Csr::new(v, indptr, indices, values).unwrap_or_else(|e| unreachable!("generated CSR is valid: {e}"));
         let mut y = Array1::<f64>::ones(n);
         y.slice_mut(s![counts[0]..]).fill(-1.0);
-        Dataset { x: Features::Sparse(x), y }
+        Dataset::from_signs(Features::Sparse(x), y)
     }
 
     /// A problem of fresh documents: `labeled` and `unlabeled` documents per class.

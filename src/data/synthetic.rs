@@ -74,7 +74,7 @@ impl GaussianMixture {
             block += &self.means[k];
             start += counts[k];
         }
-        Dataset { x: x.into(), y }
+        Dataset::from_signs(x.into(), y)
     }
 
     /// A problem of fresh draws: `labeled` and `unlabeled` points per class.

@@ -51,7 +51,7 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
     chart
         .configure_mesh()
         .x_desc("unlabeled examples")
-        .y_desc("training time (s)")
+        .y_desc("training time (s, CPU)")
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;

@@ -1,0 +1,172 @@
+//! Loading datasets into [`Dataset`]: registered datasets by name (from the data
+//! directory, after `sslab data fetch`), SVMlight files by path, and official splits.
+
+use std::path::{Path, PathBuf};
+
+use ndarray::{Array2, Axis, concatenate};
+
+use super::registry::{Entry, Format, Registry};
+use super::svmlight::{self, SvmlightOptions};
+use super::{Csr, Dataset, Features, dense, svmlin};
+use crate::error::{Error, Result};
+
+/// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
+/// directory, normally the repository root).
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("SSLAB_DATA_DIR").map_or_else(|| PathBuf::from("data"), PathBuf::from)
+}
+
+/// Loads registered dataset `name` from `root`: the parts `parts` (all when None) with
+/// their rows stacked in that order.
+pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[String]>) -> Result<Dataset> {
+    let entry = reg.get(name)?;
+    let chosen = match parts {
+        None => entry.parts.iter().collect(),
+        Some(names) => names
+            .iter()
+            .map(|p| {
+                entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
+                    let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
+                    Error::Data(format!("dataset `{name}` has no part `{p}` (parts: {})", known.join(", ")))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?,
+    };
+    let mut blocks = Vec::new();
+    let mut classes = Vec::new();
+    for part in chosen {
+        let x = file(root, name, &part.x)?;
+        let y = part.y.as_ref().map(|y| file(root, name, y)).transpose()?;
+        let (features, labels, label_path) = read_part(entry, &x, y.as_deref())?;
+        classes.extend(class_ids(&labels, entry, label_path)?);
+        blocks.push(features);
+    }
+    Dataset::with_classes(stack(blocks, entry.features)?, classes, entry.class_names.clone())
+}
+
+/// Reads an SVMlight file given by path. `labels` lists the label values in class-id order;
+/// None takes the distinct labels found, higher first when there are two (so +1/−1 and
+/// 1/0 keep 1 as the positive class), ascending otherwise. Class names are the labels.
+pub fn load_svmlight(path: &Path, n_features: Option<usize>, labels: Option<Vec<f64>>) -> Result<Dataset> {
+    let opts = SvmlightOptions { n_features, unlabeled: false, labels: labels.clone() };
+    let file = svmlight::read(path, &opts)?;
+    let labels = labels.unwrap_or_else(|| {
+        let mut seen: Vec<f64> = Vec::new();
+        for v in &file.labels {
+            if !seen.contains(v) {
+                seen.push(*v);
+            }
+        }
+        seen.sort_by(f64::total_cmp);
+        if seen.len() == 2 {
+            seen.reverse();
+        }
+        seen
+    });
+    let classes = file.labels.iter().map(|v| labels.iter().position(|l| l == v).unwrap_or(0)).collect();
+    Dataset::with_classes(Features::Sparse(file.x), classes, labels.iter().map(|v| format!("{v}")).collect())
+}
+
+/// The official splits of registered dataset `name` with `labeled` labelled points, as
+/// 0-based row indices into the full dataset of `n_rows` rows.
+pub fn official_splits(reg: &Registry, name: &str, root: &Path, labeled: usize, n_rows: usize) -> Result<Vec<Vec<usize>>> {
+    let entry = reg.get(name)?;
+    let Some(rel) = entry.splits.get(&labeled.to_string()) else {
+        let known: Vec<&str> = entry.splits.keys().map(String::as_str).collect();
+        return Err(Error::Data(format!(
+            "dataset `{name}` has no official splits with {labeled} labelled points (have: {})",
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        )));
+    };
+    dense::read_splits(&file(root, name, rel)?, n_rows)
+}
+
+/// `root/rel`, or an error telling how to fetch it.
+fn file(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
+    let path = root.join(rel);
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(Error::Data(format!("{} is missing: run `sslab data fetch {name}` (or `make data`)", path.display())))
+    }
+}
+
+/// Features and labels of one part, and the file the labels came from.
+fn read_part<'a>(entry: &Entry, x: &'a Path, y: Option<&'a Path>) -> Result<(Features, Vec<f64>, &'a Path)> {
+    let n_features = Some(entry.features);
+    let need_y = || y.ok_or_else(|| Error::Data(format!("{}: registry part has no label file", x.display())));
+    match entry.format {
+        Format::Svmlight => {
+            let opts = SvmlightOptions { n_features, unlabeled: false, labels: Some(entry.labels.clone()) };
+            let f = svmlight::read(x, &opts)?;
+            Ok((Features::Sparse(f.x), f.labels, x))
+        }
+        Format::Esl => {
+            let f = dense::read_matrix(x, true)?;
+            Ok((Features::Dense(width(f.x, entry.features, x)?), f.labels, x))
+        }
+        Format::Dense => {
+            let (f, y) = (dense::read_matrix(x, false)?, need_y()?);
+            let labels = same_rows(dense::read_labels(y)?, f.x.nrows(), y)?;
+            Ok((Features::Dense(width(f.x, entry.features, x)?), labels, y))
+        }
+        Format::Svmlin => {
+            let y = need_y()?;
+            let set = svmlin::read(x, y, n_features)?;
+            if let Some(u) = entry.unlabeled_label {
+                let n = set.labels.iter().filter(|v| **v == u).count();
+                if n > 0 {
+                    return Err(Error::Data(format!(
+                        "{}: {n} unlabeled rows (label {u}) cannot join a labelled dataset; load another part \
+                         (e.g. parts = [\"test\"]) or use data::svmlin::read for SVMlin's fixed split",
+                        y.display()
+                    )));
+                }
+            }
+            Ok((Features::Sparse(set.x), set.labels.to_vec(), y))
+        }
+    }
+}
+
+fn width(x: Array2<f64>, features: usize, path: &Path) -> Result<Array2<f64>> {
+    if x.ncols() == features {
+        Ok(x)
+    } else {
+        Err(Error::Data(format!("{}: {} columns but the registry declares {features}", path.display(), x.ncols())))
+    }
+}
+
+fn same_rows(labels: Vec<f64>, rows: usize, path: &Path) -> Result<Vec<f64>> {
+    if labels.len() == rows {
+        Ok(labels)
+    } else {
+        Err(Error::Data(format!("{}: {} labels for {rows} rows", path.display(), labels.len())))
+    }
+}
+
+fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            entry.labels.iter().position(|l| l == v).ok_or_else(|| {
+                Error::Data(format!("{}: row {}: unknown label {v} (known: {:?})", path.display(), i + 1, entry.labels))
+            })
+        })
+        .collect()
+}
+
+fn stack(mut blocks: Vec<Features>, n_cols: usize) -> Result<Features> {
+    if blocks.len() == 1
+        && let Some(only) = blocks.pop()
+    {
+        return Ok(only);
+    }
+    let sparse: Vec<&Csr> = blocks.iter().filter_map(|b| if let Features::Sparse(c) = b { Some(c) } else { None }).collect();
+    if sparse.len() == blocks.len() {
+        return Ok(Features::Sparse(Csr::vstack(n_cols, &sparse)?));
+    }
+    let dense: Vec<_> = blocks.iter().map(|b| b.to_dense()).collect();
+    let views: Vec<_> = dense.iter().map(|d| d.view()).collect();
+    concatenate(Axis(0), &views).map(Features::Dense).map_err(|e| Error::Data(format!("cannot stack parts: {e}")))
+}

@@ -1,0 +1,44 @@
+//! SVMlin's own format: an examples file (SVMlight lines without labels) and a labels file
+//! (one label per line, `+1`/`-1`, `0` = unlabeled), as in the SVMlin paper's pcmac.
+
+use std::path::Path;
+
+use ndarray::Array1;
+
+use super::svmlight::{self, SvmlightOptions};
+use super::{Csr, dense};
+use crate::error::{Error, Result};
+
+/// Examples and their labels: +1, −1, or 0 for an unlabeled row.
+#[derive(Debug, Clone)]
+pub struct SvmlinSet {
+    pub x: Csr,
+    pub labels: Array1<f64>,
+}
+
+impl SvmlinSet {
+    /// Rows with label ±1 (labeled) and with label 0 (unlabeled).
+    pub fn labeled_unlabeled(&self) -> (Vec<usize>, Vec<usize>) {
+        (0..self.labels.len()).partition(|i| self.labels[*i] != 0.0)
+    }
+}
+
+/// Reads `examples` and `labels`; `n_features` is the declared width (None: largest index).
+pub fn read(examples: &Path, labels: &Path, n_features: Option<usize>) -> Result<SvmlinSet> {
+    let opts = SvmlightOptions { n_features, unlabeled: true, labels: None };
+    let x = svmlight::read(examples, &opts)?.x;
+    let y = dense::read_labels(labels)?;
+    if y.len() != x.nrows() {
+        return Err(Error::Data(format!(
+            "{} has {} labels but {} has {} rows",
+            labels.display(),
+            y.len(),
+            examples.display(),
+            x.nrows()
+        )));
+    }
+    if let Some(p) = y.iter().position(|v| ![1.0, -1.0, 0.0].contains(v)) {
+        return Err(Error::Data(format!("{}: label {} of row {} is not +1, -1 or 0", labels.display(), y[p], p + 1)));
+    }
+    Ok(SvmlinSet { x, labels: Array1::from(y) })
+}
