@@ -3,7 +3,7 @@
 //! unlabeled cost is annealed from λ₀ = 1e-5 up to λ_u.
 
 use super::design::Examples;
-use super::mfn::{MfnOptions, MfnWork, mfn};
+use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 use crate::data::Csr;
 
 /// First unlabeled cost and its growth factor per round.
@@ -25,11 +25,24 @@ pub struct TsvmOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TsvmReport {
     pub mfn_calls: usize,
+    /// Newton steps and CG iterations over all MFN calls.
+    pub newton_steps: usize,
+    pub cg_iterations: usize,
     /// Rounds that switched at least one pair, and pairs switched in all.
     pub switch_rounds: usize,
     pub pairs_switched: usize,
     /// Final objective ½λ‖w‖² + (1/2l)Σ l2(y o) + (λ_u/2u)Σ l2(ŷ o).
     pub objective: f64,
+}
+
+impl TsvmReport {
+    /// Accounts for one MFN call (its objective becomes the current one).
+    fn add(&mut self, m: &MfnReport) {
+        self.mfn_calls += 1;
+        self.newton_steps += m.newton_steps;
+        self.cg_iterations += m.cg_iterations;
+        self.objective = m.objective;
+    }
 }
 
 /// Runs TSVM; returns the weights (bias last), the unlabeled labels ŷ and a report.
@@ -45,8 +58,7 @@ pub fn tsvm(x: &Csr, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> 
     for (i, &y) in y_l.iter().enumerate() {
         ex.push(i, y, 1.0 / l as f64);
     }
-    mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work);
-    report.mfn_calls += 1;
+    report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
     let labels = initial_labels(&work.outputs()[l..], opts.positives);
     for (j, &y) in labels.iter().enumerate() {
         ex.push(l + j, y, 0.0);
@@ -55,8 +67,7 @@ pub fn tsvm(x: &Csr, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> 
     let mut lambda_0 = LAMBDA_0.min(opts.lambda_u);
     loop {
         ex.c[l..].fill(lambda_0 / u as f64);
-        report.objective = mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work).objective;
-        report.mfn_calls += 1;
+        report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
         // Each switch lowers the objective at fixed w and each retraining lowers it further,
         // so this loop ends; the cap only guards against rounding-level cycles.
         for _ in 0..u.max(100) {
@@ -66,8 +77,7 @@ pub fn tsvm(x: &Csr, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> 
             }
             report.switch_rounds += 1;
             report.pairs_switched += swapped;
-            report.objective = mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work).objective;
-            report.mfn_calls += 1;
+            report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
         }
         if lambda_0 >= opts.lambda_u {
             break;
