@@ -171,7 +171,6 @@ fn main() {
         Some("switch") => switch(),
         Some("scaling") => scaling(),
         Some("da-path") => da_path(),
-        }
         _ => {
             mfn();
             switch();
