@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench validate-theory bench-selection data bench-data
+.PHONY: build test quickstart bench validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
 
 build:
 	$(CARGO) build --release --locked
@@ -25,6 +25,22 @@ validate-theory: build
 # Selection cost per split (d = 400, n = 2000, 20×20 grid): th + fit, fast and naive 10-fold cv.
 bench-selection:
 	$(CARGO) bench --profile release --locked --bench selection
+
+# SVMlin: MFN time and single vs multiple switching (a few minutes on 2 cores).
+bench-svmlin:
+	$(CARGO) bench --profile release --locked --bench svmlin -- mfn
+	$(CARGO) bench --profile release --locked --bench svmlin -- switch
+
+# SVMlin: training time from 10^4 to 10^6 documents (long: run once); writes
+# results/svmlin_scaling.csv and figures/svmlin_scaling.png.
+bench-svmlin-scaling:
+	$(CARGO) bench --profile release --locked --bench svmlin -- scaling
+
+svmlin-tables: build
+	$(SSLAB) run configs/svmlin_synthetic.toml --out results
+
+svmlin-figures:
+	$(CARGO) bench --profile release --locked --bench svmlin -- da-path
 
 # Registered datasets into data/ (DATASETS="adult usps" for a subset; MIRROR=dir to copy from).
 data: build

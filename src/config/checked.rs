@@ -8,8 +8,9 @@ use std::sync::Arc;
 use ndarray::Array1;
 use toml::{Spanned, Value};
 
-use super::{Located, raw, real};
+use super::{Located, raw, real, svmlin};
 use crate::data::Dataset;
+use crate::data::sparse_text::SparseText;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
@@ -49,6 +50,8 @@ pub struct DatasetSpec {
 pub enum DataSource {
     /// A Gaussian mixture, freshly sampled for every split.
     Synthetic(GaussianMixture),
+    /// Two-topic sparse text, freshly sampled for every split.
+    SparseText(SparseText),
     /// A binary dataset read from files (`named` or `svmlight`), loaded once per run;
     /// splits are drawn from its rows.
     Loaded(Arc<LoadedData>),
@@ -66,7 +69,7 @@ pub struct LoadedData {
 #[derive(Debug, Clone)]
 pub struct MethodSpec {
     pub name: String,
-    /// The config `kind` (`qlds`, `ls_svm`, `gb_ssl`, `spectral`).
+    /// The config `kind` (`qlds`, `ls_svm`, `gb_ssl`, `spectral`, `rls`, `svm`, `tsvm`, `da`).
     pub kind: String,
     pub method: Method,
 }
@@ -140,16 +143,19 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> R
     let (source, official_sizes) = match d.kind.get_ref().as_str() {
         "synthetic" => {
             real::check_keys(&d, i, at)?;
+            svmlin::forbid_sparse_text_keys(&d, i, at)?;
             (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None)
         }
+        "sparse_text" => (DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?), None),
         "named" | "svmlight" => {
             real::check_keys(&d, i, at)?;
+            svmlin::forbid_sparse_text_keys(&d, i, at)?;
             real::source(&d, i, span.clone(), splits, at)?
         }
         other => {
             return Err(at.error(
                 d.kind.span(),
-                format!("{}: unknown kind `{other}` (known: synthetic, named, svmlight)", key("kind")),
+                format!("{}: unknown kind `{other}` (known: synthetic, sparse_text, named, svmlight)", key("kind")),
             ));
         }
     };
@@ -262,13 +268,17 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     if let Some(graph_kind) = GraphKind::from_name(&kind) {
         return graph_method(m, graph_kind, i, at);
     }
+    if svmlin::KINDS.contains(&kind.as_str()) {
+        return svmlin::method(m, i, span, at);
+    }
     let allowed = allowed_keys(&kind).ok_or_else(|| {
         at.error(
             m.kind.span(),
             format!(
-                "{}: unknown kind `{kind}` (known: qlds, ls_svm, gb_ssl, spectral, self_training, {})",
+                "{}: unknown kind `{kind}` (known: qlds, ls_svm, gb_ssl, spectral, self_training, {}, {})",
                 key("kind"),
-                GraphKind::ALL.map(|k| k.name()).join(", ")
+                GraphKind::ALL.map(|k| k.name()).join(", "),
+                svmlin::KINDS.join(", ")
             ),
         )
     })?;

@@ -3,6 +3,7 @@
 
 mod checked;
 mod raw;
+mod svmlin;
 mod real;
 
 pub use checked::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec};

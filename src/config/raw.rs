@@ -38,6 +38,9 @@ pub struct Dataset {
     pub labeled_per_class: Option<Spanned<toml::Value>>,
     pub unlabeled: Option<Spanned<i64>>,
     pub unlabeled_per_class: Option<Spanned<toml::Value>>,
+    pub nnz_per_doc: Option<Spanned<i64>>,
+    pub topic_weight: Option<Spanned<f64>>,
+    pub zipf_exponent: Option<Spanned<f64>>,
     /// `kind = "named"`: the registry name.
     pub dataset: Option<Spanned<String>>,
     /// `kind = "named"`: the parts to load (default all).
@@ -85,6 +88,10 @@ pub struct Method {
     pub k: Option<Spanned<i64>>,
     pub weighting: Option<Spanned<String>>,
     pub kernel_scale: Option<Spanned<f64>>,
+    // SVMlin methods (linear_rls, linear_svm, tsvm, da); `lambda` is shared.
+    pub lambda_u: Option<Spanned<f64>>,
+    pub switches: Option<Spanned<i64>>,
+    pub r: Option<Spanned<toml::Value>>,
 }
 
 impl Method {
@@ -115,6 +122,9 @@ impl Method {
             span(self.k.as_ref().map(Spanned::span), "k"),
             span(self.weighting.as_ref().map(Spanned::span), "weighting"),
             span(self.kernel_scale.as_ref().map(Spanned::span), "kernel_scale"),
+            span(self.lambda_u.as_ref().map(Spanned::span), "lambda_u"),
+            span(self.switches.as_ref().map(Spanned::span), "switches"),
+            span(self.r.as_ref().map(Spanned::span), "r"),
         ]
         .into_iter()
         .flatten()

@@ -6,6 +6,7 @@ mod classes;
 mod csr;
 pub mod dense;
 mod features;
+pub mod sparse_text;
 pub mod fetch;
 pub mod load;
 pub mod preprocess;

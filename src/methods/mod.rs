@@ -4,6 +4,7 @@
 pub mod graph;
 pub mod qlds;
 pub mod self_training;
+pub mod svmlin;
 
 use ndarray::Array1;
 
@@ -13,6 +14,7 @@ use crate::selection::SelectQlds;
 use graph::GraphMethod;
 use qlds::{Qlds, Spectral};
 use self_training::SelfTraining;
+use svmlin::Svmlin;
 
 /// A runnable method with checked parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +29,8 @@ pub enum Method {
     Select(SelectQlds),
     /// A graph or kernel method of the TV-SVM paper (RLS, SVM, Lap-, TV-, Cheeger-).
     Graph(GraphMethod),
+    /// An SVMlin method (RLS, l2-SVM-MFN, TSVM, DA) on sparse or dense rows.
+    Svmlin(Svmlin),
 }
 
 /// What one run of a method produced on one problem.
@@ -82,6 +86,12 @@ impl Method {
                 alpha_u: None,
                 lambda: g.params().lambda,
             }),
+            Method::Svmlin(m) => Ok(Outcome {
+                scores: m.fit(problem)?.scores(&problem.x_u),
+                alpha_l: None,
+                alpha_u: None,
+                lambda: m.params().lambda,
+            }),
         }
     }
 
@@ -93,6 +103,7 @@ impl Method {
             Method::SelfTraining(st) => st.params().lambda.name(),
             Method::Select(s) => s.lambda.name(),
             Method::Graph(_) => "fixed",
+            Method::Svmlin(_) => "fixed",
         }
     }
 }

@@ -41,6 +41,9 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Prob
             let rows = loaded_split(spec, data, split, &mut rng)?;
             Ok(data.dataset.problem(&rows.labeled, &rows.unlabeled))
         }
+        DataSource::SparseText(text) => {
+            Ok(text.sample_problem(spec.labeled.per_class([0.5, 0.5]), spec.unlabeled.per_class([0.5, 0.5]), &mut rng))
+        }
     }
 }
 

@@ -2,9 +2,13 @@
 //! (`assets/fonts`), so no system font is needed.
 
 pub mod curves;
+mod annealing;
+mod scaling;
 mod scores;
 mod theory_check;
 
+pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
+pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 

@@ -1,0 +1,119 @@
+//! Fitting an SVMlin method on a [`Problem`]: build the design with its bias column, pick r,
+//! run the solver, keep the linear model.
+
+use ndarray::Array1;
+
+use super::cgls::{CglsWork, Subset, cgls};
+use super::da::{DaOptions, DaReport, da};
+use super::design::{Examples, with_bias};
+use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
+use super::params::{Kind, PositiveFraction, Svmlin};
+use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
+use crate::data::{Features, Problem, class_counts};
+use crate::error::{Error, Result};
+
+/// What the solver reported.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Details {
+    /// CGLS iterations of RLS and whether it converged.
+    Rls { iterations: usize, converged: bool },
+    Svm(MfnReport),
+    Tsvm(TsvmReport),
+    Da(DaReport),
+}
+
+/// A fitted linear model f(x) = wᵀx + b.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FittedSvmlin {
+    pub w: Array1<f64>,
+    pub bias: f64,
+    /// The positive fraction used (transductive methods only).
+    pub r: Option<f64>,
+    pub details: Details,
+}
+
+impl FittedSvmlin {
+    /// Scores f(x) of the rows of `x`, linear in its non-zeros when sparse.
+    pub fn scores(&self, x: &Features) -> Array1<f64> {
+        let mut out = match x {
+            Features::Dense(x) => x.dot(&self.w),
+            Features::Sparse(x) => {
+                let mut o = Array1::zeros(x.nrows());
+                x.mul_vec(self.w.view(), o.view_mut());
+                o
+            }
+        };
+        out += self.bias;
+        out
+    }
+}
+
+impl Svmlin {
+    /// Fits on the problem: RLS and SVM see the labeled rows only (costs 1), TSVM and DA
+    /// also the unlabeled rows (labeled costs 1/l, unlabeled λ_u/u).
+    pub fn fit(&self, problem: &Problem) -> Result<FittedSvmlin> {
+        let p = self.params();
+        let (l, u) = (problem.n_labeled(), problem.n_unlabeled());
+        if l == 0 {
+            return Err(Error::Data("SVMlin needs at least one labeled row".into()));
+        }
+        let y_l = problem.y_l.as_slice().ok_or_else(|| Error::Data("labels are not contiguous".into()))?;
+        let mfn_opts = MfnOptions::default();
+        let supervised = matches!(p.kind, Kind::Rls | Kind::Svm);
+        if !supervised && u == 0 {
+            return Err(Error::Data(format!("`{}` needs unlabeled rows", p.kind.name())));
+        }
+        let x = if supervised { with_bias(&[&problem.x_l])? } else { with_bias(&[&problem.x_l, &problem.x_u])? };
+        let mut w = vec![0.0; x.ncols()];
+        let (r, details) = match p.kind {
+            Kind::Rls => {
+                let sub = Subset { rows: (0..l).collect(), target: y_l.to_vec(), cost: vec![1.0; l] };
+                let mut o = vec![0.0; l];
+                let rep = cgls(&x, &sub, p.lambda, mfn_opts.epsilon, mfn_opts.max_cg, &mut w, &mut o, &mut CglsWork::default());
+                (None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
+            }
+            Kind::Svm => {
+                let mut ex = Examples::default();
+                for (i, &y) in y_l.iter().enumerate() {
+                    ex.push(i, y, 1.0);
+                }
+                (None, Details::Svm(mfn(&x, &ex, p.lambda, &mfn_opts, &mut w, &mut MfnWork::default())))
+            }
+            Kind::Tsvm { switches } => {
+                let r = self.positive_fraction(problem)?;
+                let positives = ((r * u as f64).round() as usize).min(u);
+                let opts = TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
+                let (sol, _, rep) = tsvm(&x, y_l, &opts, &mfn_opts);
+                w = sol;
+                (Some(r), Details::Tsvm(rep))
+            }
+            Kind::Da => {
+                let r = self.positive_fraction(problem)?;
+                let opts = DaOptions { lambda: p.lambda, lambda_u: p.lambda_u, r };
+                let (sol, rep) = da(&x, y_l, &opts, &mfn_opts)?;
+                w = sol;
+                (Some(r), Details::Da(rep))
+            }
+        };
+        let bias = w.pop().unwrap_or(0.0);
+        Ok(FittedSvmlin { w: Array1::from(w), bias, r, details })
+    }
+
+    /// r from the parameters: given, the labeled estimate, or the unlabeled truth.
+    fn positive_fraction(&self, problem: &Problem) -> Result<f64> {
+        let fraction = |y| {
+            let (pos, neg) = class_counts(y);
+            pos as f64 / (pos + neg).max(1) as f64
+        };
+        let r = match self.params().r {
+            PositiveFraction::Fixed(r) => r,
+            PositiveFraction::Labeled => fraction(problem.y_l.view()),
+            PositiveFraction::Truth => fraction(problem.y_u.view()),
+        };
+        if r > 0.0 && r < 1.0 {
+            Ok(r)
+        } else {
+            Err(Error::Data(format!("estimated positive fraction r = {r} has one class only; give r in (0, 1)")))
+        }
+    }
+}

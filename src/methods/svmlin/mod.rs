@@ -1,0 +1,29 @@
+//! SVMlin (Sindhwani & Keerthi, SIGIR 2006): large-scale sparse linear RLS and l2-SVMs
+//! (modified finite Newton), transductive SVM with multiple label switching and
+//! deterministic annealing. Every cost is linear in the non-zeros of the CSR design; the
+//! bias is a constant feature 1 appended to every row, regularised with w.
+
+mod cgls;
+mod da;
+mod design;
+mod fit;
+mod line_search;
+mod metrics;
+mod mfn;
+mod p_step;
+mod params;
+mod tsvm;
+
+pub use cgls::{CglsReport, CglsWork, Subset, cgls};
+pub use da::{DaOptions, DaReport, DaStep, da};
+pub use design::{Examples, l2, objective, outputs, s3vm_objective, with_bias};
+pub use fit::{Details, FittedSvmlin};
+pub use line_search::line_search;
+pub use metrics::{log_log_fit, prbep};
+pub use mfn::{MfnOptions, MfnReport, MfnWork, mfn};
+pub use p_step::{mean_entropy, mean_kl, p_step};
+pub use params::{Kind, PositiveFraction, Svmlin, SvmlinParams};
+pub use tsvm::{TsvmOptions, TsvmReport, initial_labels, switch_labels, tsvm};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,90 @@
+//! SVMlin parameters, validated once into [`Svmlin`].
+
+use crate::error::{Error, Result};
+
+/// Which SVMlin method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Regularised least squares on the labeled rows (CGLS).
+    Rls,
+    /// l2-SVM-MFN on the labeled rows.
+    Svm,
+    /// Transductive SVM swapping up to `switches` label pairs per round (1 = single switch).
+    Tsvm { switches: usize },
+    /// Deterministic annealing S3VM.
+    Da,
+}
+
+impl Kind {
+    /// The config spelling (`linear_rls`, `linear_svm`, `tsvm`, `da`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Rls => "linear_rls",
+            Kind::Svm => "linear_svm",
+            Kind::Tsvm { .. } => "tsvm",
+            Kind::Da => "da",
+        }
+    }
+}
+
+/// The fraction r of unlabeled points a transductive method labels positive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PositiveFraction {
+    /// A given r in (0, 1).
+    Fixed(f64),
+    /// The positive fraction of the labeled rows.
+    Labeled,
+    /// The true positive fraction of the unlabeled rows (an oracle, as in the paper).
+    Truth,
+}
+
+/// Unchecked SVMlin parameters; [`SvmlinParams::new`] gives the public release's defaults
+/// (λ = 1, λ_u = 1, S = 10000) except r, which defaults to the labeled estimate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SvmlinParams {
+    pub kind: Kind,
+    pub lambda: f64,
+    pub lambda_u: f64,
+    pub r: PositiveFraction,
+}
+
+impl SvmlinParams {
+    /// The default number of switches of multi-switch TSVM.
+    pub const SWITCHES: usize = 10_000;
+
+    /// Defaults for `kind`.
+    pub fn new(kind: Kind) -> Self {
+        SvmlinParams { kind, lambda: 1.0, lambda_u: 1.0, r: PositiveFraction::Labeled }
+    }
+
+    /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1).
+    pub fn check(self) -> Result<Svmlin> {
+        for (name, v) in [("lambda", self.lambda), ("lambda_u", self.lambda_u)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::param(name, format!("must be finite and > 0, got {v}")));
+            }
+        }
+        if self.kind == (Kind::Tsvm { switches: 0 }) {
+            return Err(Error::param("switches", "must be ≥ 1"));
+        }
+        if let PositiveFraction::Fixed(r) = self.r {
+            if !(r > 0.0 && r < 1.0) {
+                return Err(Error::param("r", format!("must lie in (0, 1), got {r}")));
+            }
+        }
+        Ok(Svmlin { params: self })
+    }
+}
+
+/// Checked SVMlin method: build with [`SvmlinParams::check`], then `fit` a problem.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Svmlin {
+    params: SvmlinParams,
+}
+
+impl Svmlin {
+    /// The validated parameters.
+    pub fn params(&self) -> &SvmlinParams {
+        &self.params
+    }
+}

@@ -1,0 +1,124 @@
+//! Transductive l2-SVM with multiple label switching (Sindhwani & Keerthi 2006): labels of
+//! the unlabeled rows are optimised with w under a fixed positive count, while the
+//! unlabeled cost is annealed from λ₀ = 1e-5 up to λ_u.
+
+use super::design::Examples;
+use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
+use crate::data::Csr;
+
+/// First unlabeled cost and its growth factor per round.
+const LAMBDA_0: f64 = 1e-5;
+const ANNEALING_RATE: f64 = 1.5;
+
+/// TSVM settings: the design's first `y_l.len()` rows are labeled, the rest unlabeled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TsvmOptions {
+    pub lambda: f64,
+    pub lambda_u: f64,
+    /// Pairs swapped per round at most (S).
+    pub switches: usize,
+    /// Number of unlabeled rows labeled +1 (round(r·u)).
+    pub positives: usize,
+}
+
+/// What a TSVM run did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TsvmReport {
+    pub mfn_calls: usize,
+    /// Newton steps and CG iterations over all MFN calls.
+    pub newton_steps: usize,
+    pub cg_iterations: usize,
+    /// Rounds that switched at least one pair, and pairs switched in all.
+    pub switch_rounds: usize,
+    pub pairs_switched: usize,
+    /// Final objective ½λ‖w‖² + (1/2l)Σ l2(y o) + (λ_u/2u)Σ l2(ŷ o).
+    pub objective: f64,
+}
+
+impl TsvmReport {
+    /// Accounts for one MFN call (its objective becomes the current one).
+    fn add(&mut self, m: &MfnReport) {
+        self.mfn_calls += 1;
+        self.newton_steps += m.newton_steps;
+        self.cg_iterations += m.cg_iterations;
+        self.objective = m.objective;
+    }
+}
+
+/// Runs TSVM; returns the weights (bias last), the unlabeled labels ŷ and a report.
+///
+/// Switching checks that both candidate lists have an s-th element before reading it (the
+/// public release can read past the end of one of them).
+pub fn tsvm(x: &Csr, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> (Vec<f64>, Vec<f64>, TsvmReport) {
+    let (l, u) = (y_l.len(), x.nrows() - y_l.len());
+    let mut work = MfnWork::default();
+    let mut report = TsvmReport::default();
+    let mut w = vec![0.0; x.ncols()];
+    let mut ex = Examples::default();
+    for (i, &y) in y_l.iter().enumerate() {
+        ex.push(i, y, 1.0 / l as f64);
+    }
+    report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+    let labels = initial_labels(&work.outputs()[l..], opts.positives);
+    for (j, &y) in labels.iter().enumerate() {
+        ex.push(l + j, y, 0.0);
+    }
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
+    let mut lambda_0 = LAMBDA_0.min(opts.lambda_u);
+    loop {
+        ex.c[l..].fill(lambda_0 / u as f64);
+        report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+        // Each switch lowers the objective at fixed w and each retraining lowers it further,
+        // so this loop ends; the cap only guards against rounding-level cycles.
+        for _ in 0..u.max(100) {
+            let swapped = switch_labels(&work.outputs()[l..], &mut ex.y[l..], opts.switches, &mut pos, &mut neg);
+            if swapped == 0 {
+                break;
+            }
+            report.switch_rounds += 1;
+            report.pairs_switched += swapped;
+            report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+        }
+        if lambda_0 >= opts.lambda_u {
+            break;
+        }
+        lambda_0 = (ANNEALING_RATE * lambda_0).min(opts.lambda_u);
+    }
+    let labels = ex.y[l..].to_vec();
+    (w, labels, report)
+}
+
+/// +1 for the `positives` largest outputs, −1 for the rest (ties broken by index).
+pub fn initial_labels(o: &[f64], positives: usize) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..o.len()).collect();
+    order.sort_by(|&a, &b| o[b].total_cmp(&o[a]).then(a.cmp(&b)));
+    let mut labels = vec![-1.0; o.len()];
+    for &j in order.iter().take(positives) {
+        labels[j] = 1.0;
+    }
+    labels
+}
+
+/// One switching round: positives with o < 1 by increasing o, negatives with −o < 1 by
+/// increasing −o; pair s swaps while s < S, both lists have an s-th element and
+/// o_pos[s] < o_neg[s] (then the swap lowers the loss). Returns the number of pairs.
+pub fn switch_labels(o: &[f64], y: &mut [f64], max_pairs: usize, pos: &mut Vec<usize>, neg: &mut Vec<usize>) -> usize {
+    pos.clear();
+    neg.clear();
+    for (j, (&oj, &yj)) in o.iter().zip(y.iter()).enumerate() {
+        if yj > 0.0 && oj < 1.0 {
+            pos.push(j);
+        } else if yj < 0.0 && -oj < 1.0 {
+            neg.push(j);
+        }
+    }
+    pos.sort_by(|&a, &b| o[a].total_cmp(&o[b]));
+    neg.sort_by(|&a, &b| o[b].total_cmp(&o[a]));
+    let mut s = 0;
+    while s < max_pairs && s < pos.len() && s < neg.len() && o[pos[s]] < o[neg[s]] {
+        y[pos[s]] = -1.0;
+        y[neg[s]] = 1.0;
+        s += 1;
+    }
+    s
+}
