@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
+.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
 
 build:
 	$(CARGO) build --release --locked
@@ -17,6 +17,14 @@ quickstart: build
 
 bench:
 	$(CARGO) bench --profile release --locked --bench qlds
+
+# Every table of the papers, regenerated from configs (run `make data` first).
+reproduce-tables: qlds-tables
+
+# QLDS paper Table 2 (7 datasets × 7 methods × 20 splits) and its comparison with the paper.
+qlds-tables: build
+	$(SSLAB) run configs/qlds_table2.toml --out results --quiet
+	$(SSLAB) table results/qlds_table2/results.csv --name qlds_table2 --published configs/published/qlds_table2.csv
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build

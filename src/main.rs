@@ -206,7 +206,7 @@ fn dispatch(command: Command) -> Result<()> {
             let dir = out.join(&exp.name);
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             let options = RunOptions { threads, progress: !quiet, resume };
-            let rows = protocol::run(&exp, &options, &dir.join("rows.log"))?;
+            let rows = protocol::run(&exp, &options, &dir)?;
             let csv = dir.join("results.csv");
             protocol::write_results(&csv, &rows)?;
             let md = tables::markdown(&tables::build(&rows, &report::stamp(&exp.hash))?);

@@ -135,3 +135,37 @@ fn a_failing_method_is_recorded_and_the_run_goes_on() {
     assert_eq!(ok, 2 * 6 * 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn split_indices_are_persisted_and_checked_on_resume() {
+    let dir = temp_dir("splits");
+    let data = dir.join("tiny.svm");
+    let lines: String = (0..40)
+        .map(|i| format!("{} 1:{} 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, (i * 3) % 5 + 1))
+        .collect();
+    std::fs::write(&data, lines).unwrap();
+    let cfg = dir.join("c.toml");
+    let config = format!(
+        "[experiment]\nname = \"s\"\nseed = 5\nsplits = 3\n\n[[datasets]]\nname = \"tiny\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled_per_class = 2\nunlabeled_per_class = 10\n\n[[methods]]\nkind = \"ls_svm\"\n",
+        data.display()
+    );
+    std::fs::write(&cfg, config).unwrap();
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(extra);
+        sslab(&args)
+    };
+    assert!(run(&[]).status.success());
+    let splits = out.join("s/splits/tiny.csv");
+    let text = std::fs::read_to_string(&splits).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[1].split(',').nth(1).unwrap().split(' ').count(), 4);
+    assert!(run(&["--resume"]).status.success());
+    std::fs::write(&splits, text.replacen("0,", "0,39 ", 1)).unwrap();
+    let o = run(&["--resume"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("splits on disk differ"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

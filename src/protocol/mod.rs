@@ -6,6 +6,7 @@ mod results;
 mod runner;
 mod seeds;
 mod sizes;
+pub mod splits;
 
 pub use results::{ResultRow, read_results, write_results};
 pub use runner::{RunOptions, run, split_problem};

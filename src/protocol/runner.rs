@@ -47,7 +47,9 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Prob
     }
 }
 
-fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, rng: &mut ChaCha8Rng) -> Result<Split> {
+/// The rows of split `split` of a file-backed dataset: an official split, or a stratified
+/// random one with the configured sizes.
+pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, rng: &mut ChaCha8Rng) -> Result<Split> {
     let d = &data.dataset;
     match &data.official_splits {
         Some(all) => {
@@ -63,11 +65,13 @@ fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, rng: &mut C
 }
 
 
-/// Runs the experiment, appending rows to the log at `log_path` as they finish; returns all
+/// Runs the experiment in folder `dir`: persists the split indices (`splits/`), appends rows
+/// to `rows.log` as they finish; returns all
 /// rows (earlier ones too when resuming) ordered by (dataset, split, method) as in the config.
-pub fn run(exp: &Experiment, opts: &RunOptions, log_path: &Path) -> Result<Vec<ResultRow>> {
+pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
-    let (log, previous) = RowLog::open(log_path, &exp.hash, opts.resume)?;
+    super::splits::persist(exp, dir, opts.resume)?;
+    let (log, previous) = RowLog::open(&dir.join("rows.log"), &exp.hash, opts.resume)?;
     let finished = done(&previous);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))

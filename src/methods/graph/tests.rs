@@ -83,9 +83,10 @@ mod config {
         let Method::Graph(tuned) = &exp.methods[8].method else { panic!("not a graph method") };
         let p = tuned.params();
         assert_eq!((p.gamma, p.mu, p.r1, p.graph.k, p.iterations), (0.05, 2.0, 0.5, 5, 3));
-        let log = std::env::temp_dir().join(format!("sslab-graph-rows-{}.log", std::process::id()));
-        let rows = run(&exp, &RunOptions { threads: Some(1), ..Default::default() }, &log).unwrap();
-        std::fs::remove_file(&log).unwrap();
+        let dir = std::env::temp_dir().join(format!("sslab-graph-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rows = run(&exp, &RunOptions { threads: Some(1), ..Default::default() }, &dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(rows.len(), 18);
         assert!(rows.iter().all(|r| r.error < 0.2), "{rows:?}");
     }
