@@ -56,6 +56,10 @@ enum Command {
         /// A published-numbers file (configs/published/*.csv) to compare with.
         #[arg(long)]
         published: Option<PathBuf>,
+        /// Only these methods, in this order (comma-separated); significance is computed
+        /// among them.
+        #[arg(long, value_delimiter = ',')]
+        methods: Option<Vec<String>>,
     },
     /// Curves of error (or selected α) against the number of labeled examples, one per
     /// method, over the datasets whose name starts with --prefix (PNG).
@@ -222,7 +226,9 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Table { results, name, out, published } => table(&results, &name, &out, published.as_deref()),
+        Command::Table { results, name, out, published, methods } => {
+            table(&results, &name, &out, published.as_deref(), methods.as_deref())
+        }
         Command::PlotCurve { results, prefix, value, title, out } => {
             let rows = read_all(&results)?;
             let (pick, y_label): (fn(&protocol::ResultRow) -> Option<f64>, &str) = match value.as_str() {
@@ -425,8 +431,15 @@ fn create_parent(out: &Path) -> Result<()> {
     }
 }
 
-fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>) -> Result<()> {
-    let rows = read_all(results)?;
+fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, methods: Option<&[String]>) -> Result<()> {
+    let mut rows = read_all(results)?;
+    if let Some(list) = methods {
+        if let Some(missing) = list.iter().find(|m| !rows.iter().any(|r| &r.method == *m)) {
+            return Err(Error::Data(format!("no rows for method `{missing}` in the results")));
+        }
+        rows.retain(|r| list.contains(&r.method));
+        rows.sort_by_key(|r| list.iter().position(|m| *m == r.method));
+    }
     let t = tables::build(&rows, &report::stamp(&hashes(&rows)))?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let md = tables::markdown(&t);

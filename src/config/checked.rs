@@ -17,7 +17,7 @@ use crate::methods::Method;
 use crate::methods::graph::{GraphKind, GraphParams, Weighting};
 use crate::methods::qlds::{LambdaPolicy, QldsParams, Spectral};
 use crate::methods::self_training::{SelfTrainingParams, Threshold};
-use crate::selection::{Grid, Policy, SelectQlds};
+use crate::selection::{Grid, Policy, SelectLambda, SelectQlds};
 use crate::theory::Scale;
 use crate::protocol::Sizes;
 
@@ -253,7 +253,7 @@ fn variances(v: &Spanned<Value>, dim: usize, key: &str, at: &Located) -> Result<
 fn allowed_keys(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon", "select", "grid", "folds", "theory_scale"],
-        "ls_svm" | "gb_ssl" => &["lambda", "epsilon"],
+        "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
         "spectral" => &[],
         "self_training" => &["lambda", "epsilon", "policy", "step", "theta", "max_rounds"],
         _ => return None,
@@ -302,7 +302,16 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     if let Some((name, s)) = m.present().into_iter().find(|(n, _)| ["grid", "folds", "theory_scale"].contains(n)) {
         return Err(at.error(s, format!("{}: only used with `select`", key(name))));
     }
-    let lambda = lambda_policy(&m, &key, at)?;
+    // `lambda = "cv"` on ls_svm / gb_ssl: λ by cross-validation around the top eigenvalue.
+    let lambda_cv = m.lambda.as_ref().is_some_and(|l| l.get_ref().as_str() == Some("cv"));
+    if let Some((n, s)) = m.present().into_iter().find(|(n, _)| *n == "folds" && kind != "qlds" && !lambda_cv) {
+        return Err(at.error(s, format!("{}: only used with lambda = \"cv\"", key(n))));
+    }
+    let lambda = if lambda_cv {
+        LambdaPolicy::MaxEigAll { epsilon: m.epsilon.as_ref().map_or(LambdaPolicy::EPSILON, |e| *e.get_ref()) }
+    } else {
+        lambda_policy(&m, &key, at)?
+    };
     let name = |default: String| m.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or(default);
     let (default_name, method) = match kind.as_str() {
         "spectral" => ("Spectral".to_string(), Method::Spectral(Spectral)),
@@ -343,8 +352,14 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
                     (l, u, format!("QLDS({l},{u})"))
                 }
             };
-            let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(param_error)?;
-            (default_name, Method::Qlds(qlds))
+            if lambda_cv {
+                let folds = m.folds.as_ref().map_or(Ok(Policy::FOLDS), |f| positive(f, &key("folds"), at))?;
+                let sel = SelectLambda::new(alpha_l, alpha_u, lambda, folds).map_err(param_error)?;
+                (format!("{default_name}(cv λ)"), Method::SelectLambda(sel))
+            } else {
+                let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(param_error)?;
+                (default_name, Method::Qlds(qlds))
+            }
         }
     };
     Ok(MethodSpec { name: name(default_name), kind, method })

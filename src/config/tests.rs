@@ -102,3 +102,13 @@ fn self_training_entries_are_checked() {
     assert!(err(&st("alpha_l = 1")).contains("not a parameter of `self_training`"));
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nstep = 0.1")).contains("not a parameter of `ls_svm`"));
 }
+
+#[test]
+fn lambda_by_cross_validation_on_the_corners() {
+    let cv = GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 5");
+    let e = parse(&cv, Path::new("c")).unwrap();
+    assert_eq!(e.methods[0].name, "LS-SVM(cv λ)");
+    assert!(matches!(&e.methods[0].method, Method::SelectLambda(s) if s.folds == 5 && s.alpha_l == 1.0));
+    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nfolds = 5")).contains("only used with lambda = \"cv\""));
+    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 1")).contains("methods[0].folds"));
+}

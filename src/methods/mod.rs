@@ -10,7 +10,7 @@ use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::Result;
-use crate::selection::SelectQlds;
+use crate::selection::{SelectLambda, SelectQlds};
 use graph::GraphMethod;
 use qlds::{Qlds, Spectral};
 use self_training::SelfTraining;
@@ -27,6 +27,8 @@ pub enum Method {
     SelfTraining(SelfTraining),
     /// QLDS with (α_l, α_u) chosen over a grid by theory, cross-validation or oracle.
     Select(SelectQlds),
+    /// QLDS with fixed (α_l, α_u) and λ chosen by cross-validation (LS-SVM / GB-SSL, Table 5).
+    SelectLambda(SelectLambda),
     /// A graph or kernel method of the TV-SVM paper (RLS, SVM, Lap-, TV-, Cheeger-).
     Graph(GraphMethod),
     /// An SVMlin method (RLS, l2-SVM-MFN, TSVM, DA) on sparse or dense rows.
@@ -71,6 +73,10 @@ impl Method {
                 let fitted = st.fit(problem)?;
                 Ok(Outcome { scores: fitted.scores, alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: fitted.lambda })
             }
+            Method::SelectLambda(s) => {
+                let chosen = s.run(problem)?;
+                Ok(Outcome { scores: chosen.scores, alpha_l: Some(s.alpha_l), alpha_u: Some(s.alpha_u), lambda: chosen.lambda })
+            }
             Method::Select(s) => {
                 let chosen = s.run(problem)?;
                 Ok(Outcome {
@@ -102,6 +108,7 @@ impl Method {
             Method::Spectral(_) => "top_eig_unlabeled",
             Method::SelfTraining(st) => st.params().lambda.name(),
             Method::Select(s) => s.lambda.name(),
+            Method::SelectLambda(_) => "cv",
             Method::Graph(_) => "fixed",
             Method::Svmlin(_) => "fixed",
         }

@@ -2,17 +2,24 @@
 
 use std::process::Command;
 
-/// `git describe --always --dirty` of the working tree, or "unknown" outside git.
+/// Output of `git args…`, trimmed, when git succeeds.
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok().filter(|o| o.status.success())?;
+    String::from_utf8(out.stdout).ok().map(|s| s.trim().to_string())
+}
+
+/// The commit of the working tree, with `-dirty` when tracked files outside the generated
+/// `results/` and `figures/` differ from it (regenerating outputs keeps the stamp clean);
+/// "unknown" outside git.
 pub fn commit() -> String {
-    Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=10"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "unknown".into())
+    let Some(head) = git(&["rev-parse", "--short=10", "HEAD"]) else {
+        return "unknown".into();
+    };
+    let changes = git(&["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results", ":(exclude)figures"]);
+    match changes {
+        Some(c) if c.is_empty() => head,
+        _ => format!("{head}-dirty"),
+    }
 }
 
 /// "sslab · config <hash> · commit <commit>".

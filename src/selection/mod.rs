@@ -6,12 +6,14 @@ mod basis;
 mod cv;
 mod folds;
 mod grid;
+mod lambda;
 pub mod naive;
 mod theory;
 
 pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid};
+pub use lambda::{SelectLambda, SelectedLambda};
 pub use theory::theory_errors;
 
 use ndarray::Array1;
@@ -90,11 +92,7 @@ impl SelectQlds {
     /// Selects on the problem, then fits the chosen point once with the empirical λ.
     pub fn run(&self, problem: &Problem) -> Result<Selected> {
         let prep = Prepared::new(problem)?;
-        let lambda = match self.lambda {
-            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * prep.top_eig_all()?,
-            LambdaPolicy::MaxEigUnlabeled { epsilon } => (1.0 + epsilon) * prep.top_eig_unlabeled()?,
-            LambdaPolicy::Fixed(l) => l,
-        };
+        let lambda = prep.lambda(self.lambda)?;
         let (alpha_l, alpha_u, _) = self
             .errors(&prep, &problem.y_u, lambda)?
             .best()

@@ -3,7 +3,7 @@
 use faer::Mat;
 use ndarray::{Array1, ArrayView2};
 
-use super::{LambdaPolicy, Prepared, Qlds};
+use super::{Prepared, Qlds};
 use crate::data::Problem;
 use crate::error::Result;
 use crate::linalg::{spd_solve, to_array1};
@@ -28,13 +28,7 @@ impl Qlds {
     /// Fits from precomputed moments, so a grid of parameters shares one [`Prepared`].
     pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedQlds> {
         let p = self.params();
-        let lambda = match p.lambda {
-            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * prep.top_eig_all()?,
-            LambdaPolicy::MaxEigUnlabeled { epsilon } => {
-                (1.0 + epsilon) * prep.top_eig_unlabeled()?
-            }
-            LambdaPolicy::Fixed(l) => l,
-        };
+        let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();
         let mut a = Mat::from_fn(d, d, |i, j| {
             p.alpha_l * prep.c_l[(i, j)] - p.alpha_u * prep.c_u[(i, j)]

@@ -4,6 +4,7 @@
 use faer::Mat;
 use ndarray::{Array1, Array2};
 
+use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
 use crate::error::{Error, Result};
 use crate::linalg::{gram, top_eigenvalue};
@@ -81,5 +82,14 @@ impl Prepared {
     /// λ_max(C_u).
     pub fn top_eig_unlabeled(&self) -> Result<f64> {
         top_eigenvalue(self.c_u.as_ref(), "top eigenvalue of C_u")
+    }
+
+    /// The λ a policy gives on this problem.
+    pub fn lambda(&self, policy: LambdaPolicy) -> Result<f64> {
+        Ok(match policy {
+            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * self.top_eig_all()?,
+            LambdaPolicy::MaxEigUnlabeled { epsilon } => (1.0 + epsilon) * self.top_eig_unlabeled()?,
+            LambdaPolicy::Fixed(l) => l,
+        })
     }
 }

@@ -9,7 +9,7 @@ use super::{SelfTraining, Threshold};
 use crate::data::Problem;
 use crate::error::Result;
 use crate::linalg::{gram, spd_solve, to_array1};
-use crate::methods::qlds::{LambdaPolicy, Prepared};
+use crate::methods::qlds::Prepared;
 
 /// The final LS-SVM after self-training, with the bookkeeping of the rounds.
 #[derive(Debug, Clone)]
@@ -26,11 +26,7 @@ impl SelfTraining {
     pub fn fit(&self, problem: &Problem) -> Result<FittedSelfTraining> {
         let prep = Prepared::new(problem)?;
         let p = self.params();
-        let lambda = match p.lambda {
-            LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * prep.top_eig_all()?,
-            LambdaPolicy::MaxEigUnlabeled { epsilon } => (1.0 + epsilon) * prep.top_eig_unlabeled()?,
-            LambdaPolicy::Fixed(l) => l,
-        };
+        let lambda = prep.lambda(p.lambda)?;
         let n_sqrt = (prep.n() as f64).sqrt();
         let d = prep.dim();
         let n_u = prep.x_u.nrows();
@@ -117,7 +113,7 @@ mod tests {
 
     use super::*;
     use crate::data::synthetic::GaussianMixture;
-    use crate::methods::qlds::QldsParams;
+    use crate::methods::qlds::{LambdaPolicy, QldsParams};
     use crate::methods::self_training::SelfTrainingParams;
 
     fn problem(seed: u64) -> Problem {
