@@ -83,7 +83,7 @@ impl SelectQlds {
         match self.policy {
             Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
             Policy::CrossValidation { folds } => cv_errors(&EigenBasis::new(prep)?, &prep.y_l, &self.grid, lambda, folds),
-            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, y_u, &self.grid, lambda),
+            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda),
         }
     }
 
