@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 
 use sslab::config::{self, Experiment};
 use sslab::methods::qlds::{LambdaPolicy, QldsParams};
+use sslab::data::Problem;
+use sslab::methods::{Method, Outcome};
 use sslab::theory::Setting;
 use sslab::protocol::{self, RunOptions};
 use sslab::report::{self, figures, tables};
@@ -50,6 +52,10 @@ enum Command {
         split: usize,
         #[arg(long, default_value_t = 40)]
         bins: usize,
+        /// Overlay the theoretical Gaussians N(m_j, σ²) (QLDS methods on synthetic data with
+        /// identity covariances; at the α the method used).
+        #[arg(long)]
+        theory: bool,
         /// Output PNG.
         #[arg(long)]
         out: PathBuf,
@@ -69,6 +75,14 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value = "figures/theory_check.png")]
         figure: PathBuf,
+    },
+    /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
+    /// results.csv written by `run`.
+    Times {
+        results: PathBuf,
+        /// Output Markdown file.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(TheoryArgs),
@@ -159,11 +173,19 @@ fn dispatch(command: Command) -> Result<()> {
             println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
             Ok(())
         }
-        Command::PlotScores { config, dataset, method, split, bins, out } => {
+        Command::PlotScores { config, dataset, method, split, bins, theory, out } => {
             let exp = config::load(&config)?;
-            plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
+            plot_scores(&exp, (dataset.as_deref(), method.as_deref()), split, bins, theory, &out)
         }
         Command::Theory(args) => theory(&args),
+        Command::Times { results, out } => {
+            let rows = protocol::read_results(&results)?;
+            let hash = rows.first().map_or("none", |r| r.config_hash.as_str());
+            let md = report::times::times_markdown(&rows, &report::stamp(hash));
+            write(&out, &md)?;
+            println!("{md}\nwrote {}", out.display());
+            Ok(())
+        }
         Command::TheoryCheck { draws, seed, lambda, out, figure } => theory_check(draws, seed, &lambda, &out, &figure),
     }
 }
@@ -235,14 +257,7 @@ fn theory(a: &TheoryArgs) -> Result<()> {
     Ok(())
 }
 
-fn plot_scores(
-    exp: &Experiment,
-    dataset: Option<&str>,
-    method: Option<&str>,
-    split: usize,
-    bins: usize,
-    out: &Path,
-) -> Result<()> {
+fn plot_scores(exp: &Experiment, (dataset, method): (Option<&str>, Option<&str>), split: usize, bins: usize, theory: bool, out: &Path) -> Result<()> {
     let pick = |name: Option<&str>, names: Vec<&str>, what: &str| -> Result<usize> {
         match name {
             None => Ok(0),
@@ -266,13 +281,41 @@ fn plot_scores(
     let hist = figures::ScoreHistogram {
         scores: outcome.scores.as_slice().unwrap_or(&[]),
         labels: problem.y_u.as_slice().unwrap_or(&[]),
-        title: format!("{} on {} (split {split}): error {:.2}%", method.name, spec.name, 100.0 * error),
+        title: match (outcome.alpha_l, outcome.alpha_u) {
+            (Some(al), Some(au)) => format!("{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {split}: error {:.2}%", method.name, spec.name, 100.0 * error),
+            _ => format!("{} on {} (split {split}): error {:.2}%", method.name, spec.name, 100.0 * error),
+        },
         stamp: report::stamp(&exp.hash),
         bins,
+        gaussians: if theory { Some(theory_gaussians(spec, &method.method, &problem, &outcome)?) } else { None },
     };
     figures::score_histogram(&hist, out)?;
     println!("wrote {}", out.display());
     Ok(())
+}
+
+/// N(m_j, σ²) of Theorem 1 for the α and λ policy a QLDS method used on a synthetic split.
+fn theory_gaussians(spec: &config::DatasetSpec, method: &Method, problem: &Problem, outcome: &Outcome) -> Result<[(f64, f64); 2]> {
+    #[allow(unreachable_patterns)] // other data sources have no known class means
+    let mixture = match &spec.source {
+        config::DataSource::Synthetic(m) => m,
+        _ => return Err(Error::param("theory", "the theory overlay needs a synthetic dataset")),
+    };
+    let policy = match method {
+        Method::Qlds(q) => q.params().lambda,
+        Method::Select(s) => s.lambda,
+        Method::Spectral(_) => return Err(Error::param("theory", "no theory for spectral clustering")),
+    };
+    let (al, au) = (outcome.alpha_l.unwrap_or(0.0), outcome.alpha_u.unwrap_or(0.0));
+    let count = |y: &ndarray::Array1<f64>| {
+        let (pos, neg) = sslab::data::class_counts(y.view());
+        [pos, neg]
+    };
+    let setting = Setting::from_mixture(mixture, count(&problem.y_l), count(&problem.y_u))?;
+    let lambda = sslab::theory::theory_lambda(&setting, policy, 1.0)?;
+    let p = sslab::theory::predict(&setting, al, au, lambda)
+        .map_err(|why| Error::Data(format!("theory at ({al}, {au}) has no value: {why}")))?;
+    Ok([(p.m[0], p.sigma), (p.m[1], p.sigma)])
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {

@@ -4,5 +4,6 @@
 pub mod figures;
 mod stamp;
 pub mod tables;
+pub mod times;
 
 pub use stamp::stamp;
