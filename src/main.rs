@@ -9,6 +9,7 @@ use sslab::config::{self, Experiment};
 use sslab::methods::qlds::{LambdaPolicy, QldsParams};
 use sslab::data::Problem;
 use sslab::methods::{Method, Outcome};
+use sslab::selection::{self, Grid};
 use sslab::theory::Setting;
 use sslab::protocol::{self, RunOptions};
 use sslab::report::{self, figures, tables};
@@ -75,6 +76,47 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value = "figures/theory_check.png")]
         figure: PathBuf,
+    },
+    /// Fig. 5: theoretical gain of theory-tuned QLDS over LS-SVM against the labeled count
+    /// per class and ‖μ₁ − μ₂‖ (μ₁ = −μ₂); a heatmap PNG and a CSV.
+    PhaseDiagram {
+        #[arg(long, default_value_t = 100)]
+        dim: usize,
+        #[arg(long, default_value_t = 1000)]
+        unlabeled_per_class: usize,
+        #[arg(long, value_delimiter = ',', default_value = "2,5,10,20,50,100")]
+        labeled_per_class: Vec<usize>,
+        #[arg(long, value_delimiter = ',', default_value = "0.5,1,1.5,2,2.5,3,4")]
+        distances: Vec<f64>,
+        /// Grid points per α axis.
+        #[arg(long, default_value_t = 20)]
+        grid: usize,
+        #[arg(long)]
+        csv: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fig. 4: error of the theory-chosen QLDS when the unlabeled class shares are assumed
+    /// equal to the (balanced) labeled ones, against knowing them; a line chart and a CSV.
+    Proportions {
+        #[arg(long, default_value_t = 100)]
+        dim: usize,
+        #[arg(long, default_value_t = 50)]
+        labeled_per_class: usize,
+        /// Total unlabeled points.
+        #[arg(long, default_value_t = 2000)]
+        unlabeled: usize,
+        #[arg(long, default_value_t = 1.0)]
+        mean_norm: f64,
+        /// Shares of class +1 among the unlabeled points.
+        #[arg(long, value_delimiter = ',', default_value = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9")]
+        shares: Vec<f64>,
+        #[arg(long, default_value_t = 20)]
+        grid: usize,
+        #[arg(long)]
+        csv: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
     /// results.csv written by `run`.
@@ -178,6 +220,47 @@ fn dispatch(command: Command) -> Result<()> {
             plot_scores(&exp, (dataset.as_deref(), method.as_deref()), split, bins, theory, &out)
         }
         Command::Theory(args) => theory(&args),
+        Command::PhaseDiagram { dim, unlabeled_per_class, labeled_per_class, distances, grid, csv, out } => {
+            let grid = Grid { points: grid };
+            let points = selection::phase_diagram(dim, unlabeled_per_class, &labeled_per_class, &distances, &grid, LambdaPolicy::default())?;
+            report::write_csv(&csv, &points)?;
+            let values: Vec<Vec<f64>> = distances
+                .iter()
+                .map(|d| labeled_per_class.iter().map(|n| points.iter().find(|p| p.labeled_per_class == *n && p.distance == *d).map_or(f64::NAN, |p| 100.0 * p.gain)).collect())
+                .collect();
+            let stamp = format!("d = {dim}, {unlabeled_per_class} unlabeled per class, {}×{} grid · {}", grid.points, grid.points, report::stamp("none (CLI)"));
+            figures::heatmap(
+                &figures::Heatmap {
+                    values: &values,
+                    x_labels: &labeled_per_class.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+                    y_labels: &distances.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+                    x_desc: "labeled points per class",
+                    y_desc: "‖μ₁ − μ₂‖",
+                    format: |v| format!("{v:.1}"),
+                    title: "Theory: error of LS-SVM minus error of QLDS(th) (percentage points)".into(),
+                    stamp,
+                },
+                &out,
+            )?;
+            println!("wrote {} and {}", csv.display(), out.display());
+            Ok(())
+        }
+        Command::Proportions { dim, labeled_per_class, unlabeled, mean_norm, shares, grid, csv, out } => {
+            let grid = Grid { points: grid };
+            let points = selection::proportion_study(dim, labeled_per_class, unlabeled, mean_norm, &shares, &grid, LambdaPolicy::default())?;
+            report::write_csv(&csv, &points)?;
+            let series = [
+                ("α chosen assuming unlabeled shares = labeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.assumed_error)).collect()),
+                ("α chosen knowing the unlabeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.known_error)).collect()),
+            ];
+            let stamp = format!("d = {dim}, {labeled_per_class} labeled per class, {unlabeled} unlabeled, ‖μ‖ = {mean_norm} · {}", report::stamp("none (CLI)"));
+            figures::lines(
+                &figures::Lines { series: &series, x_desc: "share of class +1 among unlabeled points", y_desc: "theoretical error (%)", title: "QLDS(th) under class-proportion mismatch".into(), stamp },
+                &out,
+            )?;
+            println!("wrote {} and {}", csv.display(), out.display());
+            Ok(())
+        }
         Command::Times { results, out } => {
             let rows = protocol::read_results(&results)?;
             let hash = rows.first().map_or("none", |r| r.config_hash.as_str());
@@ -203,7 +286,7 @@ fn theory_check(draws: usize, seed: u64, lambda: &str, out: &Path, figure: &Path
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
     }
-    sslab::theory::write_check_csv(out, &rows)?;
+    report::write_csv(out, &rows)?;
     let points: Vec<_> = rows
         .iter()
         .filter_map(|r| r.theory_error.map(|t| figures::ErrorPair { theory: t, empirical: r.empirical_error, empirical_std: r.empirical_error_std }))

@@ -1,9 +1,11 @@
 //! Reports from result rows: summary tables (polars) and PNG figures (plotters), each
 //! stamped with the config hash and the commit. No numerics beyond aggregation happen here.
 
+mod csv_rows;
 pub mod figures;
 mod stamp;
 pub mod tables;
 pub mod times;
 
+pub use csv_rows::write_csv;
 pub use stamp::stamp;

@@ -7,11 +7,13 @@ mod cv;
 mod folds;
 mod grid;
 pub mod naive;
+mod studies;
 mod theory;
 
 pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid};
+pub use studies::{PhasePoint, ProportionPoint, phase_diagram, proportion_study, theory_grid};
 pub use theory::theory_errors;
 
 use ndarray::Array1;

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{Setting, simulate, symmetric_theory};
+use super::{Setting, simulate, theory_at_policy};
 use crate::error::{Error, Result};
 use crate::methods::qlds::LambdaPolicy;
 
@@ -77,7 +77,7 @@ pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, 
         .enumerate()
         .map(|(i, c)| {
             let s = Setting::symmetric(c.dim, [c.labeled_per_class; 2], [c.unlabeled_per_class; 2], c.mean_norm)?;
-            let th = symmetric_theory(&s, c.alpha_l, c.alpha_u, policy)?.ok();
+            let th = theory_at_policy(&s, c.alpha_l, c.alpha_u, policy)?.ok();
             let emp = simulate(&s, c.mean_norm, c.alpha_l, c.alpha_u, policy, draws, seed + 1000 * i as u64)?;
             let close = |a: f64, b: f64| (a / b - 1.0).abs() <= 0.1;
             let moments = th.is_some_and(|t| close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma));
@@ -107,14 +107,4 @@ pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, 
             })
         })
         .collect()
-}
-
-/// Writes the rows as CSV with a header.
-pub fn write_check_csv(path: &std::path::Path, rows: &[CheckRow]) -> Result<()> {
-    let csv_err = |e: csv::Error| Error::Csv { path: path.into(), message: e.to_string() };
-    let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
-    for r in rows {
-        w.serialize(r).map_err(csv_err)?;
-    }
-    w.flush().map_err(|e| Error::io(path, e))
 }

@@ -65,7 +65,7 @@ fn g_estimator_is_unbiased_where_the_naive_one_is_not() {
 fn check(d: usize, nl: usize, nu: usize, norm: f64, al: f64, au: f64, draws: usize) -> (f64, f64) {
     let s = Setting::symmetric(d, [nl, nl], [nu, nu], norm).unwrap();
     let policy = LambdaPolicy::default();
-    let th = symmetric_theory(&s, al, au, policy).unwrap().unwrap();
+    let th = theory_at_policy(&s, al, au, policy).unwrap().unwrap();
     let emp = simulate(&s, norm, al, au, policy, draws, 99).unwrap();
     let ctx = format!("d={d} nl={nl} nu={nu} ‖μ‖={norm} ({al},{au}): theory {th:?}, empirical {emp:?}");
     // At α_u = 1, λ sits 0.1% above a pole and the overall score scale (not m/σ) is off by
@@ -97,4 +97,19 @@ fn reproduces_the_spec_reference_values() {
     assert!((th - 0.0795).abs() < 0.002 && (emp - 0.0799).abs() < 0.01, "{th} {emp}");
     let (th, emp) = check(400, 50, 1000, 1.5, 1.0, 0.3, 5);
     assert!((th - 0.153).abs() < 0.002 && (emp - 0.153).abs() < 0.01, "{th} {emp}");
+}
+
+#[test]
+fn imbalanced_unlabeled_classes_match_simulation() {
+    // 20% / 80% unlabeled classes: G must be centred with the population mean (from_mixture).
+    let mixture = GaussianMixture::symmetric(100, 1.0).unwrap();
+    let s = Setting::from_mixture(&mixture, [50, 50], [400, 1600]).unwrap();
+    for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
+        let th = theory_at_policy(&s, al, au, LambdaPolicy::default()).unwrap().unwrap();
+        let emp = simulate(&s, 1.0, al, au, LambdaPolicy::default(), 5, 7).unwrap();
+        assert!((th.error - emp.error).abs() <= 0.02, "({al},{au}): theory {th:?}, empirical {emp:?}");
+        let ratio = |m: [f64; 2], sd: f64| [m[0] / sd, m[1] / sd];
+        let (t, e) = (ratio(th.m, th.sigma), ratio(emp.m, emp.sigma));
+        assert!((0..2).all(|j| (t[j] - e[j]).abs() < 0.1 * e[j].abs().max(0.3)), "({al},{au}): {t:?} vs {e:?}");
+    }
 }

@@ -1,9 +1,13 @@
 //! PNG figures with plotters, one file per figure kind. Text uses the bundled DejaVu Sans
 //! (`assets/fonts`), so no system font is needed.
 
+mod heatmap;
+mod lines;
 mod scores;
 mod theory_check;
 
+pub use heatmap::{Heatmap, heatmap};
+pub use lines::{Lines, lines};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 
