@@ -219,6 +219,14 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
         Some(v) => Err(at.error(v.span(), format!("{}: not a parameter of `{kind}`", key(name)))),
         None => Ok(()),
     };
+    if let Some(sel) = &m.select {
+        return select(&m, sel, i, at);
+    }
+    for (field, name) in [(m.grid.as_ref().map(|v| v.span()), "grid"), (m.folds.as_ref().map(|v| v.span()), "folds"), (m.theory_scale.as_ref().map(|v| v.span()), "theory_scale")] {
+        if let Some(span) = field {
+            return Err(at.error(span, format!("{}: only used with `select`", key(name))));
+        }
+    }
     let fixed_alphas = match kind.as_str() {
         "qlds" => None,
         "ls_svm" => Some((1.0, 0.0)),
@@ -240,14 +248,6 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
             ));
         }
     };
-    if let Some(sel) = &m.select {
-        return select(&m, sel, i, at);
-    }
-    for (field, name) in [(m.grid.as_ref().map(|v| v.span()), "grid"), (m.folds.as_ref().map(|v| v.span()), "folds"), (m.theory_scale.as_ref().map(|v| v.span()), "theory_scale")] {
-        if let Some(span) = field {
-            return Err(at.error(span, format!("{}: only used with `select`", key(name))));
-        }
-    }
     let (alpha_l, alpha_u) = match fixed_alphas {
         Some(a) => {
             forbid(&m.alpha_l, "alpha_l")?;

@@ -146,3 +146,11 @@ fn select_keys_parse_and_bad_ones_name_line_and_key() {
     let e = crate::config::parse(&th, std::path::Path::new("c.toml")).unwrap();
     assert!(matches!(&e.methods[0].method, crate::methods::Method::Select(s) if s.policy == Policy::Theory { scale: crate::theory::Scale::None }));
 }
+
+#[test]
+fn select_keys_are_rejected_on_other_kinds() {
+    let spectral = CONFIG.replace("kind = \"qlds\"", "kind = \"spectral\"");
+    assert!(config_error(&spectral).contains("only for kind"));
+    let spectral = CONFIG.replace("kind = \"qlds\"\nselect = \"cv\"", "kind = \"spectral\"");
+    assert!(config_error(&spectral).contains("only used with `select`"));
+}
