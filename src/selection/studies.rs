@@ -12,6 +12,9 @@ use crate::theory::{Setting, predict, theory_lambda};
 
 /// Theoretical errors over the grid for a setting (None where invalid).
 pub fn theory_grid(setting: &Setting, grid: &Grid, policy: LambdaPolicy) -> Result<ErrorGrid> {
+    if grid.points < 2 {
+        return Err(Error::param("grid", format!("needs ≥ 2 points per axis, got {}", grid.points)));
+    }
     let lambda = theory_lambda(setting, policy, 1.0)?;
     ErrorGrid::build(grid, |al, au| Ok::<_, Error>(predict(setting, al, au, lambda).ok().map(|p| p.error)))
 }
