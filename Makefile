@@ -32,7 +32,8 @@ figures: build
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
 	$(SSLAB) phase-diagram --dim 100 --unlabeled-per-class 1000 --labeled-per-class 2,5,10,20,50,100 \
-		--distances 0.5,1,1.5,2,2.5,3,4 --grid 20 --csv results/qlds_fig5_phase.csv --out figures/qlds_fig5_phase.png
+		--distances 0.5,1,1.5,2,2.5,3,4 --grid 20 --spot-checks 2:2,10:1.5,10:3,50:2,100:1 --draws 10 \
+		--csv results/qlds_fig5_phase.csv --out figures/qlds_fig5_phase.png
 	$(SSLAB) proportions --dim 100 --labeled-per-class 50 --unlabeled 2000 --mean-norm 1 \
 		--shares 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --grid 20 --csv results/qlds_fig4_proportions.csv --out figures/qlds_fig4_proportions.png
 

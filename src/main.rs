@@ -91,6 +91,13 @@ enum Command {
         /// Grid points per α axis.
         #[arg(long, default_value_t = 20)]
         grid: usize,
+        /// Cells checked by simulation, `NL:DIST` pairs (e.g. `5:2,50:2`); written to
+        /// `<csv stem>_spot_checks.csv`.
+        #[arg(long, value_delimiter = ',')]
+        spot_checks: Vec<String>,
+        /// Draws per spot check.
+        #[arg(long, default_value_t = 10)]
+        draws: usize,
         #[arg(long)]
         csv: PathBuf,
         #[arg(long)]
@@ -220,10 +227,30 @@ fn dispatch(command: Command) -> Result<()> {
             plot_scores(&exp, (dataset.as_deref(), method.as_deref()), split, bins, theory, &out)
         }
         Command::Theory(args) => theory(&args),
-        Command::PhaseDiagram { dim, unlabeled_per_class, labeled_per_class, distances, grid, csv, out } => {
+        Command::PhaseDiagram { dim, unlabeled_per_class, labeled_per_class, distances, grid, spot_checks, draws, csv, out } => {
             let grid = Grid { points: grid };
             let points = selection::phase_diagram(dim, unlabeled_per_class, &labeled_per_class, &distances, &grid, LambdaPolicy::default())?;
             report::write_csv(&csv, &points)?;
+            let spots = spot_checks
+                .iter()
+                .map(|s| {
+                    let bad = || Error::param("spot_checks", format!("expected NL:DIST, got `{s}`"));
+                    let (nl, dist) = s.split_once(':').ok_or_else(bad)?;
+                    let (nl, dist) = (nl.trim().parse().map_err(|_| bad())?, dist.trim().parse().map_err(|_| bad())?);
+                    let check = selection::spot_check(dim, unlabeled_per_class, nl, dist, &grid, draws, 2023)?;
+                    let theory = points.iter().find(|p| p.labeled_per_class == nl && p.distance == dist);
+                    println!(
+                        "spot check n_l = {nl}, distance {dist}: simulated gain {:.1} pp (LS-SVM {:.1}%, QLDS(th) {:.1}%), theory {}",
+                        100.0 * check.gain, 100.0 * check.ls_svm_error, 100.0 * check.tuned_error,
+                        theory.map_or("not on the grid".into(), |p| format!("{:.1} pp", 100.0 * p.gain))
+                    );
+                    Ok(check)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if !spots.is_empty() {
+                let stem = csv.file_stem().and_then(|s| s.to_str()).unwrap_or("phase");
+                report::write_csv(&csv.with_file_name(format!("{stem}_spot_checks.csv")), &spots)?;
+            }
             let values: Vec<Vec<f64>> = distances
                 .iter()
                 .map(|d| labeled_per_class.iter().map(|n| points.iter().find(|p| p.labeled_per_class == *n && p.distance == *d).map_or(f64::NAN, |p| 100.0 * p.gain)).collect())

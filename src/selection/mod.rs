@@ -13,7 +13,7 @@ mod theory;
 pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid};
-pub use studies::{PhasePoint, ProportionPoint, phase_diagram, proportion_study, theory_grid};
+pub use studies::{PhasePoint, ProportionPoint, SpotCheck, phase_diagram, proportion_study, spot_check, theory_grid};
 pub use theory::theory_errors;
 
 use ndarray::Array1;

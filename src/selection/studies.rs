@@ -89,3 +89,33 @@ pub fn proportion_study(dim: usize, labeled_per_class: usize, unlabeled: usize, 
         })
         .collect()
 }
+
+/// A simulation spot check of one phase-diagram cell (errors as fractions, means over draws).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SpotCheck {
+    pub labeled_per_class: usize,
+    pub distance: f64,
+    pub draws: usize,
+    /// Empirical LS-SVM error and empirical error of QLDS(th) (G estimated from the data).
+    pub ls_svm_error: f64,
+    pub tuned_error: f64,
+    pub gain: f64,
+}
+
+/// Fits LS-SVM and QLDS(th) on `draws` fresh draws of a phase-diagram cell (draw `i` seeded
+/// with `seed + i`), with the λ policy, grid and dimension of the diagram.
+pub fn spot_check(dim: usize, unlabeled_per_class: usize, labeled_per_class: usize, distance: f64, grid: &Grid, draws: usize, seed: u64) -> Result<SpotCheck> {
+    use rand::SeedableRng;
+    let mixture = GaussianMixture::symmetric(dim, distance / 2.0)?;
+    let ls = crate::methods::qlds::QldsParams::new(1.0, 0.0).check()?;
+    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::theory::Scale::None }, *grid, LambdaPolicy::default())?;
+    let (mut ls_err, mut th_err) = (0.0, 0.0);
+    for i in 0..draws {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
+        let p = mixture.sample_problem([labeled_per_class; 2], [unlabeled_per_class; 2], &mut rng);
+        let x_u = p.x_u.to_dense();
+        ls_err += crate::data::error_rate(ls.fit(&p)?.scores(x_u.view()).view(), p.y_u.view()) / draws as f64;
+        th_err += crate::data::error_rate(th.run(&p)?.scores.view(), p.y_u.view()) / draws as f64;
+    }
+    Ok(SpotCheck { labeled_per_class, distance, draws, ls_svm_error: ls_err, tuned_error: th_err, gain: ls_err - th_err })
+}
