@@ -307,7 +307,7 @@ fn theory_check(draws: usize, seed: u64, lambda: &str, out: &Path, figure: &Path
         other => return Err(Error::param("lambda", format!("expected max_eig_all or max_eig_unlabeled, got `{other}`"))),
     };
     faer::set_global_parallelism(faer::Par::Seq);
-    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed)?;
+    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed, true)?;
     for path in [out, figure] {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;

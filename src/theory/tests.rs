@@ -178,3 +178,16 @@ fn general_covariances_match_simulation() {
         assert!(((th.sigma[1] / th.sigma[0]) / (sd[1] / sd[0]) - 1.0).abs() < 0.05, "{ctx}");
     }
 }
+
+#[test]
+fn check_rows_carry_theory_simulation_and_consistent_flags() {
+    let c = CheckSetting { dim: 50, labeled_per_class: 20, unlabeled_per_class: 200, mean_norm: 1.5, alpha_l: 0.5, alpha_u: 0.5 };
+    let rows = run_check(&[c], LambdaPolicy::default(), 3, 5, false).unwrap();
+    let r = &rows[0];
+    let th = theory_at_policy(&Setting::symmetric(50, [20, 20], [200, 200], 1.5).unwrap(), 0.5, 0.5, LambdaPolicy::default()).unwrap().unwrap();
+    assert_eq!(r.theory_error, Some(th.error));
+    assert_eq!(r.error_within_002, (th.error - r.empirical_error).abs() <= 0.02);
+    assert_eq!((r.draws, r.lambda_policy, r.theory_valid), (3, "max_eig_all", true));
+    assert!(run_check(&[c], LambdaPolicy::default(), 1, 5, false).is_err());
+    assert_eq!(spec_grid().len(), 120);
+}
