@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures
+.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1
 
 build:
 	$(CARGO) build --release --locked
@@ -19,7 +19,7 @@ bench:
 	$(CARGO) bench --profile release --locked --bench qlds
 
 # Every table of the papers, regenerated from configs (run `make data` first).
-reproduce-tables: qlds-tables
+reproduce-tables: qlds-tables qlds-table1
 
 # QLDS paper Tables 2 and 5 (7 datasets × 20 splits) and their comparisons with the paper.
 QLDS_TABLE2 := LS-SVM,GB-SSL,Spectral,ST(LS-SVM),QLDS(cv),QLDS(th),QLDS(or)
@@ -60,3 +60,23 @@ data: build
 # SVMlight parsing speed (MB/s) and a9a peak memory vs its CSR size; needs the data mirror.
 bench-data:
 	$(CARGO) bench --profile release --locked --bench data
+
+# QLDS figures: Fig. 1 left (scores with theoretical Gaussians), Fig. 5 (phase diagram),
+# Fig. 4 (class-proportion mismatch).
+figures: build
+	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
+	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
+	$(SSLAB) phase-diagram --dim 100 --unlabeled-per-class 1000 --labeled-per-class 2,5,10,20,50,100 \
+		--distances 0.5,1,1.5,2,2.5,3,4 --grid 20 --spot-checks 2:2,10:1.5,10:3,50:2,100:1 --draws 10 \
+		--csv results/qlds_fig5_phase.csv --out figures/qlds_fig5_phase.png
+	$(SSLAB) proportions --dim 100 --labeled-per-class 50 --unlabeled 2000 --mean-norm 1 \
+		--shares 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --grid 20 --csv results/qlds_fig4_proportions.csv --out figures/qlds_fig4_proportions.png
+	$(SSLAB) run configs/qlds_curves.toml --out results --quiet
+	for d in books kitchen; do for v in error alpha_l alpha_u; do \
+		$(SSLAB) plot-curve results/qlds_curves/results.csv --prefix $$d- --value $$v \
+			--title "$$d: $$v against the number of labeled examples" --out figures/qlds_curves_$${d}_$$v.png; done; done
+
+# QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
+qlds-table1: build
+	$(SSLAB) run configs/qlds_table1.toml --threads 1 --quiet --out results
+	$(SSLAB) times results/qlds_table1/results.csv --out results/qlds_table1/times.md

@@ -7,6 +7,9 @@ use clap::{Parser, Subcommand};
 
 use sslab::config::{self, Experiment};
 use sslab::methods::qlds::{LambdaPolicy, QldsParams};
+use sslab::data::Problem;
+use sslab::methods::{Method, Outcome};
+use sslab::selection::{self, Grid};
 use sslab::theory::Setting;
 use sslab::data::registry::Registry;
 use sslab::data::{fetch, load};
@@ -90,6 +93,10 @@ enum Command {
         split: usize,
         #[arg(long, default_value_t = 40)]
         bins: usize,
+        /// Overlay the theoretical Gaussians N(m_j, σ²) (QLDS methods on synthetic data with
+        /// identity covariances; at the α the method used).
+        #[arg(long)]
+        theory: bool,
         /// Output PNG.
         #[arg(long)]
         out: PathBuf,
@@ -109,6 +116,62 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value = "figures/theory_check.png")]
         figure: PathBuf,
+    },
+    /// Fig. 5: theoretical gain of theory-tuned QLDS over LS-SVM against the labeled count
+    /// per class and ‖μ₁ − μ₂‖ (μ₁ = −μ₂); a heatmap PNG and a CSV.
+    PhaseDiagram {
+        #[arg(long, default_value_t = 100)]
+        dim: usize,
+        #[arg(long, default_value_t = 1000)]
+        unlabeled_per_class: usize,
+        #[arg(long, value_delimiter = ',', default_value = "2,5,10,20,50,100")]
+        labeled_per_class: Vec<usize>,
+        #[arg(long, value_delimiter = ',', default_value = "0.5,1,1.5,2,2.5,3,4")]
+        distances: Vec<f64>,
+        /// Grid points per α axis.
+        #[arg(long, default_value_t = 20)]
+        grid: usize,
+        /// Cells checked by simulation, `NL:DIST` pairs (e.g. `5:2,50:2`); written to
+        /// `<csv stem>_spot_checks.csv`.
+        #[arg(long, value_delimiter = ',')]
+        spot_checks: Vec<String>,
+        /// Draws per spot check.
+        #[arg(long, default_value_t = 10)]
+        draws: usize,
+        #[arg(long)]
+        csv: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fig. 4: error of the theory-chosen QLDS when the unlabeled class shares are assumed
+    /// equal to the (balanced) labeled ones, against knowing them; a line chart and a CSV.
+    Proportions {
+        #[arg(long, default_value_t = 100)]
+        dim: usize,
+        #[arg(long, default_value_t = 50)]
+        labeled_per_class: usize,
+        /// Total unlabeled points.
+        #[arg(long, default_value_t = 2000)]
+        unlabeled: usize,
+        #[arg(long, default_value_t = 1.0)]
+        mean_norm: f64,
+        /// Shares of class +1 among the unlabeled points.
+        #[arg(long, value_delimiter = ',', default_value = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9")]
+        shares: Vec<f64>,
+        #[arg(long, default_value_t = 20)]
+        grid: usize,
+        #[arg(long)]
+        csv: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
+    /// results.csv written by `run`.
+    Times {
+        results: PathBuf,
+        /// Output Markdown file.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(TheoryArgs),
@@ -249,11 +312,80 @@ fn dispatch(command: Command) -> Result<()> {
             println!("wrote {}", out.display());
             Ok(())
         }
-        Command::PlotScores { config, dataset, method, split, bins, out } => {
+        Command::PlotScores { config, dataset, method, split, bins, theory, out } => {
             let exp = config::load(&config)?;
-            plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
+            plot_scores(&exp, (dataset.as_deref(), method.as_deref()), split, bins, theory, &out)
         }
         Command::Theory(args) => theory(&args),
+        Command::PhaseDiagram { dim, unlabeled_per_class, labeled_per_class, distances, grid, spot_checks, draws, csv, out } => {
+            let grid = Grid { points: grid };
+            let points = selection::phase_diagram(dim, unlabeled_per_class, &labeled_per_class, &distances, &grid, LambdaPolicy::default())?;
+            report::write_csv(&csv, &points)?;
+            let spots = spot_checks
+                .iter()
+                .map(|s| {
+                    let bad = || Error::param("spot_checks", format!("expected NL:DIST, got `{s}`"));
+                    let (nl, dist) = s.split_once(':').ok_or_else(bad)?;
+                    let (nl, dist) = (nl.trim().parse().map_err(|_| bad())?, dist.trim().parse().map_err(|_| bad())?);
+                    let check = selection::spot_check(dim, unlabeled_per_class, nl, dist, &grid, draws, 2023)?;
+                    let theory = points.iter().find(|p| p.labeled_per_class == nl && p.distance == dist);
+                    println!(
+                        "spot check n_l = {nl}, distance {dist}: simulated gain {:.1} pp (LS-SVM {:.1}%, QLDS(th) {:.1}%), theory {}",
+                        100.0 * check.gain, 100.0 * check.ls_svm_error, 100.0 * check.tuned_error,
+                        theory.map_or("not on the grid".into(), |p| format!("{:.1} pp", 100.0 * p.gain))
+                    );
+                    Ok(check)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if !spots.is_empty() {
+                let stem = csv.file_stem().and_then(|s| s.to_str()).unwrap_or("phase");
+                report::write_csv(&csv.with_file_name(format!("{stem}_spot_checks.csv")), &spots)?;
+            }
+            let values: Vec<Vec<f64>> = distances
+                .iter()
+                .map(|d| labeled_per_class.iter().map(|n| points.iter().find(|p| p.labeled_per_class == *n && p.distance == *d).map_or(f64::NAN, |p| 100.0 * p.gain)).collect())
+                .collect();
+            let stamp = format!("d = {dim}, {unlabeled_per_class} unlabeled per class, {}×{} grid · {}", grid.points, grid.points, report::stamp("none (CLI)"));
+            figures::heatmap(
+                &figures::Heatmap {
+                    values: &values,
+                    x_labels: &labeled_per_class.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+                    y_labels: &distances.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+                    x_desc: "labeled points per class",
+                    y_desc: "‖μ₁ − μ₂‖",
+                    format: |v| format!("{v:.1}"),
+                    title: "Theory: error of LS-SVM minus error of QLDS(th) (percentage points)".into(),
+                    stamp,
+                },
+                &out,
+            )?;
+            println!("wrote {} and {}", csv.display(), out.display());
+            Ok(())
+        }
+        Command::Proportions { dim, labeled_per_class, unlabeled, mean_norm, shares, grid, csv, out } => {
+            let grid = Grid { points: grid };
+            let points = selection::proportion_study(dim, labeled_per_class, unlabeled, mean_norm, &shares, &grid, LambdaPolicy::default())?;
+            report::write_csv(&csv, &points)?;
+            let series = [
+                ("α chosen assuming unlabeled shares = labeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.assumed_error)).collect()),
+                ("α chosen knowing the unlabeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.known_error)).collect()),
+            ];
+            let stamp = format!("d = {dim}, {labeled_per_class} labeled per class, {unlabeled} unlabeled, ‖μ‖ = {mean_norm} · {}", report::stamp("none (CLI)"));
+            figures::lines(
+                &figures::Lines { series: &series, x_desc: "share of class +1 among unlabeled points", y_desc: "theoretical error (%)", title: "QLDS(th) under class-proportion mismatch".into(), stamp },
+                &out,
+            )?;
+            println!("wrote {} and {}", csv.display(), out.display());
+            Ok(())
+        }
+        Command::Times { results, out } => {
+            let rows = protocol::read_results(&results)?;
+            let hash = rows.first().map_or("none", |r| r.config_hash.as_str());
+            let md = report::times::times_markdown(&rows, &report::stamp(hash));
+            write(&out, &md)?;
+            println!("{md}\nwrote {}", out.display());
+            Ok(())
+        }
         Command::TheoryCheck { draws, seed, lambda, out, figure } => theory_check(draws, seed, &lambda, &out, &figure),
         Command::Data { command } => data(command),
     }
@@ -308,13 +440,13 @@ fn theory_check(draws: usize, seed: u64, lambda: &str, out: &Path, figure: &Path
         other => return Err(Error::param("lambda", format!("expected max_eig_all or max_eig_unlabeled, got `{other}`"))),
     };
     faer::set_global_parallelism(faer::Par::Seq);
-    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed)?;
+    let rows = sslab::theory::run_check(&sslab::theory::spec_grid(), policy, draws, seed, true)?;
     for path in [out, figure] {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
     }
-    sslab::theory::write_check_csv(out, &rows)?;
+    report::write_csv(out, &rows)?;
     let points: Vec<_> = rows
         .iter()
         .filter_map(|r| r.theory_error.map(|t| figures::ErrorPair { theory: t, empirical: r.empirical_error, empirical_std: r.empirical_error_std }))
@@ -368,14 +500,7 @@ fn theory(a: &TheoryArgs) -> Result<()> {
     Ok(())
 }
 
-fn plot_scores(
-    exp: &Experiment,
-    dataset: Option<&str>,
-    method: Option<&str>,
-    split: usize,
-    bins: usize,
-    out: &Path,
-) -> Result<()> {
+fn plot_scores(exp: &Experiment, (dataset, method): (Option<&str>, Option<&str>), split: usize, bins: usize, theory: bool, out: &Path) -> Result<()> {
     let pick = |name: Option<&str>, names: Vec<&str>, what: &str| -> Result<usize> {
         match name {
             None => Ok(0),
@@ -397,9 +522,13 @@ fn plot_scores(
     let hist = figures::ScoreHistogram {
         scores: outcome.scores.as_slice().unwrap_or(&[]),
         labels: problem.y_u.as_slice().unwrap_or(&[]),
-        title: format!("{} on {} (split {split}): error {:.2}%", method.name, spec.name, 100.0 * error),
+        title: match (outcome.alpha_l, outcome.alpha_u) {
+            (Some(al), Some(au)) => format!("{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {split}: error {:.2}%", method.name, spec.name, 100.0 * error),
+            _ => format!("{} on {} (split {split}): error {:.2}%", method.name, spec.name, 100.0 * error),
+        },
         stamp: report::stamp(&exp.hash),
         bins,
+        gaussians: if theory { Some(theory_gaussians(spec, &method.method, &problem, &outcome)?) } else { None },
     };
     figures::score_histogram(&hist, out)?;
     println!("wrote {}", out.display());
@@ -454,6 +583,30 @@ fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, 
     }
     println!("wrote {}/{name}.{{md,tex,csv}}", out.display());
     Ok(())
+}
+
+/// N(m_j, σ²) of Theorem 1 for the α and λ policy a QLDS method used on a synthetic split.
+fn theory_gaussians(spec: &config::DatasetSpec, method: &Method, problem: &Problem, outcome: &Outcome) -> Result<[(f64, f64); 2]> {
+    #[allow(unreachable_patterns)] // other data sources have no known class means
+    let mixture = match &spec.source {
+        config::DataSource::Synthetic(m) => m,
+        _ => return Err(Error::param("theory", "the theory overlay needs a synthetic dataset")),
+    };
+    let policy = match method {
+        Method::Qlds(q) => q.params().lambda,
+        Method::Select(s) => s.lambda,
+        _ => return Err(Error::param("theory", "the overlay needs a QLDS method (fixed or selected α)")),
+    };
+    let (al, au) = (outcome.alpha_l.unwrap_or(0.0), outcome.alpha_u.unwrap_or(0.0));
+    let count = |y: &ndarray::Array1<f64>| {
+        let (pos, neg) = sslab::data::class_counts(y.view());
+        [pos, neg]
+    };
+    let setting = Setting::from_mixture(mixture, count(&problem.y_l), count(&problem.y_u))?;
+    let lambda = sslab::theory::theory_lambda(&setting, policy, 1.0)?;
+    let p = sslab::theory::predict(&setting, al, au, lambda)
+        .map_err(|why| Error::Data(format!("theory at ({al}, {au}) has no value: {why}")))?;
+    Ok([(p.m[0], p.sigma), (p.m[1], p.sigma)])
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {

@@ -299,7 +299,7 @@ fn method(m: Spanned<raw::Method>, i: usize, at: &Located) -> Result<MethodSpec>
     if let Some(sel) = &m.select {
         return select(&m, sel, i, at);
     }
-    if let Some((name, s)) = m.present().into_iter().find(|(n, _)| ["grid", "folds", "theory_scale"].contains(n)) {
+    if let Some((name, s)) = m.present().into_iter().find(|(n, _)| kind == "qlds" && ["grid", "folds", "theory_scale"].contains(n)) {
         return Err(at.error(s, format!("{}: only used with `select`", key(name))));
     }
     // `lambda = "cv"` on ls_svm / gb_ssl: λ by cross-validation around the top eigenvalue.

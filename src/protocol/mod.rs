@@ -9,6 +9,8 @@ mod sizes;
 pub mod splits;
 
 pub use results::{ResultRow, read_results, write_results};
+#[cfg(test)]
+pub(crate) use results::test_row;
 pub use runner::{RunOptions, run, split_problem};
 pub use seeds::derive_seed;
 pub use sizes::Sizes;

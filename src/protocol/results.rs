@@ -39,6 +39,31 @@ impl ResultRow {
     }
 }
 
+/// A row with the given keys and neutral values elsewhere, for tests.
+#[cfg(test)]
+pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) -> ResultRow {
+    ResultRow {
+        experiment: "e".into(),
+        config_hash: "h".into(),
+        dataset: dataset.into(),
+        split,
+        split_seed: 0,
+        method: method.into(),
+        kind: "qlds".into(),
+        alpha_l: None,
+        alpha_u: None,
+        lambda_policy: "fixed".into(),
+        lambda: 1.0,
+        error,
+        n_labeled: 1,
+        n_unlabeled: 1,
+        dim: 1,
+        status: "ok".into(),
+        message: String::new(),
+        fit_seconds: 0.0,
+    }
+}
+
 /// Writes rows to `path` (header first), through a temporary file renamed into place.
 pub fn write_results(path: &Path, rows: &[ResultRow]) -> Result<()> {
     let csv_err = |e: csv::Error| Error::Csv {

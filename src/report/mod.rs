@@ -2,8 +2,11 @@
 //! stamped with the config hash and the commit. No numerics beyond aggregation happen here.
 
 pub mod compare;
+mod csv_rows;
 pub mod figures;
 mod stamp;
 pub mod tables;
+pub mod times;
 
+pub use csv_rows::write_csv;
 pub use stamp::stamp;

@@ -235,26 +235,7 @@ mod tests {
     use super::*;
 
     fn row(dataset: &str, method: &str, split: usize, error: f64) -> ResultRow {
-        ResultRow {
-            experiment: "e".into(),
-            config_hash: "h".into(),
-            dataset: dataset.into(),
-            split,
-            split_seed: 0,
-            method: method.into(),
-            kind: "qlds".into(),
-            alpha_l: None,
-            alpha_u: None,
-            lambda_policy: "fixed".into(),
-            lambda: 1.0,
-            error,
-            n_labeled: 1,
-            n_unlabeled: 1,
-            dim: 1,
-            status: "ok".into(),
-            message: String::new(),
-            fit_seconds: 0.0,
-        }
+        crate::protocol::test_row(dataset, method, split, error)
     }
 
     #[test]

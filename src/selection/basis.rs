@@ -10,27 +10,30 @@ use crate::error::{Error, Result};
 use crate::linalg::{spd_solve, sym_eigen, view};
 use crate::methods::qlds::Prepared;
 
-/// Eigenvalues of C_u and the labeled and unlabeled rows in its eigenbasis, scaled by 1/√n.
+/// Eigenvalues and eigenvectors of C_u, and the labeled rows in its eigenbasis, X_l V/√n.
 #[derive(Debug, Clone)]
 pub struct EigenBasis {
     pub values: Vec<f64>,
+    vectors: Mat<f64>,
+    scale: f64,
     /// X_l V/√n (n_l × d).
     pub labeled: Mat<f64>,
-    /// X_u V/√n (n_u × d).
-    pub unlabeled: Mat<f64>,
 }
 
 impl EigenBasis {
-    /// One eigen-decomposition of C_u and two products.
+    /// One eigen-decomposition of C_u and the projection of the labeled rows.
     pub fn new(prep: &Prepared) -> Result<Self> {
         let eig = sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?;
-        let scale = 1.0 / (prep.n() as f64).sqrt();
-        let project = |x: &ndarray::Array2<f64>| {
-            let mut out = Mat::zeros(x.nrows(), eig.values.len());
-            matmul(out.as_mut(), Accum::Replace, view(&x.view()), eig.vectors.as_ref(), scale, Par::Seq);
-            out
-        };
-        Ok(EigenBasis { labeled: project(&prep.x_l), unlabeled: project(&prep.x_u), values: eig.values })
+        let mut basis = EigenBasis { values: eig.values, vectors: eig.vectors, scale: 1.0 / (prep.n() as f64).sqrt(), labeled: Mat::zeros(0, 0) };
+        basis.labeled = basis.project(&prep.x_l);
+        Ok(basis)
+    }
+
+    /// Centred rows `x` in the eigenbasis, scaled by 1/√n: x V/√n.
+    pub fn project(&self, x: &ndarray::Array2<f64>) -> Mat<f64> {
+        let mut out = Mat::zeros(x.nrows(), self.values.len());
+        matmul(out.as_mut(), Accum::Replace, view(&x.view()), self.vectors.as_ref(), self.scale, Par::Seq);
+        out
     }
 
     /// 1/(λ − α_u e_i); an error when λ does not exceed α_u·λ_max(C_u).

@@ -1,7 +1,7 @@
 //! Cross-validation and oracle errors over the grid through the eigenbasis of C_u
 //! (one eigen-decomposition per split; every fold and grid point is an m×m solve).
 
-use ndarray::Array1;
+use ndarray::{Array1, Array2};
 
 use super::basis::{EigenBasis, Fold, rows};
 use super::folds;
@@ -46,11 +46,12 @@ pub fn cv_errors(basis: &EigenBasis, y_l: &Array1<f64>, grid: &Grid, lambda: f64
 }
 
 /// Error on the unlabeled truth at every grid point (the oracle; never a usable method).
-pub fn oracle_errors(basis: &EigenBasis, y_l: &Array1<f64>, y_u: &Array1<f64>, grid: &Grid, lambda: f64) -> Result<ErrorGrid> {
+/// `x_u` holds the centred unlabeled rows.
+pub fn oracle_errors(basis: &EigenBasis, y_l: &Array1<f64>, x_u: &Array2<f64>, y_u: &Array1<f64>, grid: &Grid, lambda: f64) -> Result<ErrorGrid> {
     let values = grid.values();
     let mut mistakes = vec![0; values.len() * values.len()];
     let yu = y_u.to_vec();
-    let fold = Fold::new(basis.labeled.clone(), y_l.to_vec(), basis.unlabeled.clone());
+    let fold = Fold::new(basis.labeled.clone(), y_l.to_vec(), basis.project(x_u));
     add_mistakes(basis, &fold, &yu, &values, lambda, &mut mistakes)?;
     Ok(to_grid(grid, &mistakes, yu.len()))
 }

@@ -8,12 +8,14 @@ mod folds;
 mod grid;
 mod lambda;
 pub mod naive;
+mod studies;
 mod theory;
 
 pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid};
 pub use lambda::{SelectLambda, SelectedLambda};
+pub use studies::{PhasePoint, ProportionPoint, SpotCheck, phase_diagram, proportion_study, spot_check, theory_grid};
 pub use theory::theory_errors;
 
 use ndarray::Array1;
@@ -85,7 +87,7 @@ impl SelectQlds {
         match self.policy {
             Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
             Policy::CrossValidation { folds } => cv_errors(&EigenBasis::new(prep)?, &prep.y_l, &self.grid, lambda, folds),
-            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, y_u, &self.grid, lambda),
+            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda),
         }
     }
 

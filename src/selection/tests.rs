@@ -22,7 +22,7 @@ fn eigenbasis_scores_equal_the_cholesky_fit() {
         let basis = EigenBasis::new(&prep).unwrap();
         let lambda = 1.01 * prep.top_eig_all().unwrap();
         let alphas = [0.0, 0.3, 1.0];
-        let fold = basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.unlabeled.clone());
+        let fold = basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.project(&prep.x_u));
         for au in [0.0, 0.6, 1.0] {
             let s = fold.scores(&basis.inverse_diagonal(lambda, au).unwrap(), &alphas).unwrap();
             for (c, &al) in alphas.iter().enumerate().filter(|(_, a)| **a > 0.0 || au > 0.0) {
@@ -48,7 +48,7 @@ fn fast_cv_and_oracle_equal_the_naive_path() {
         let slow = naive::cv_errors(&prep, &grid, lambda, folds).unwrap();
         assert_eq!(fast, slow, "cv, seed {seed}");
         assert_eq!(fast.best(), slow.best());
-        let fast = oracle_errors(&basis, &prep.y_l, &p.y_u, &grid, lambda).unwrap();
+        let fast = oracle_errors(&basis, &prep.y_l, &prep.x_u, &p.y_u, &grid, lambda).unwrap();
         let slow = naive::oracle_errors(&prep, &p.y_u, &grid, lambda).unwrap();
         assert_eq!(fast, slow, "oracle, seed {seed}");
         assert!(fast.errors[0].is_none() && fast.errors[1..].iter().all(Option::is_some));
@@ -145,4 +145,14 @@ fn select_keys_parse_and_bad_ones_name_line_and_key() {
     let th = CONFIG.replace("select = \"cv\"", "select = \"th\"").replace("folds = 3", "theory_scale = \"none\"");
     let e = crate::config::parse(&th, std::path::Path::new("c.toml")).unwrap();
     assert!(matches!(&e.methods[0].method, crate::methods::Method::Select(s) if s.policy == Policy::Theory { scale: crate::theory::Scale::None }));
+}
+
+#[test]
+fn select_keys_are_rejected_on_other_kinds() {
+    let spectral = CONFIG.replace("kind = \"qlds\"", "kind = \"spectral\"");
+    let msg = config_error(&spectral);
+    assert!(msg.contains("methods[0].select: not a parameter of `spectral`"), "{msg}");
+    let spectral = CONFIG.replace("kind = \"qlds\"\nselect = \"cv\"", "kind = \"spectral\"");
+    let msg = config_error(&spectral);
+    assert!(msg.contains("methods[0].grid: not a parameter of `spectral`"), "{msg}");
 }

@@ -1,10 +1,11 @@
 //! The Monte-Carlo acceptance grid of spec §5: theory against simulation for every
 //! (d, n_l, n_u, ‖μ‖, α_l, α_u), one row per setting.
 
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{Setting, simulate, symmetric_theory};
+use super::{Setting, simulate, theory_at_policy};
 use crate::error::{Error, Result};
 use crate::methods::qlds::LambdaPolicy;
 
@@ -67,21 +68,23 @@ pub struct CheckRow {
 }
 
 /// Runs every setting (in parallel over settings) with `draws` draws each; setting `i`
-/// uses the seeds `seed + 1000·i + k`.
-pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, seed: u64) -> Result<Vec<CheckRow>> {
+/// uses the seeds `seed + 1000·i + k`. `progress` draws a bar on stderr (when a terminal).
+pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, seed: u64, progress: bool) -> Result<Vec<CheckRow>> {
     if draws < 2 {
         return Err(Error::param("draws", format!("must be ≥ 2, got {draws}")));
     }
-    settings
+    let bar = if progress { ProgressBar::new(settings.len() as u64) } else { ProgressBar::hidden() };
+    let rows = settings
         .par_iter()
         .enumerate()
         .map(|(i, c)| {
             let s = Setting::symmetric(c.dim, [c.labeled_per_class; 2], [c.unlabeled_per_class; 2], c.mean_norm)?;
-            let th = symmetric_theory(&s, c.alpha_l, c.alpha_u, policy)?.ok();
+            let th = theory_at_policy(&s, c.alpha_l, c.alpha_u, policy)?.ok();
             let emp = simulate(&s, c.mean_norm, c.alpha_l, c.alpha_u, policy, draws, seed + 1000 * i as u64)?;
             let close = |a: f64, b: f64| (a / b - 1.0).abs() <= 0.1;
             let moments = th.is_some_and(|t| close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma));
             let ratio = th.is_some_and(|t| close(t.m[0] / t.sigma, emp.m[0] / emp.sigma));
+            bar.inc(1);
             Ok(CheckRow {
                 dim: c.dim,
                 labeled_per_class: c.labeled_per_class,
@@ -106,15 +109,7 @@ pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, 
                 error_within_002: th.is_some_and(|t| (t.error - emp.error).abs() <= 0.02),
             })
         })
-        .collect()
-}
-
-/// Writes the rows as CSV with a header.
-pub fn write_check_csv(path: &std::path::Path, rows: &[CheckRow]) -> Result<()> {
-    let csv_err = |e: csv::Error| Error::Csv { path: path.into(), message: e.to_string() };
-    let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
-    for r in rows {
-        w.serialize(r).map_err(csv_err)?;
-    }
-    w.flush().map_err(|e| Error::io(path, e))
+        .collect();
+    bar.finish_and_clear();
+    rows
 }

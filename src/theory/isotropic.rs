@@ -58,7 +58,7 @@ impl Ratios {
     }
 }
 
-fn poles_ok(al: f64, au: f64, delta: f64) -> bool {
+pub(super) fn poles_ok(al: f64, au: f64, delta: f64) -> bool {
     au * delta < 1.0 && 1.0 + al * delta > 0.0
 }
 
@@ -91,7 +91,7 @@ pub(super) fn top_eig_2x2(a: [[f64; 2]; 2]) -> f64 {
     half_tr + (half_tr * half_tr - det).max(0.0).sqrt()
 }
 
-fn mul(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
+pub(super) fn mul(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
     [0, 1].map(|i| [0, 1].map(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j]))
 }
 
@@ -100,7 +100,7 @@ fn transpose(a: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
 }
 
 /// Solves `a x = b` for 2×2 matrices; None when `a` is singular.
-fn solve(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {
+pub(super) fn solve(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {
     let det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
     if det == 0.0 || !det.is_finite() {
         return None;

@@ -23,7 +23,7 @@ pub struct Empirical {
 }
 
 /// Theory at the λ the policy corresponds to (λ_th = (1+ε)·edge, or the fixed λ).
-pub fn symmetric_theory(setting: &Setting, al: f64, au: f64, policy: LambdaPolicy) -> Result<Result<Prediction, Invalid>> {
+pub fn theory_at_policy(setting: &Setting, al: f64, au: f64, policy: LambdaPolicy) -> Result<Result<Prediction, Invalid>> {
     Ok(predict(setting, al, au, theory_lambda(setting, policy, 1.0)?))
 }
 

@@ -1,5 +1,6 @@
 //! What the isotropic theory needs: dimension, per-class counts and G = MᵀM.
 
+use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 
 /// A two-class setting: class 1 has label +1, class 2 label −1; within-class covariance I_d.
@@ -37,6 +38,20 @@ impl Setting {
         }
         let q = norm * norm;
         Self::new(dim, labeled, unlabeled, [[q, -q], [-q, q]])
+    }
+
+    /// The exact setting of a Gaussian mixture with identity covariances: G of the class
+    /// means centred with their population mean over the n points (shares of the counts).
+    pub fn from_mixture(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> Result<Self> {
+        if mixture.variances.iter().flatten().any(|v| *v != 1.0) {
+            return Err(Error::param("variances", "the isotropic theory needs identity class covariances"));
+        }
+        let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
+        let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
+        let centre = &mixture.means[0] * rho[0] + &mixture.means[1] * rho[1];
+        let m = mixture.means.each_ref().map(|mu| mu - &centre);
+        let g01 = m[0].dot(&m[1]);
+        Self::new(mixture.dim(), labeled, unlabeled, [[m[0].dot(&m[0]), g01], [g01, m[1].dot(&m[1])]])
     }
 
     /// n = n_l + n_u.

@@ -129,26 +129,7 @@ mod tests {
     use crate::report::tables::error_percent;
 
     fn row(dataset: &str, method: &str, n_labeled: usize, split: usize, error: f64) -> ResultRow {
-        ResultRow {
-            experiment: "e".into(),
-            config_hash: "h".into(),
-            dataset: dataset.into(),
-            split,
-            split_seed: 0,
-            method: method.into(),
-            kind: "qlds".into(),
-            alpha_l: Some(0.5),
-            alpha_u: None,
-            lambda_policy: "fixed".into(),
-            lambda: 1.0,
-            error,
-            n_labeled,
-            n_unlabeled: 1,
-            dim: 1,
-            status: "ok".into(),
-            message: String::new(),
-            fit_seconds: 0.0,
-        }
+        ResultRow { alpha_l: Some(0.5), n_labeled, ..crate::protocol::test_row(dataset, method, split, error) }
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! PNG figures with plotters, one file per figure kind. Text uses the bundled DejaVu Sans
 //! (`assets/fonts`), so no system font is needed.
 
-pub mod curves;
 mod annealing;
+pub mod curves;
+mod heatmap;
+mod lines;
 mod scaling;
 mod scores;
 mod theory_check;
 
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
 pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
+pub use heatmap::{Heatmap, heatmap};
+pub use lines::{Lines, lines};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 

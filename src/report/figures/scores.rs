@@ -15,6 +15,8 @@ pub struct ScoreHistogram<'a> {
     pub title: String,
     pub stamp: String,
     pub bins: usize,
+    /// Optional theoretical N(m, σ²) of class +1 and class −1, drawn as curves.
+    pub gaussians: Option<[(f64, f64); 2]>,
 }
 
 /// Draws the per-class density histogram into a PNG at `path`.
@@ -40,7 +42,9 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     };
     let classes = [(1.0, "class +1", RGBColor(31, 119, 180)), (-1.0, "class −1", RGBColor(214, 39, 40))];
     let densities: Vec<Vec<f64>> = classes.iter().map(|c| density(c.0)).collect();
-    let top = densities.iter().flatten().copied().fold(0.0, f64::max) * 1.1;
+    let peak = |(_, sd): &(f64, f64)| 1.0 / (sd * (2.0 * std::f64::consts::PI).sqrt());
+    let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
+    let top = densities.iter().flatten().copied().fold(curve_top, f64::max) * 1.1;
 
     let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(&e))?;
@@ -70,6 +74,16 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             .label(*name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled()));
     }
+    for (&(mean, sd), (_, name, colour)) in h.gaussians.iter().flatten().zip(&classes) {
+        let colour = *colour;
+        let pdf = |x: f64| (-0.5 * ((x - mean) / sd).powi(2)).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt());
+        let xs = (0..=400).map(|i| lo + (hi - lo) * i as f64 / 400.0);
+        chart
+            .draw_series(LineSeries::new(xs.map(|x| (x, pdf(x))), colour.stroke_width(3)))
+            .map_err(|e| fail(&e))?
+            .label(format!("theory, {name}"))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
+    }
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
@@ -98,6 +112,7 @@ mod tests {
             title: "t".into(),
             stamp: "s".into(),
             bins: 4,
+            gaussians: Some([(0.5, 0.4), (-0.5, 0.4)]),
         };
         score_histogram(&h, &path).unwrap();
         let bytes = std::fs::read(&path).unwrap();

@@ -1,0 +1,77 @@
+//! A heatmap of values on a (column, row) grid with the value printed in each cell.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// Cells `values[row][col]`; columns and rows are labelled by `x_labels`, `y_labels`.
+#[derive(Debug, Clone)]
+pub struct Heatmap<'a> {
+    pub values: &'a [Vec<f64>],
+    pub x_labels: &'a [String],
+    pub y_labels: &'a [String],
+    pub x_desc: &'a str,
+    pub y_desc: &'a str,
+    /// How a value is printed in its cell.
+    pub format: fn(f64) -> String,
+    pub title: String,
+    pub stamp: String,
+}
+
+/// Draws the heatmap (white = smallest value, dark blue = largest) into a PNG at `path`.
+pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
+    super::register_font();
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    let (nx, ny) = (h.x_labels.len(), h.y_labels.len());
+    if nx == 0 || ny == 0 || h.values.len() != ny || h.values.iter().any(|r| r.len() != nx) {
+        return Err(Error::Report("heatmap needs values[row][col] matching the labels".into()));
+    }
+    let lo = h.values.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+    let hi = h.values.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
+    let root = BitMapBackend::new(path, (900, 640)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let (plot, footer) = root.split_vertically(610);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(&h.title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)
+        .map_err(|e| fail(&e))?;
+    let label = |labels: &[String], v: f64| labels.get(v.floor() as usize).cloned().unwrap_or_default();
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(nx * 2 + 1)
+        .y_labels(ny * 2 + 1)
+        .x_label_formatter(&|v| if (v.fract() - 0.5).abs() < 1e-9 { label(h.x_labels, *v) } else { String::new() })
+        .y_label_formatter(&|v| if (v.fract() - 0.5).abs() < 1e-9 { label(h.y_labels, *v) } else { String::new() })
+        .x_desc(h.x_desc)
+        .y_desc(h.y_desc)
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    let shade = |v: f64| {
+        let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.0 };
+        let mix = |a: f64, b: f64| (a + t * (b - a)).round() as u8;
+        RGBColor(mix(255.0, 8.0), mix(255.0, 69.0), mix(255.0, 148.0))
+    };
+    for (r, row) in h.values.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            let (x, y) = (c as f64, r as f64);
+            chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], shade(v).filled()))).map_err(|e| fail(&e))?;
+            let ink = if hi > lo && (v - lo) / (hi - lo) > 0.55 { WHITE } else { BLACK };
+            let style = ("sans-serif", 13).into_font().color(&ink).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Center,
+            ));
+            chart.draw_series(std::iter::once(Text::new((h.format)(v), (x + 0.5, y + 0.5), style))).map_err(|e| fail(&e))?;
+        }
+    }
+    footer
+        .draw(&Text::new(h.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
+}
