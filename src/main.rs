@@ -366,15 +366,23 @@ fn dispatch(command: Command) -> Result<()> {
             let grid = Grid { points: grid };
             let points = selection::proportion_study(dim, labeled_per_class, unlabeled, mean_norm, &shares, &grid, LambdaPolicy::default())?;
             report::write_csv(&csv, &points)?;
-            let series = [
-                ("α chosen assuming unlabeled shares = labeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.assumed_error)).collect()),
-                ("α chosen knowing the unlabeled shares".to_string(), points.iter().map(|p| (p.unlabeled_share, 100.0 * p.known_error)).collect()),
+            let curve = |label: &str, error: fn(&selection::ProportionPoint) -> f64| figures::curves::Curve {
+                label: label.into(),
+                points: points.iter().map(|p| (p.unlabeled_share, 100.0 * error(p), 0.0)).collect(),
+            };
+            let curves = [
+                curve("α chosen assuming unlabeled shares = labeled shares", |p| p.assumed_error),
+                curve("α chosen knowing the unlabeled shares", |p| p.known_error),
             ];
             let stamp = format!("d = {dim}, {labeled_per_class} labeled per class, {unlabeled} unlabeled, ‖μ‖ = {mean_norm} · {}", report::stamp("none (CLI)"));
-            figures::lines(
-                &figures::Lines { series: &series, x_desc: "share of class +1 among unlabeled points", y_desc: "theoretical error (%)", title: "QLDS(th) under class-proportion mismatch".into(), stamp },
-                &out,
-            )?;
+            let plot = figures::curves::CurvePlot {
+                curves: &curves,
+                title: "QLDS(th) under class-proportion mismatch".into(),
+                x_label: "share of class +1 among unlabeled points".into(),
+                y_label: "theoretical error (%)".into(),
+                stamp,
+            };
+            figures::curves::draw(&plot, &out)?;
             println!("wrote {} and {}", csv.display(), out.display());
             Ok(())
         }

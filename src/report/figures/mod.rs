@@ -4,7 +4,6 @@
 mod annealing;
 pub mod curves;
 mod heatmap;
-mod lines;
 mod scaling;
 mod scores;
 mod theory_check;
@@ -12,7 +11,6 @@ mod theory_check;
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
 pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use heatmap::{Heatmap, heatmap};
-pub use lines::{Lines, lines};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 
