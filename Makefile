@@ -47,8 +47,10 @@ bench-svmlin:
 bench-svmlin-scaling:
 	$(CARGO) bench --profile release --locked --bench svmlin -- scaling
 
+# SVMlin tables: synthetic text, and SSL-book text (needs `make data DATASETS=ssl_text`).
 svmlin-tables: build
 	$(SSLAB) run configs/svmlin_synthetic.toml --out results
+	$(SSLAB) run configs/svmlin_text.toml --out results
 
 svmlin-figures:
 	$(CARGO) bench --profile release --locked --bench svmlin -- da-path
