@@ -21,7 +21,6 @@ pub struct AnnealingPlot {
 
 /// Draws the two objectives against T into a PNG at `path`.
 pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", out.display()));
     if p.path.is_empty() || p.path.iter().any(|pt| !(pt.0 > 0.0 && pt.1.is_finite() && pt.2.is_finite())) {
         return Err(Error::Report("annealing plot needs positive temperatures and finite objectives".into()));
@@ -31,9 +30,7 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
     let values = p.path.iter().flat_map(|pt| [pt.1, pt.2]).chain([p.best]);
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let pad = 0.05 * (hi - lo).max(1e-12);
-    let root = BitMapBackend::new(out, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(570);
+    let (root, plot) = super::canvas(out, (900, 600), &p.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&p.title, ("sans-serif", 22))
         .margin(12)
@@ -68,16 +65,9 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
         .map_err(|e| fail(&e))?
         .label(format!("best S3VM objective {:.5}", p.best))
         .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK.mix(0.5)));
-    chart
-        .configure_series_labels()
+    super::legend(&mut chart.configure_series_labels())
         .position(SeriesLabelPosition::LowerLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
         .draw()
-        .map_err(|e| fail(&e))?;
-    footer
-        .draw(&Text::new(p.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }

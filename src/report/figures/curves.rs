@@ -60,7 +60,6 @@ const PALETTE: [RGBColor; 8] = [
 
 /// Draws the curves into a PNG at `path`.
 pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     let all: Vec<&(f64, f64, f64)> = p.curves.iter().flat_map(|c| &c.points).collect();
     if all.is_empty() {
@@ -75,9 +74,7 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
         let m = ((hi - lo) * 0.05).max(1e-9);
         (lo - m)..(hi + m)
     };
-    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(530);
+    let (root, plot) = super::canvas(path, (900, 560), &p.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&p.title, ("sans-serif", 22))
         .margin(12)
@@ -110,15 +107,8 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
             .draw_series(c.points.iter().map(|q| Circle::new((q.0, q.1), 3, colour.filled())))
             .map_err(|e| fail(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
+    super::legend(&mut chart.configure_series_labels())
         .draw()
-        .map_err(|e| fail(&e))?;
-    footer
-        .draw(&Text::new(p.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }

@@ -22,7 +22,6 @@ pub struct Heatmap<'a> {
 
 /// Draws the heatmap (white = smallest value, dark blue = largest) into a PNG at `path`.
 pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     let (nx, ny) = (h.x_labels.len(), h.y_labels.len());
     if nx == 0 || ny == 0 || h.values.len() != ny || h.values.iter().any(|r| r.len() != nx) {
@@ -30,9 +29,7 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
     }
     let lo = h.values.iter().flatten().copied().fold(f64::INFINITY, f64::min);
     let hi = h.values.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
-    let root = BitMapBackend::new(path, (900, 640)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(610);
+    let (root, plot) = super::canvas(path, (900, 640), &h.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 20))
         .margin(14)
@@ -70,8 +67,5 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
             chart.draw_series(std::iter::once(Text::new((h.format)(v), (x + 0.5, y + 0.5), style))).map_err(|e| fail(&e))?;
         }
     }
-    footer
-        .draw(&Text::new(h.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
-        .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }

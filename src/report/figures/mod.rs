@@ -14,9 +14,38 @@ pub use heatmap::{Heatmap, heatmap};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 
+use std::path::Path;
 use std::sync::Once;
 
+use plotters::chart::SeriesLabelStyle;
+use plotters::coord::{CoordTranslate, Shift};
+use plotters::prelude::*;
 use plotters::style::FontStyle;
+
+use crate::error::{Error, Result};
+
+/// A drawing area of a PNG figure.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// A white PNG of `size` at `path` whose bottom 30 px hold the provenance `stamp`; returns
+/// the root (to `present` at the end) and the plot area above the footer.
+fn canvas<'a>(path: &'a Path, size: (u32, u32), stamp: &str) -> Result<(Area<'a>, Area<'a>)> {
+    register_font();
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    let root = BitMapBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let (plot, footer) = root.split_vertically(size.1 - 30);
+    let grey = ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90));
+    footer.draw(&Text::new(stamp.to_string(), (12, 8), grey)).map_err(|e| fail(&e))?;
+    Ok((root, plot))
+}
+
+/// The legend box style shared by the figures.
+fn legend<'s, 'a, 'b, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    style: &'s mut SeriesLabelStyle<'a, 'b, DB, CT>,
+) -> &'s mut SeriesLabelStyle<'a, 'b, DB, CT> {
+    style.background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14))
+}
 
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 

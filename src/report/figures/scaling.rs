@@ -27,7 +27,6 @@ pub struct ScalingPlot {
 
 /// Draws the log–log timing plot into a PNG at `path`.
 pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     let all: Vec<(f64, f64)> = p.series.iter().flat_map(|s| s.points.iter().copied()).collect();
     if all.is_empty() || all.iter().any(|&(n, t)| !(n > 0.0 && t > 0.0)) {
@@ -38,9 +37,7 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         let hi = all.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
         (lo / 1.5)..(hi * 1.5)
     };
-    let root = BitMapBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(570);
+    let (root, plot) = super::canvas(path, (900, 600), &p.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&p.title, ("sans-serif", 22))
         .margin(12)
@@ -68,16 +65,9 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
             .label(format!("{} (slope {:.2})", s.name, s.slope))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
+    super::legend(&mut chart.configure_series_labels())
         .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
         .draw()
-        .map_err(|e| fail(&e))?;
-    footer
-        .draw(&Text::new(p.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }

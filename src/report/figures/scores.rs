@@ -21,7 +21,6 @@ pub struct ScoreHistogram<'a> {
 
 /// Draws the per-class density histogram into a PNG at `path`.
 pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     if h.scores.is_empty() || h.scores.len() != h.labels.len() || h.bins == 0 {
         return Err(Error::Report("score histogram needs scores, matching labels and bins ≥ 1".into()));
@@ -46,9 +45,7 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
     let top = densities.iter().flatten().copied().fold(curve_top, f64::max) * 1.1;
 
-    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(530);
+    let (root, plot) = super::canvas(path, (900, 560), &h.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 22))
         .margin(12)
@@ -84,15 +81,8 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             .label(format!("theory, {name}"))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
+    super::legend(&mut chart.configure_series_labels())
         .draw()
-        .map_err(|e| fail(&e))?;
-    footer
-        .draw(&Text::new(h.stamp.clone(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }

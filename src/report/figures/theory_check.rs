@@ -17,15 +17,12 @@ pub struct ErrorPair {
 
 /// Draws the scatter into a PNG at `path`.
 pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path) -> Result<()> {
-    super::register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     if points.is_empty() {
         return Err(Error::Report("theory check figure needs at least one point".into()));
     }
     let top = points.iter().map(|p| p.theory.max(p.empirical + p.empirical_std)).fold(0.0, f64::max) * 1.05;
-    let root = BitMapBackend::new(path, (760, 760)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (plot, footer) = root.split_vertically(730);
+    let (root, plot) = super::canvas(path, (760, 760), stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(title, ("sans-serif", 20))
         .margin(14)
@@ -62,16 +59,9 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .map_err(|e| fail(&e))?
         .label("settings (±0.02 band in grey)")
         .legend(move |(x, y)| Circle::new((x + 8, y), 4, blue.filled()));
-    chart
-        .configure_series_labels()
+    super::legend(&mut chart.configure_series_labels())
         .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
         .draw()
-        .map_err(|e| fail(&e))?;
-    footer
-        .draw(&Text::new(stamp.to_string(), (12, 8), ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90))))
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }
