@@ -172,8 +172,8 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> R
     let (labeled, unlabeled) = match official_sizes {
         Some(official) => {
             let given = [&d.labeled, &d.unlabeled].into_iter().flatten().map(|v| v.span());
-            let given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
-            if let Some(s) = given.into_iter().next() {
+            let mut given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
+            if let Some(s) = given.next() {
                 return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
             }
             official
