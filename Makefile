@@ -63,8 +63,8 @@ data: build
 bench-data:
 	$(CARGO) bench --profile release --locked --bench data
 
-# QLDS figures: Fig. 1 left (scores with theoretical Gaussians), Fig. 5 (phase diagram),
-# Fig. 4 (class-proportion mismatch).
+# QLDS figures: Fig. 1 left, centre, right (scores with theoretical Gaussians), Fig. 5 (phase
+# diagram), Fig. 4 (class-proportion mismatch), Figs. 2/6/7 (curves against n_l; needs `make data`).
 figures: build
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
@@ -73,6 +73,8 @@ figures: build
 		--csv results/qlds_fig5_phase.csv --out figures/qlds_fig5_phase.png
 	$(SSLAB) proportions --dim 100 --labeled-per-class 50 --unlabeled 2000 --mean-norm 1 \
 		--shares 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --grid 20 --csv results/qlds_fig4_proportions.csv --out figures/qlds_fig4_proportions.png
+	for d in kitchen books; do $(SSLAB) plot-scores configs/qlds_fig1_reviews.toml --dataset $$d --method "QLDS(th)" \
+		--theory --bins 30 --out figures/qlds_fig1_$$d.png; done
 	$(SSLAB) run configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --prefix $$d- --value $$v \

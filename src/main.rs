@@ -593,13 +593,10 @@ fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, 
     Ok(())
 }
 
-/// N(m_j, σ²) of Theorem 1 for the α and λ policy a QLDS method used on a synthetic split.
+/// N(m_j, σ²) of Theorem 1 for the α and λ policy a QLDS method used on a split: with the
+/// true class means on synthetic data, with the setting estimated from the labeled points
+/// (as QLDS(th) does, rescaled to unit within-class variance) on data read from files.
 fn theory_gaussians(spec: &config::DatasetSpec, method: &Method, problem: &Problem, outcome: &Outcome) -> Result<[(f64, f64); 2]> {
-    #[allow(unreachable_patterns)] // other data sources have no known class means
-    let mixture = match &spec.source {
-        config::DataSource::Synthetic(m) => m,
-        _ => return Err(Error::param("theory", "the theory overlay needs a synthetic dataset")),
-    };
     let policy = match method {
         Method::Qlds(q) => q.params().lambda,
         Method::Select(s) => s.lambda,
@@ -610,8 +607,15 @@ fn theory_gaussians(spec: &config::DatasetSpec, method: &Method, problem: &Probl
         let (pos, neg) = sslab::data::class_counts(y.view());
         [pos, neg]
     };
-    let setting = Setting::from_mixture(mixture, count(&problem.y_l), count(&problem.y_u))?;
-    let lambda = sslab::theory::theory_lambda(&setting, policy, 1.0)?;
+    let (setting, variance) = match &spec.source {
+        config::DataSource::Synthetic(mixture) => (Setting::from_mixture(mixture, count(&problem.y_l), count(&problem.y_u))?, 1.0),
+        _ => {
+            let prep = sslab::methods::qlds::Prepared::new(problem)?;
+            let est = sslab::theory::estimate_setting(&prep, sslab::theory::Scale::LabeledWithin)?;
+            (est.setting, est.variance)
+        }
+    };
+    let lambda = sslab::theory::theory_lambda(&setting, policy, variance)?;
     let p = sslab::theory::predict(&setting, al, au, lambda)
         .map_err(|why| Error::Data(format!("theory at ({al}, {au}) has no value: {why}")))?;
     Ok([(p.m[0], p.sigma), (p.m[1], p.sigma)])

@@ -25,19 +25,30 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     if h.scores.is_empty() || h.scores.len() != h.labels.len() || h.bins == 0 {
         return Err(Error::Report("score histogram needs scores, matching labels and bins ≥ 1".into()));
     }
-    let lo = h.scores.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = h.scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // The view: the central 99 % of the scores and the theory curves' ±4σ; points outside
+    // are left out of the bars (densities stay normalised by all points of the class).
+    let mut sorted = h.scores.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let quantile = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    let (lo, hi) = h.gaussians.iter().flatten().fold((quantile(0.005), quantile(0.995)), |(a, b), (m, sd)| {
+        (a.min(m - 4.0 * sd), b.max(m + 4.0 * sd))
+    });
     let width = ((hi - lo) / h.bins as f64).max(f64::EPSILON);
+    let outside = h.scores.iter().filter(|s| **s < lo || **s > hi).count();
     let density = |class: f64| -> Vec<f64> {
         let mut counts = vec![0.0; h.bins];
         let members = h.labels.iter().filter(|l| **l == class).count().max(1) as f64;
         for (s, l) in h.scores.iter().zip(h.labels) {
-            if *l == class {
+            if *l == class && (lo..=hi).contains(s) {
                 let b = (((s - lo) / width) as usize).min(h.bins - 1);
                 counts[b] += 1.0 / (members * width);
             }
         }
         counts
+    };
+    let x_desc = match outside {
+        0 => "score f(x) on unlabeled points".to_string(),
+        k => format!("score f(x) on unlabeled points ({k} of {} outside the range shown)", h.scores.len()),
     };
     let classes = [(1.0, "class +1", RGBColor(31, 119, 180)), (-1.0, "class −1", RGBColor(214, 39, 40))];
     let densities: Vec<Vec<f64>> = classes.iter().map(|c| density(c.0)).collect();
@@ -55,7 +66,7 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         .map_err(|e| fail(&e))?;
     chart
         .configure_mesh()
-        .x_desc("score f(x) on unlabeled points")
+        .x_desc(x_desc)
         .y_desc("density")
         .label_style(("sans-serif", 14))
         .draw()
