@@ -64,7 +64,8 @@ bench-data:
 	$(CARGO) bench --profile release --locked --bench data
 
 # QLDS figures: Fig. 1 left, centre, right (scores with theoretical Gaussians), Fig. 5 (phase
-# diagram), Fig. 4 (class-proportion mismatch), Figs. 2/6/7 (curves against n_l; needs `make data`).
+# diagram), Fig. 4 (class-proportion mismatch), Fig. 3 (concentration) and Figs. 2/6/7 (curves
+# against n_l); Figs. 1 centre/right, 2/3/6/7 need `make data`.
 figures: build
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
@@ -75,6 +76,9 @@ figures: build
 		--shares 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --grid 20 --csv results/qlds_fig4_proportions.csv --out figures/qlds_fig4_proportions.png
 	for d in kitchen books; do $(SSLAB) plot-scores configs/qlds_fig1_reviews.toml --dataset $$d --method "QLDS(th)" \
 		--theory --bins 30 --out figures/qlds_fig1_$$d.png; done
+	for s in n0200-d040 n0400-d080 n0800-d160 n1200-d240 n2000-d400; do \
+		$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-$$s --bins 30 \
+			--out figures/qlds_fig3_books_$$s.png; done
 	$(SSLAB) run configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --prefix $$d- --value $$v \

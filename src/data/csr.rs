@@ -164,6 +164,22 @@ impl Csr {
         }
     }
 
+    /// The first `n` columns (all when there are fewer).
+    pub fn first_columns(&self, n: usize) -> Csr {
+        let n_cols = n.min(self.n_cols);
+        let mut indptr = Vec::with_capacity(self.indptr.len());
+        indptr.push(0);
+        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        for i in 0..self.nrows() {
+            let (idx, val) = self.row(i);
+            let keep = idx.partition_point(|&j| (j as usize) < n_cols);
+            indices.extend_from_slice(&idx[..keep]);
+            values.extend_from_slice(&val[..keep]);
+            indptr.push(indices.len());
+        }
+        Csr { n_cols, indptr, indices, values }
+    }
+
     /// A dense copy.
     pub fn to_dense(&self) -> Array2<f64> {
         let mut out = Array2::zeros((self.nrows(), self.n_cols));
@@ -199,6 +215,8 @@ mod tests {
         a.t_mul_vec(v.view(), out.view_mut());
         assert_eq!(out, dense.t().dot(&v));
         assert_eq!(a.select_rows(&[2, 0]).to_dense(), array![[0.0, 3.0, 0.0], [1.0, 0.0, 2.0]]);
+        assert_eq!(a.first_columns(2).to_dense(), dense.slice(ndarray::s![.., ..2]));
+        assert_eq!(a.first_columns(9), a);
         let stacked = Csr::vstack(3, &[&a, &a.select_rows(&[0])]).unwrap();
         assert_eq!(stacked.to_dense(), ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]);
         assert!(Csr::vstack(4, &[&a]).is_err());

@@ -18,11 +18,13 @@ pub enum Step {
     /// tf-idf: multiply column j by idf_j = ln((1 + n)/(1 + df_j)) + 1, df_j = number of rows
     /// with a non-zero in column j (scikit-learn's smoothed idf); keeps sparsity.
     Tfidf,
+    /// Keep the first N columns (all when there are fewer); `first:N` in configs.
+    FirstColumns(usize),
 }
 
 impl Step {
-    /// The config names: `center`, `standardize`, `l2_rows`, `tfidf`.
-    pub const NAMES: [&str; 4] = ["center", "standardize", "l2_rows", "tfidf"];
+    /// The config names: `center`, `standardize`, `l2_rows`, `tfidf`, `first:N`.
+    pub const NAMES: [&str; 5] = ["center", "standardize", "l2_rows", "tfidf", "first:N"];
 
     /// The step called `name` (one of [`Step::NAMES`]).
     pub fn parse(name: &str) -> Option<Step> {
@@ -31,7 +33,7 @@ impl Step {
             "standardize" => Some(Step::Standardize),
             "l2_rows" => Some(Step::L2Rows),
             "tfidf" => Some(Step::Tfidf),
-            _ => None,
+            _ => name.strip_prefix("first:").and_then(|n| n.parse().ok()).filter(|n| *n >= 1).map(Step::FirstColumns),
         }
     }
 }
@@ -60,6 +62,8 @@ pub fn apply(mut x: Features, steps: &[Step]) -> Features {
                 c.map_values(|_, j, v| v * idf[j]);
                 Features::Sparse(c)
             }
+            (Step::FirstColumns(n), Features::Dense(d)) => Features::Dense(d.slice(ndarray::s![.., ..(*n).min(d.ncols())]).to_owned()),
+            (Step::FirstColumns(n), Features::Sparse(c)) => Features::Sparse(c.first_columns(*n)),
             (Step::Tfidf, Features::Dense(mut d)) => {
                 let nonzero = d.indexed_iter().filter(|(_, v)| **v != 0.0).map(|((_, j), _)| j).collect::<Vec<_>>();
                 let idf = idf(d.nrows(), nonzero.into_iter(), d.ncols());
@@ -128,6 +132,13 @@ mod tests {
         }
         let centred = apply(Features::Dense(d.clone()), &[Step::Center]).to_dense().into_owned();
         close(&centred, &(&d - &d.mean_axis(Axis(0)).unwrap()));
+        // First columns, sparse and dense alike.
+        let (sparse, _) = sparse_and_dense();
+        let want = d.slice(ndarray::s![.., ..2]).to_owned();
+        close(&apply(sparse, &[Step::FirstColumns(2)]).to_dense(), &want);
+        close(&apply(Features::Dense(d.clone()), &[Step::FirstColumns(2)]).to_dense(), &want);
+        assert_eq!(Step::parse("first:2"), Some(Step::FirstColumns(2)));
+        assert_eq!(Step::parse("first:0"), None);
     }
 
     #[test]
