@@ -48,9 +48,14 @@ bench-svmlin-scaling:
 	$(CARGO) bench --profile release --locked --bench svmlin -- scaling
 
 # SVMlin tables: synthetic text, and SSL-book text (needs `make data DATASETS=ssl_text`).
+# SVMlin: error and PRBEP tables on synthetic sparse text and on the text sets (`make data`).
 svmlin-tables: build
-	$(SSLAB) run configs/svmlin_synthetic.toml --out results
-	$(SSLAB) run configs/svmlin_text.toml --out results
+	$(SSLAB) run configs/svmlin_synthetic.toml --out results --quiet
+	$(SSLAB) run configs/svmlin_text.toml --out results --quiet
+	for c in synthetic text; do \
+		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_error; \
+		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_prbep --value prbep; \
+		$(SSLAB) times results/svmlin_$$c/results.csv --out results/tables/svmlin_$${c}_time.md; done
 
 svmlin-figures:
 	$(CARGO) bench --profile release --locked --bench svmlin -- da-path

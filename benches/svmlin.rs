@@ -18,7 +18,8 @@ use sslab::data::sparse_text::SparseText;
 use sslab::data::{Features, Problem, error_rate};
 use std::path::Path;
 
-use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams, log_log_fit, prbep};
+use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+use sslab::stats::{log_log_fit, prbep};
 use sslab::report::figures::{AnnealingPlot, ScalingPlot, TimingSeries, annealing_plot, scaling_plot};
 
 const NNZ: usize = 50;

@@ -63,6 +63,9 @@ enum Command {
         /// among them.
         #[arg(long, value_delimiter = ',')]
         methods: Option<Vec<String>>,
+        /// What the cells summarise: error (in %) or prbep (in %, higher is better).
+        #[arg(long, default_value = "error", value_parser = ["error", "prbep"])]
+        value: String,
     },
     /// Curves of error (or selected α) against the number of labeled examples, one per
     /// method, over the datasets whose name starts with --prefix (PNG).
@@ -276,7 +279,7 @@ fn dispatch(command: Command) -> Result<()> {
             let rows = protocol::run(&exp, &options, &dir)?;
             let csv = dir.join("results.csv");
             protocol::write_results(&csv, &rows)?;
-            let md = tables::markdown(&tables::build(&rows, &report::stamp(&exp.hash))?);
+            let md = tables::markdown(&tables::build(&rows, tables::ERROR, &report::stamp(&exp.hash))?);
             let md_path = dir.join("summary.md");
             write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
             println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
@@ -289,8 +292,9 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Table { results, name, out, published, methods } => {
-            table(&results, &name, &out, published.as_deref(), methods.as_deref())
+        Command::Table { results, name, out, published, methods, value } => {
+            let measure = if value == "prbep" { tables::PRBEP } else { tables::ERROR };
+            table(&results, &name, &out, published.as_deref(), methods.as_deref(), measure)
         }
         Command::PlotCurve { results, prefix, value, title, out } => {
             let rows = read_all(&results)?;
@@ -568,7 +572,7 @@ fn create_parent(out: &Path) -> Result<()> {
     }
 }
 
-fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, methods: Option<&[String]>) -> Result<()> {
+fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, methods: Option<&[String]>, measure: tables::Measure) -> Result<()> {
     let mut rows = read_all(results)?;
     if let Some(list) = methods {
         if let Some(missing) = list.iter().find(|m| !rows.iter().any(|r| &r.method == *m)) {
@@ -577,7 +581,7 @@ fn table(results: &[PathBuf], name: &str, out: &Path, published: Option<&Path>, 
         rows.retain(|r| list.contains(&r.method));
         rows.sort_by_key(|r| list.iter().position(|m| *m == r.method));
     }
-    let t = tables::build(&rows, &report::stamp(&hashes(&rows)))?;
+    let t = tables::build(&rows, measure, &report::stamp(&hashes(&rows)))?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let md = tables::markdown(&t);
     write(&out.join(format!("{name}.md")), &md)?;

@@ -22,6 +22,8 @@ pub struct ResultRow {
     pub lambda_policy: String,
     pub lambda: f64,
     pub error: f64,
+    /// Precision–recall break-even point of the unlabeled scores (NaN without positives).
+    pub prbep: f64,
     pub n_labeled: usize,
     pub n_unlabeled: usize,
     pub dim: usize,
@@ -55,6 +57,7 @@ pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) ->
         lambda_policy: "fixed".into(),
         lambda: 1.0,
         error,
+        prbep: f64::NAN,
         n_labeled: 1,
         n_unlabeled: 1,
         dim: 1,
@@ -105,24 +108,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.csv");
         let row = ResultRow {
-            experiment: "e".into(),
-            config_hash: "abc".into(),
-            dataset: "d".into(),
-            split: 3,
             split_seed: u64::MAX,
             method: "QLDS(0.5,0.5)".into(),
-            kind: "qlds".into(),
             alpha_l: Some(0.5),
-            alpha_u: None,
-            lambda_policy: "fixed".into(),
-            lambda: 1.25,
-            error: 0.1,
-            n_labeled: 10,
-            n_unlabeled: 100,
-            dim: 4,
+            prbep: 0.75,
             status: "failed".into(),
             message: "matrix is not positive definite, \"quoted\"".into(),
-            fit_seconds: 0.001,
+            ..test_row("d", "m", 3, 0.1)
         };
         write_results(&path, std::slice::from_ref(&row)).unwrap();
         assert_eq!(read_results(&path).unwrap(), vec![row]);

@@ -17,6 +17,7 @@ use crate::config::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec}
 use crate::data::split::{Split, class_shares, stratified};
 use crate::data::{Problem, error_rate};
 use crate::error::{Error, Result};
+use crate::stats::prbep;
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
 /// not a terminal), and whether to keep the rows of an earlier run of the same config.
@@ -154,6 +155,7 @@ fn run_method(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec
         lambda_policy: m.method.lambda_policy().into(),
         lambda: f64::NAN,
         error: f64::NAN,
+        prbep: f64::NAN,
         n_labeled: problem.n_labeled(),
         n_unlabeled: problem.n_unlabeled(),
         dim: problem.dim(),
@@ -167,6 +169,7 @@ fn run_method(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec
             row.alpha_u = o.alpha_u;
             row.lambda = o.lambda;
             row.error = error_rate(o.scores.view(), problem.y_u.view());
+            row.prbep = prbep(o.scores.view(), problem.y_u.view());
         }
         Err(e) => {
             row.status = "failed".into();

@@ -85,7 +85,7 @@ mod tests {
         assert_eq!(distance(13.0, &published[0]), Some(1.5));
         assert_eq!(distance(1.0, &published[1]), None);
         let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
-        let table = Table { datasets: vec!["d".into()], methods: vec!["A".into()], cells: vec![vec![cell(15.0)]], stamp: "s".into() };
+        let table = Table { measure: crate::report::tables::ERROR, datasets: vec!["d".into()], methods: vec!["A".into()], cells: vec![vec![cell(15.0)]], stamp: "s".into() };
         let md = markdown(&table, &published, "Table 2");
         assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
         assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));

@@ -1,6 +1,7 @@
-//! Summary tables: mean ± std of the error per (dataset, method), aggregated with polars,
-//! with a significance mark (↓) where a method is significantly worse than the dataset's
-//! best, rendered as Markdown, LaTeX or CSV (datasets as rows, methods as columns).
+//! Summary tables: mean ± std of a measure (the error, or the PRBEP) per (dataset, method),
+//! aggregated with polars, with a significance mark (↓) where a method is significantly
+//! worse than the dataset's best, rendered as Markdown, LaTeX or CSV (datasets as rows,
+//! methods as columns).
 
 use polars::prelude::*;
 
@@ -21,7 +22,7 @@ pub struct Cell {
     pub mean: f64,
     pub std: f64,
     pub splits: usize,
-    /// Lowest mean error of its dataset.
+    /// Best mean of its dataset.
     pub best: bool,
     /// p-value of "worse than the best" (paired over common splits); None for the best.
     pub p_value: Option<f64>,
@@ -34,9 +35,29 @@ impl Cell {
     }
 }
 
+/// What a table summarises.
+#[derive(Debug, Clone, Copy)]
+pub struct Measure {
+    /// How the legend names it.
+    pub label: &'static str,
+    pub value: fn(&ResultRow) -> Option<f64>,
+    pub higher_is_better: bool,
+}
+
+/// The error on the unlabeled set in % (lower is better).
+pub const ERROR: Measure = Measure { label: "Error on the unlabeled set in %", value: error_percent, higher_is_better: false };
+
+/// The precision–recall break-even point on the unlabeled set in % (higher is better).
+pub const PRBEP: Measure = Measure {
+    label: "PRBEP on the unlabeled set in %",
+    value: |r| r.prbep.is_finite().then_some(100.0 * r.prbep),
+    higher_is_better: true,
+};
+
 /// A datasets × methods table in first-appearance order, with its provenance stamp.
 #[derive(Debug, Clone)]
 pub struct Table {
+    pub measure: Measure,
     pub datasets: Vec<String>,
     pub methods: Vec<String>,
     /// `cells[d][m]`, None where the method has no successful split on the dataset.
@@ -114,10 +135,12 @@ pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Resu
         .collect())
 }
 
-/// Builds the error table: polars aggregates, then per dataset the paired test of every
-/// method against the best one over the splits both completed.
-pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
-    let recs = records(rows, error_percent)?;
+/// Builds the table: polars aggregates, then per dataset the paired test of every method
+/// against the best one over the splits both completed.
+pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table> {
+    let recs = records(rows, measure.value)?;
+    // Oriented so that lower is better.
+    let sign = if measure.higher_is_better { -1.0 } else { 1.0 };
     let mut datasets: Vec<String> = Vec::new();
     let mut methods: Vec<String> = Vec::new();
     for r in &recs {
@@ -135,7 +158,7 @@ pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
         cells[d][m] = Some(Cell { mean: r.mean, std: r.std, splits: r.splits, best: false, p_value: None });
     }
     for (d, row) in cells.iter_mut().enumerate() {
-        let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| c.mean);
+        let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| sign * c.mean);
         let Some(best) = (0..methods.len()).filter(|&m| row[m].is_some()).min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
         else {
             continue;
@@ -143,7 +166,7 @@ pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
         let errors = |m: usize| -> Vec<(usize, f64)> {
             rows.iter()
                 .filter(|r| r.is_ok() && r.dataset == datasets[d] && r.method == methods[m])
-                .map(|r| (r.split, r.error))
+                .filter_map(|r| (measure.value)(r).map(|v| (r.split, sign * v)))
                 .collect()
         };
         let best_errors = errors(best);
@@ -160,14 +183,15 @@ pub fn build(rows: &[ResultRow], stamp: &str) -> Result<Table> {
             cell.p_value = Some(signed_rank_p_greater(&diffs));
         }
     }
-    Ok(Table { datasets, methods, cells, stamp: stamp.to_string() })
+    Ok(Table { measure, datasets, methods, cells, stamp: stamp.to_string() })
 }
 
 /// The test description printed under every table.
-fn legend(stamp: &str) -> String {
+fn legend(t: &Table) -> String {
     format!(
-        "Error on the unlabeled set in %, mean ± std over splits; bold: best mean; ↓: significantly worse than \
-         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {stamp}"
+        "{}, mean ± std over splits; bold: best mean; ↓: significantly worse than \
+         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {}",
+        t.measure.label, t.stamp
     )
 }
 
@@ -185,7 +209,7 @@ pub fn markdown(t: &Table) -> String {
             .collect();
         out.push_str(&format!("| {d} | {} |\n", cells.join(" | ")));
     }
-    out.push_str(&format!("\n{}\n", legend(&t.stamp)));
+    out.push_str(&format!("\n{}\n", legend(t)));
     out
 }
 
@@ -194,7 +218,7 @@ pub fn latex(t: &Table) -> String {
     let esc = |s: &str| s.replace('_', "\\_").replace('%', "\\%").replace('&', "\\&");
     let mut out = format!(
         "% {}\n\\begin{{tabular}}{{l{}}}\n\\toprule\ndataset & {} \\\\\n\\midrule\n",
-        legend(&t.stamp),
+        legend(t),
         "r".repeat(t.methods.len()),
         t.methods.iter().map(|m| esc(m)).collect::<Vec<_>>().join(" & ")
     );
@@ -213,11 +237,11 @@ pub fn latex(t: &Table) -> String {
     out
 }
 
-/// CSV rendering, one line per cell: `dataset,method,error_mean,error_std,splits,best,p_value,worse`.
+/// CSV rendering, one line per cell: `dataset,method,mean,std,splits,best,p_value,worse`.
 pub fn csv(t: &Table) -> Result<String> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let io = |e: ::csv::Error| Error::Report(e.to_string());
-    w.write_record(["dataset", "method", "error_mean", "error_std", "splits", "best", "p_value", "worse"]).map_err(io)?;
+    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"]).map_err(io)?;
     for (d, row) in t.datasets.iter().zip(&t.cells) {
         for (m, c) in t.methods.iter().zip(row) {
             if let Some(c) = c {
@@ -247,7 +271,7 @@ mod tests {
             row("b", "M1", 1, 0.20),
             row("a", "M2", 0, 0.50),
         ];
-        let t = build(&rows, "stamp").unwrap();
+        let t = build(&rows, ERROR, "stamp").unwrap();
         let md = markdown(&t);
         let lines: Vec<&str> = md.lines().collect();
         assert_eq!(lines[0], "| dataset | M2 | M1 |");
@@ -255,6 +279,23 @@ mod tests {
         assert_eq!(lines[2], "| b | **20.00 ± 14.14** | 20.00 ± 0.00 |");
         assert!(lines[3].starts_with("| a | **50.00 ±") && lines[3].ends_with("| – |"));
         assert!(md.contains("stamp"));
+    }
+
+    #[test]
+    fn higher_is_better_measures_take_the_largest_mean_as_best() {
+        let mut rows = Vec::new();
+        for s in 0..8 {
+            rows.push(ResultRow { prbep: 0.9, ..row("d", "A", s, 0.3) });
+            rows.push(ResultRow { prbep: 0.5 + 0.01 * s as f64, ..row("d", "B", s, 0.1) });
+        }
+        let t = build(&rows, PRBEP, "").unwrap();
+        let (a, b) = (t.cells[0][0].clone().unwrap(), t.cells[0][1].clone().unwrap());
+        assert!(a.best && !b.best && b.worse());
+        assert!((a.mean - 90.0).abs() < 1e-9);
+        assert!(markdown(&t).contains("PRBEP on the unlabeled set in %"));
+        // On the error, B is the best and A the worse one.
+        let t = build(&rows, ERROR, "").unwrap();
+        assert!(t.cells[0][1].clone().unwrap().best && t.cells[0][0].clone().unwrap().worse());
     }
 
     #[test]
@@ -268,7 +309,7 @@ mod tests {
         let mut failed = row("d", "bad", 9, f64::NAN);
         failed.status = "failed".into();
         rows.push(failed);
-        let t = build(&rows, "").unwrap();
+        let t = build(&rows, ERROR, "").unwrap();
         let cell = |m: usize| t.cells[0][m].clone().unwrap();
         assert!(cell(0).best && !cell(0).worse());
         assert!(cell(1).worse() && cell(1).splits == 8);

@@ -1,5 +1,7 @@
-//! Statistical tests used by the reports.
+//! Metrics and statistical tests used by the runner and the reports.
 
+mod metrics;
 mod wilcoxon;
 
+pub use metrics::{log_log_fit, prbep};
 pub use wilcoxon::signed_rank_p_greater;
