@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::QldsParams;
 

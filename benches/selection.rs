@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::{LambdaPolicy, Prepared};
 use sslab::selection::{Grid, Policy, SelectQlds, naive};

@@ -15,7 +15,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::data::sparse_text::SparseText;
-use sslab::data::{Features, Problem, error_rate};
+use sslab::data::{Features, Problem, Sampler, error_rate};
 use std::path::Path;
 
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};

@@ -86,6 +86,19 @@ impl Dataset {
     }
 }
 
+/// A generator of two-class datasets (Gaussian mixtures, sparse text), seeded by the caller.
+pub trait Sampler {
+    /// Draws `counts[0]` rows of class +1 followed by `counts[1]` rows of class −1.
+    fn sample<R: rand::Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset;
+
+    /// A problem of fresh draws: `labeled` and `unlabeled` points per class.
+    fn sample_problem<R: rand::Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
+        let lab = self.sample(labeled, rng);
+        let unl = self.sample(unlabeled, rng);
+        Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y }
+    }
+}
+
 /// One semi-supervised problem: labeled rows with labels, unlabeled rows, and the
 /// unlabeled truth (never shown to a method, used only for evaluation and the oracle).
 #[derive(Debug, Clone)]

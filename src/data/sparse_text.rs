@@ -12,7 +12,7 @@ use ndarray::{Array1, s};
 use rand::Rng;
 use rand_distr::{Distribution, Zipf};
 
-use super::{Csr, Dataset, Features, Problem};
+use super::{Csr, Dataset, Features, Sampler};
 use crate::error::{Error, Result};
 
 /// The generator's parameters (validated by [`SparseText::new`]).
@@ -52,9 +52,11 @@ impl SparseText {
     pub fn dim(&self) -> usize {
         self.vocabulary
     }
+}
 
+impl Sampler for SparseText {
     /// Draws `counts[0]` documents of class +1 followed by `counts[1]` of class −1.
-    pub fn sample<R: Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset {
+    fn sample<R: Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset {
         let v = self.vocabulary;
         // Zipf::new only fails for n < 1 or s < 0, excluded by `new`.
         let zipf = |n: usize| Zipf::new(n as f64, self.zipf_exponent).unwrap_or_else(|_| unreachable!());
@@ -94,13 +96,6 @@ impl SparseText {
         let mut y = Array1::<f64>::ones(n);
         y.slice_mut(s![counts[0]..]).fill(-1.0);
         Dataset::from_signs(Features::Sparse(x), y)
-    }
-
-    /// A problem of fresh documents: `labeled` and `unlabeled` documents per class.
-    pub fn sample_problem<R: Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
-        let lab = self.sample(labeled, rng);
-        let unl = self.sample(unlabeled, rng);
-        Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y }
     }
 }
 

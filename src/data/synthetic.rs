@@ -6,7 +6,7 @@ use ndarray_rand::RandomExt;
 use ndarray_rand::rand::Rng;
 use ndarray_rand::rand_distr::StandardNormal;
 
-use super::{Dataset, Problem};
+use super::{Dataset, Sampler};
 use crate::error::{Error, Result};
 
 /// A two-class Gaussian mixture with diagonal (possibly per-class) covariances.
@@ -58,9 +58,11 @@ impl GaussianMixture {
     pub fn dim(&self) -> usize {
         self.means[0].len()
     }
+}
 
+impl Sampler for GaussianMixture {
     /// Draws `counts[0]` rows of class +1 followed by `counts[1]` rows of class −1.
-    pub fn sample<R: Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset {
+    fn sample<R: Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset {
         let d = self.dim();
         let n = counts[0] + counts[1];
         let mut x = Array2::<f64>::random_using((n, d), StandardNormal, rng);
@@ -75,13 +77,6 @@ impl GaussianMixture {
             start += counts[k];
         }
         Dataset::from_signs(x.into(), y)
-    }
-
-    /// A problem of fresh draws: `labeled` and `unlabeled` points per class.
-    pub fn sample_problem<R: Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
-        let lab = self.sample(labeled, rng);
-        let unl = self.sample(unlabeled, rng);
-        Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y }
     }
 }
 

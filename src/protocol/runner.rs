@@ -15,7 +15,7 @@ use super::log::{RowLog, TaskKey, done};
 use super::{ResultRow, derive_seed};
 use crate::config::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec};
 use crate::data::split::{Split, class_shares, stratified};
-use crate::data::{Problem, error_rate};
+use crate::data::{Problem, Sampler, error_rate};
 use crate::error::{Error, Result};
 use crate::stats::prbep;
 

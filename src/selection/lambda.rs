@@ -98,6 +98,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::data::Sampler;
     use crate::data::synthetic::GaussianMixture;
 
     /// Reference: refit QLDS on each fold's training rows (all unlabeled rows kept) and count

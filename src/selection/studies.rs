@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::grid::{ErrorGrid, Grid};
+use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::qlds::LambdaPolicy;

@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{Invalid, Prediction, Setting, predict, theory_lambda};
 use crate::data::error_rate;
+use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::Result;
 use crate::methods::qlds::{LambdaPolicy, QldsParams};

@@ -5,6 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
 

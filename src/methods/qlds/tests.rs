@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::data::Problem;
+use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 
 /// A small problem: `n_l` labeled and `n_u` unlabeled per class in dimension `d`.

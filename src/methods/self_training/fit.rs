@@ -112,6 +112,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::data::Sampler;
     use crate::data::synthetic::GaussianMixture;
     use crate::methods::qlds::{LambdaPolicy, QldsParams};
     use crate::methods::self_training::SelfTrainingParams;
