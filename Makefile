@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench
+.PHONY: build test quickstart bench bench-graph tv-usps
 
 build:
 	$(CARGO) build --release --locked
@@ -17,3 +17,12 @@ quickstart: build
 
 bench:
 	$(CARGO) bench --profile release --locked --bench qlds
+
+# TV paper: exact kNN graph on all 9,298 USPS digits (target < 3 s).
+bench-graph:
+	$(CARGO) bench --profile release --locked --bench knn_usps
+
+# TV paper, Tables 1 and 2 on USPS (configs/tv_usps.toml) → results/tv_usps/; prints wall
+# time and peak memory of the whole experiment.
+tv-usps:
+	$(CARGO) bench --profile release --locked --bench tv_usps
