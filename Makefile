@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench bench-graph tv-usps
+.PHONY: build test quickstart bench data bench-data bench-graph tv-usps
 
 build:
 	$(CARGO) build --release --locked
@@ -17,6 +17,14 @@ quickstart: build
 
 bench:
 	$(CARGO) bench --profile release --locked --bench qlds
+
+# Registered datasets into data/ (DATASETS="adult usps" for a subset; MIRROR=dir to copy from).
+data: build
+	$(SSLAB) data fetch $(DATASETS) $(if $(MIRROR),--mirror $(MIRROR))
+
+# SVMlight parsing speed (MB/s) and a9a peak memory vs its CSR size; needs the data mirror.
+bench-data:
+	$(CARGO) bench --profile release --locked --bench data
 
 # TV paper: exact kNN graph on all 9,298 USPS digits (target < 3 s).
 bench-graph:

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use sslab::config::{self, Experiment};
+use sslab::data::registry::Registry;
+use sslab::data::{fetch, load};
 use sslab::protocol::{self, RunOptions};
 use sslab::report::{self, figures, tables};
 use sslab::{Error, Result};
@@ -52,6 +54,25 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Registered datasets (configs/datasets.toml): fetch them into the data directory
+    /// (`$SSLAB_DATA_DIR`, default `data/`) or list them.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Copy (from a mirror) or download the files of NAMES (default: all), checking sha256.
+    Fetch {
+        names: Vec<String>,
+        /// Mirror directory (default: $SSLAB_DATA_MIRROR, else ../shared/data if it exists).
+        #[arg(long)]
+        mirror: Option<PathBuf>,
+    },
+    /// Show every registered dataset and whether its files are present and intact.
+    List,
 }
 
 fn main() -> ExitCode {
@@ -96,6 +117,49 @@ fn dispatch(command: Command) -> Result<()> {
             let exp = config::load(&config)?;
             plot_scores(&exp, dataset.as_deref(), method.as_deref(), split, bins, &out)
         }
+        Command::Data { command } => data(command),
+    }
+}
+
+fn data(command: DataCommand) -> Result<()> {
+    let reg = Registry::builtin()?;
+    let dest = load::data_dir();
+    match command {
+        DataCommand::Fetch { names, mirror } => {
+            let mirror = fetch::mirror(mirror);
+            for (file, outcome) in fetch::fetch(&reg, &names, &dest, mirror.as_deref())? {
+                let how = match outcome {
+                    fetch::Outcome::Present => "present",
+                    fetch::Outcome::Copied => "copied",
+                    fetch::Outcome::Downloaded => "downloaded",
+                };
+                println!("{how:>10}  {}", dest.join(file).display());
+            }
+            Ok(())
+        }
+        DataCommand::List => {
+            println!("| dataset | format | features | classes | parts | files present | description |\n|---|---|---|---|---|---|---|");
+            for (name, e) in &reg.datasets {
+                let files = e.files();
+                let mut present = 0;
+                for f in &files {
+                    let entry = reg.files.get(*f).ok_or_else(|| Error::Data(format!("no [files] entry for `{f}`")))?;
+                    present += usize::from(fetch::is_present(f, entry, &dest)?);
+                }
+                let parts: Vec<&str> = e.parts.iter().map(|p| p.name.as_str()).collect();
+                println!(
+                    "| {name} | {} | {} | {} | {} | {present}/{} | {} |",
+                    format!("{:?}", e.format).to_lowercase(),
+                    e.features,
+                    e.class_names.join(" "),
+                    parts.join(" "),
+                    files.len(),
+                    e.description
+                );
+            }
+            println!("\ndata directory: {}", dest.display());
+            Ok(())
+        }
     }
 }
 
@@ -121,7 +185,7 @@ fn plot_scores(
         return Err(Error::Data(format!("split {split} does not exist ({} splits)", exp.splits)));
     }
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
-    let problem = protocol::split_problem(spec, exp.seed, split);
+    let problem = protocol::split_problem(spec, exp.seed, split)?;
     let outcome = method.method.run(&problem)?;
     let error = sslab::data::error_rate(outcome.scores.view(), problem.y_u.view());
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -3,11 +3,13 @@
 use std::collections::HashSet;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use ndarray::Array1;
 use toml::{Spanned, Value};
 
-use super::{Located, raw};
+use super::{Located, raw, real};
+use crate::data::Dataset;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::Method;
@@ -44,6 +46,17 @@ pub struct DatasetSpec {
 pub enum DataSource {
     /// A Gaussian mixture, freshly sampled for every split.
     Synthetic(GaussianMixture),
+    /// A binary dataset read from files (`named` or `svmlight`), loaded once per run;
+    /// splits are drawn from its rows.
+    Loaded(Arc<LoadedData>),
+}
+
+/// A loaded dataset, preprocessed and binarised as configured, and its official splits
+/// (labelled rows of each split; the rest is unlabeled) when the config uses them.
+#[derive(Debug)]
+pub struct LoadedData {
+    pub dataset: Dataset,
+    pub official_splits: Option<Vec<Vec<usize>>>,
 }
 
 /// A named method with checked parameters.
@@ -78,7 +91,7 @@ pub(super) fn check(raw: raw::Config, at: &Located, hash: String) -> Result<Expe
         .datasets
         .into_iter()
         .enumerate()
-        .map(|(i, d)| dataset(d, i, at))
+        .map(|(i, d)| dataset(d, i, splits, at))
         .collect::<Result<Vec<_>>>()?;
     let methods = raw
         .methods
@@ -117,16 +130,23 @@ fn positive(v: &Spanned<i64>, key: &str, at: &Located) -> Result<usize> {
     }
 }
 
-fn dataset(d: Spanned<raw::Dataset>, i: usize, at: &Located) -> Result<DatasetSpec> {
+fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
-    let source = match d.kind.get_ref().as_str() {
-        "synthetic" => DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?),
+    let (source, official_sizes) = match d.kind.get_ref().as_str() {
+        "synthetic" => {
+            real::check_keys(&d, i, at)?;
+            (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None)
+        }
+        "named" | "svmlight" => {
+            real::check_keys(&d, i, at)?;
+            real::source(&d, i, span.clone(), splits, at)?
+        }
         other => {
             return Err(at.error(
                 d.kind.span(),
-                format!("{}: unknown kind `{other}` (known: synthetic)", key("kind")),
+                format!("{}: unknown kind `{other}` (known: synthetic, named, svmlight)", key("kind")),
             ));
         }
     };
@@ -140,12 +160,23 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, at: &Located) -> Result<DatasetSp
             )),
         }
     };
-    Ok(DatasetSpec {
-        name: d.name.get_ref().clone(),
-        labeled: sizes(&d.labeled, &d.labeled_per_class, "labeled")?,
-        unlabeled: sizes(&d.unlabeled, &d.unlabeled_per_class, "unlabeled")?,
-        source,
-    })
+    let (labeled, unlabeled) = match official_sizes {
+        Some(official) => {
+            let given = [&d.labeled, &d.unlabeled].into_iter().flatten().map(|v| v.span());
+            let mut given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
+            if let Some(s) = given.next() {
+                return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
+            }
+            official
+        }
+        None => (sizes(&d.labeled, &d.labeled_per_class, "labeled")?, sizes(&d.unlabeled, &d.unlabeled_per_class, "unlabeled")?),
+    };
+    if let DataSource::Loaded(data) = &source
+        && data.official_splits.is_none()
+    {
+        real::check_fit(&data.dataset, labeled, unlabeled, span.clone(), i, at)?;
+    }
+    Ok(DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source })
 }
 
 /// `n` (the same for both classes) or `[n1, n2]`, each ≥ 1.

@@ -3,8 +3,9 @@
 
 mod checked;
 mod raw;
+mod real;
 
-pub use checked::{DataSource, DatasetSpec, Experiment, MethodSpec};
+pub use checked::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec};
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

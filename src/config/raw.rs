@@ -38,6 +38,20 @@ pub struct Dataset {
     pub labeled_per_class: Option<Spanned<toml::Value>>,
     pub unlabeled: Option<Spanned<i64>>,
     pub unlabeled_per_class: Option<Spanned<toml::Value>>,
+    /// `kind = "named"`: the registry name.
+    pub dataset: Option<Spanned<String>>,
+    /// `kind = "named"`: the parts to load (default all).
+    pub parts: Option<Spanned<Vec<String>>>,
+    /// `kind = "svmlight"`: the file, its width and its label order.
+    pub path: Option<Spanned<String>>,
+    pub features: Option<Spanned<i64>>,
+    pub labels: Option<Spanned<Vec<f64>>>,
+    /// Class subset (names, in order) and one-vs-rest binarisation.
+    pub classes: Option<Spanned<Vec<toml::Value>>>,
+    pub positive: Option<Spanned<toml::Value>>,
+    pub preprocess: Option<Spanned<Vec<String>>>,
+    /// Use the registry's official splits with this many labelled points.
+    pub official_splits: Option<Spanned<i64>>,
 }
 
 /// One `[[methods]]` entry.

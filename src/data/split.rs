@@ -13,6 +13,19 @@ pub struct Split {
     pub unlabeled: Vec<usize>,
 }
 
+impl Split {
+    /// `labeled` (sorted) and every other row of `0..n` as unlabeled.
+    pub fn complement(labeled: &[usize], n: usize) -> Split {
+        let mut is_labeled = vec![false; n];
+        for i in labeled {
+            is_labeled[*i] = true;
+        }
+        let mut labeled = labeled.to_vec();
+        labeled.sort_unstable();
+        Split { labeled, unlabeled: (0..n).filter(|i| !is_labeled[*i]).collect() }
+    }
+}
+
 /// Draws `labeled[k]` labeled and `unlabeled[k]` unlabeled rows of class k, uniformly
 /// without replacement; an error when a class has fewer than `labeled[k] + unlabeled[k]`.
 pub fn stratified<R: Rng + ?Sized>(data: &Dataset, labeled: &[usize], unlabeled: &[usize], rng: &mut R) -> Result<Split> {
@@ -73,6 +86,7 @@ mod tests {
         assert_eq!(s, stratified(&d, &[2, 3], &[10, 5], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
         assert_ne!(s, stratified(&d, &[2, 3], &[10, 5], &mut ChaCha8Rng::seed_from_u64(5)).unwrap());
         assert_eq!(class_shares(&d), [20.0 / 30.0, 10.0 / 30.0]);
+        assert_eq!(Split::complement(&[3, 1], 5), Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4] });
     }
 
     #[test]

@@ -76,6 +76,16 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// A finite number, or a message saying why `token` is not one.
 pub fn number(token: &[u8]) -> std::result::Result<f64, String> {
+    // Fast path for short integers (`1`, `-1`, `+1`, counts): exact in f64.
+    let (negative, digits) = match token.first() {
+        Some(b'-') => (true, &token[1..]),
+        Some(b'+') => (false, &token[1..]),
+        _ => (false, token),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let v = digits.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')) as f64;
+        return Ok(if negative { -v } else { v });
+    }
     let text = std::str::from_utf8(token).map_err(|_| "a value is not valid UTF-8".to_string())?;
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
@@ -116,6 +126,11 @@ mod tests {
     #[test]
     fn numbers_must_be_finite() {
         assert_eq!(number(b"+1"), Ok(1.0));
+        assert_eq!(number(b"-12"), Ok(-12.0));
+        assert_eq!(number(b"007"), Ok(7.0));
+        assert_eq!(number(b"1234567890123456789"), Ok(1234567890123456789.0));
+        assert_eq!(number(b"2.5e-3"), Ok(0.0025));
+        assert!(number(b"-").is_err() && number(b"").is_err());
         assert!(number(b"nan").is_err());
         assert!(number(b"-inf").is_err());
         assert!(number(b"1x").is_err());

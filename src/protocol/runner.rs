@@ -10,7 +10,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::{ResultRow, derive_seed};
-use crate::config::{DataSource, DatasetSpec, Experiment};
+use crate::config::{DataSource, DatasetSpec, Experiment, LoadedData};
+use crate::data::split::{Split, class_shares, stratified};
 use crate::data::{Problem, error_rate};
 use crate::error::{Error, Result};
 
@@ -23,13 +24,34 @@ pub struct RunOptions {
 }
 
 /// The problem of split `split` of a dataset, drawn from the split's own seed.
-/// Synthetic datasets draw fresh labeled and unlabeled points (equal class shares).
-pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Problem {
+/// Synthetic datasets draw fresh labeled and unlabeled points (equal class shares); loaded
+/// datasets take the official split, or a stratified draw of their rows (class shares).
+pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Problem> {
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, split));
     match &spec.source {
         DataSource::Synthetic(mixture) => {
             let shares = [0.5, 0.5];
-            mixture.sample_problem(spec.labeled.per_class(shares), spec.unlabeled.per_class(shares), &mut rng)
+            Ok(mixture.sample_problem(spec.labeled.per_class(shares), spec.unlabeled.per_class(shares), &mut rng))
+        }
+        DataSource::Loaded(data) => {
+            let rows = loaded_split(spec, data, split, &mut rng)?;
+            Ok(data.dataset.problem(&rows.labeled, &rows.unlabeled))
+        }
+    }
+}
+
+/// Rows of split `split`: line `split` of the official splits, or a stratified draw.
+fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, rng: &mut ChaCha8Rng) -> Result<Split> {
+    let d = &data.dataset;
+    match &data.official_splits {
+        Some(all) => {
+            let labeled = all.get(split).ok_or_else(|| Error::Data(format!("dataset `{}` has only {} official splits", spec.name, all.len())))?;
+            Ok(Split::complement(labeled, d.len()))
+        }
+        None => {
+            let s = class_shares(d);
+            let shares = [s[0], s[1]];
+            stratified(d, &spec.labeled.per_class(shares), &spec.unlabeled.per_class(shares), rng)
         }
     }
 }
@@ -66,7 +88,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions) -> Result<Vec<ResultRow>> {
 
 fn run_task(exp: &Experiment, d: usize, split: usize, bar: &ProgressBar) -> Result<Vec<ResultRow>> {
     let spec = &exp.datasets[d];
-    let problem = split_problem(spec, exp.seed, split);
+    let problem = split_problem(spec, exp.seed, split)?;
     exp.methods
         .iter()
         .map(|m| {

@@ -1,0 +1,160 @@
+//! `[[datasets]]` entries read from files: `kind = "named"` (the registry) and
+//! `kind = "svmlight"` (a path), with class selection, preprocessing and official splits.
+//! The data are loaded here, once per run, so that file errors point at the config line.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use toml::Value;
+
+use super::checked::{DataSource, LoadedData};
+use super::{Located, raw};
+use crate::data::preprocess::{self, Step};
+use crate::data::registry::Registry;
+use crate::data::{Dataset, load, split};
+use crate::error::Result;
+use crate::protocol::Sizes;
+
+/// Keys each kind accepts besides `name`, `kind` and the split sizes.
+pub(super) fn allowed_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "synthetic" => &["dim", "mean_norm", "means", "variances"],
+        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits"],
+        _ => &["path", "features", "labels", "classes", "positive", "preprocess"],
+    }
+}
+
+/// The first key given that `kind` does not take.
+pub(super) fn check_keys(d: &raw::Dataset, i: usize, at: &Located) -> Result<()> {
+    let kind = d.kind.get_ref().as_str();
+    let given: [(&str, Option<Range<usize>>); 13] = [
+        ("dim", d.dim.as_ref().map(|v| v.span())),
+        ("mean_norm", d.mean_norm.as_ref().map(|v| v.span())),
+        ("means", d.means.as_ref().map(|v| v.span())),
+        ("variances", d.variances.as_ref().map(|v| v.span())),
+        ("dataset", d.dataset.as_ref().map(|v| v.span())),
+        ("parts", d.parts.as_ref().map(|v| v.span())),
+        ("path", d.path.as_ref().map(|v| v.span())),
+        ("features", d.features.as_ref().map(|v| v.span())),
+        ("labels", d.labels.as_ref().map(|v| v.span())),
+        ("classes", d.classes.as_ref().map(|v| v.span())),
+        ("positive", d.positive.as_ref().map(|v| v.span())),
+        ("preprocess", d.preprocess.as_ref().map(|v| v.span())),
+        ("official_splits", d.official_splits.as_ref().map(|v| v.span())),
+    ];
+    for (key, span) in given {
+        if let Some(span) = span.filter(|_| !allowed_keys(kind).contains(&key)) {
+            return Err(at.error(span, format!("datasets[{i}].{key}: not a key of a `{kind}` dataset")));
+        }
+    }
+    Ok(())
+}
+
+/// Loads and prepares a file dataset; returns the source and, with official splits, the
+/// split sizes they imply.
+pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usize, at: &Located) -> Result<(DataSource, Option<(Sizes, Sizes)>)> {
+    let key = |k: &str| format!("datasets[{i}].{k}");
+    let located = |span: Range<usize>, k: &'static str| move |e: crate::Error| at.error(span.clone(), format!("{}: {e}", key(k)));
+    let (mut data, official) = match d.kind.get_ref().as_str() {
+        "named" => {
+            let Some(name) = &d.dataset else {
+                return Err(at.error(span, format!("{}: required for a named dataset (see configs/datasets.toml)", key("dataset"))));
+            };
+            let reg = Registry::builtin()?;
+            let parts = d.parts.as_ref().map(|p| p.get_ref().as_slice());
+            let root = load::data_dir();
+            let data = load::load_named(&reg, name.get_ref(), &root, parts).map_err(located(name.span(), "dataset"))?;
+            let official = match &d.official_splits {
+                None => None,
+                Some(k) => {
+                    let labeled = usize::try_from(*k.get_ref()).unwrap_or(0);
+                    let s = load::official_splits(&reg, name.get_ref(), &root, labeled, data.len())
+                        .map_err(located(k.span(), "official_splits"))?;
+                    if splits > s.len() {
+                        return Err(at.error(k.span(), format!("{}: {} official splits but experiment.splits = {splits}", key("official_splits"), s.len())));
+                    }
+                    Some(s)
+                }
+            };
+            (data, official)
+        }
+        _ => {
+            let Some(path) = &d.path else {
+                return Err(at.error(span, format!("{}: required for an svmlight dataset", key("path"))));
+            };
+            let features = match &d.features {
+                None => None,
+                Some(f) => Some(usize::try_from(*f.get_ref()).ok().filter(|n| *n >= 1).ok_or_else(|| at.error(f.span(), format!("{}: must be ≥ 1", key("features"))))?),
+            };
+            let labels = d.labels.as_ref().map(|l| l.get_ref().clone());
+            let data = load::load_svmlight(Path::new(path.get_ref()), features, labels).map_err(located(path.span(), "path"))?;
+            (data, None)
+        }
+    };
+    if let Some(c) = &d.classes {
+        if official.is_some() {
+            return Err(at.error(c.span(), format!("{}: a class subset changes the rows, so it cannot use official_splits (use `positive`)", key("classes"))));
+        }
+        let ids = names(c.get_ref(), &data).map_err(located(c.span(), "classes"))?;
+        data = data.select_classes(&ids).map_err(located(c.span(), "classes"))?;
+    }
+    if let Some(p) = &d.positive {
+        let list = match p.get_ref() {
+            Value::Array(a) => a.clone(),
+            v => vec![v.clone()],
+        };
+        let ids = names(&list, &data).map_err(located(p.span(), "positive"))?;
+        data = data.one_vs_rest(&ids).map_err(located(p.span(), "positive"))?;
+    }
+    if let Some(p) = &d.preprocess {
+        let steps = p
+            .get_ref()
+            .iter()
+            .map(|s| Step::parse(s).ok_or_else(|| at.error(p.span(), format!("{}: unknown step `{s}` (known: {})", key("preprocess"), Step::NAMES.join(", ")))))
+            .collect::<Result<Vec<_>>>()?;
+        data.x = preprocess::apply(data.x, &steps);
+    }
+    if data.n_classes() != 2 {
+        return Err(at.error(span, format!(
+            "datasets[{i}]: {} classes ({}); the methods are binary: choose two with `classes = [a, b]` or use `positive`",
+            data.n_classes(),
+            data.class_names.join(", ")
+        )));
+    }
+    let sizes = official.as_ref().map(|s| {
+        let k = s.first().map_or(0, Vec::len);
+        (Sizes::Total(k), Sizes::Total(data.len() - k))
+    });
+    Ok((DataSource::Loaded(Arc::new(LoadedData { dataset: data, official_splits: official })), sizes))
+}
+
+/// Errors unless the split sizes fit in every class.
+pub(super) fn check_fit(data: &Dataset, labeled: Sizes, unlabeled: Sizes, span: Range<usize>, i: usize, at: &Located) -> Result<()> {
+    let counts = data.class_counts();
+    let shares = split::class_shares(data);
+    let (l, u) = (labeled.per_class([shares[0], shares[1]]), unlabeled.per_class([shares[0], shares[1]]));
+    for k in 0..2 {
+        if l[k] + u[k] > counts[k] {
+            return Err(at.error(span, format!(
+                "datasets[{i}]: the split asks for {} labeled + {} unlabeled points of class `{}`, which has only {}",
+                l[k], u[k], data.class_names[k], counts[k]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Class ids of class names given as strings or integers.
+fn names(list: &[Value], data: &Dataset) -> Result<Vec<usize>> {
+    list.iter()
+        .map(|v| match v {
+            Value::String(s) => data.class_id(s),
+            Value::Integer(n) => data.class_id(&n.to_string()).or_else(|e| data.class_id(&format!("+{n}")).map_err(|_| e)),
+            other => data.class_id(&other.to_string()),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,92 @@
+//! File datasets in configs: loading, class selection, preprocessing, stratified splits,
+//! and errors that name the config line and the data file.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{DataSource, parse};
+use crate::protocol::{Sizes, split_problem};
+
+/// A 3-class SVMlight fixture: labels 1 (6 rows), 2 (4 rows), 3 (10 rows).
+fn fixture(tag: &str, text: Option<&str>) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sslab-cfg-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.svm");
+    let default: String = (0..20)
+        .map(|i| {
+            let label = if i < 6 { 1 } else if i < 10 { 2 } else { 3 };
+            format!("{label} 1:{} 3:{}.5\n", i + 1, i % 4)
+        })
+        .collect();
+    std::fs::write(&path, text.unwrap_or(&default)).unwrap();
+    path
+}
+
+fn config(path: &Path, extra: &str) -> String {
+    format!(
+        "[experiment]\nname = \"t\"\nseed = 1\nsplits = 3\n\n[[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\n{extra}\n\n[[methods]]\nkind = \"ls_svm\"\n",
+        path.display()
+    )
+}
+
+fn err(src: &str) -> String {
+    parse(src, Path::new("cfg.toml")).unwrap_err().to_string()
+}
+
+#[test]
+fn svmlight_dataset_with_class_subset_gives_stratified_splits() {
+    let path = fixture("ok", None);
+    let src = config(&path, "classes = [3, 1]\npreprocess = [\"l2_rows\"]\nlabeled_per_class = 2\nunlabeled = 8");
+    let exp = parse(&src, Path::new("cfg.toml")).unwrap();
+    let spec = &exp.datasets[0];
+    let DataSource::Loaded(data) = &spec.source else { panic!("not loaded") };
+    assert_eq!(data.dataset.class_names, ["3", "1"]);
+    assert_eq!(data.dataset.class_counts(), [10, 6]);
+    let norms: Vec<f64> = (0..16).map(|i| data.dataset.x.to_dense().row(i).dot(&data.dataset.x.to_dense().row(i))).collect();
+    assert!(norms.iter().all(|n| (n - 1.0).abs() < 1e-12));
+    assert_eq!(spec.unlabeled, Sizes::Total(8));
+    let p = split_problem(spec, exp.seed, 0).unwrap();
+    assert_eq!(crate::data::class_counts(p.y_l.view()), (2, 2));
+    // 8 unlabeled spread by class shares 10/16 and 6/16: 5 and 3.
+    assert_eq!(crate::data::class_counts(p.y_u.view()), (5, 3));
+    let again = split_problem(spec, exp.seed, 0).unwrap();
+    assert_eq!(p.x_u, again.x_u);
+    assert_ne!(p.x_u, split_problem(spec, exp.seed, 1).unwrap().x_u);
+}
+
+#[test]
+fn one_vs_rest_keeps_every_row() {
+    let path = fixture("ovr", None);
+    let exp = parse(&config(&path, "positive = 2\nlabeled = 4\nunlabeled = 10"), Path::new("c")).unwrap();
+    let DataSource::Loaded(data) = &exp.datasets[0].source else { panic!("not loaded") };
+    assert_eq!(data.dataset.class_counts(), [4, 16]);
+    assert_eq!(data.dataset.class_names, ["2", "rest"]);
+}
+
+#[test]
+fn bad_dataset_entries_name_the_config_line() {
+    let path = fixture("bad", None);
+    let sizes = "labeled = 4\nunlabeled = 10";
+    let cases = [
+        (format!("classes = [1, 7]\n{sizes}"), "cfg.toml:10: datasets[0].classes: data: no class `7`"),
+        (sizes.to_string(), "cfg.toml:6: datasets[0]: 3 classes (1, 2, 3); the methods are binary"),
+        ("classes = [1, 2]\nlabeled_per_class = 3\nunlabeled_per_class = 2".into(), "of class `2`, which has only 4"),
+        (format!("positive = 1\npreprocess = [\"tf-idf\"]\n{sizes}"), "cfg.toml:11: datasets[0].preprocess: unknown step `tf-idf`"),
+        (format!("positive = 1\ndim = 3\n{sizes}"), "cfg.toml:11: datasets[0].dim: not a key of a `svmlight` dataset"),
+        (format!("positive = 1\nofficial_splits = 10\n{sizes}"), "official_splits: not a key of a `svmlight`"),
+        (format!("positive = 1\nfeatures = 2\n{sizes}"), "d.svm:1: feature index 3 beyond the declared 2 features"),
+        (format!("positive = 1\nlabels = [1, 2]\n{sizes}"), "d.svm:11: unknown label `3`"),
+    ];
+    for (extra, want) in cases {
+        let msg = err(&config(&path, &extra));
+        assert!(msg.contains(want), "{extra}: {msg}");
+    }
+    let missing = err(&config(Path::new("/nonexistent/x.svm"), sizes));
+    assert!(missing.starts_with("cfg.toml:9: datasets[0].path: /nonexistent/x.svm"), "{missing}");
+    let bad_line = fixture("line", Some("1 1:1\n2 1:2\n1 5:oops\n"));
+    let msg = err(&config(&bad_line, sizes));
+    assert!(msg.contains("cfg.toml:9:") && msg.contains("d.svm:3: feature 5: `oops` is not a number"), "{msg}");
+    let named = "[experiment]\nname = \"t\"\nseed = 1\n\n[[datasets]]\nname = \"d\"\nkind = \"named\"\ndataset = \"kitchn\"\nlabeled = 4\nunlabeled = 4\n\n[[methods]]\nkind = \"ls_svm\"\n";
+    assert!(err(named).starts_with("cfg.toml:8: datasets[0].dataset: data: no registered dataset `kitchn`"), "{}", err(named));
+    let synthetic_with_path = named.replace("kind = \"named\"\ndataset = \"kitchn\"", "kind = \"synthetic\"\ndim = 2\nmean_norm = 1\npath = \"x\"");
+    assert!(err(&synthetic_with_path).contains("datasets[0].path: not a key of a `synthetic` dataset"));
+}
