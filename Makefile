@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1
+.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 bench-graph tv-usps tv-tables
 
 build:
 	$(CARGO) build --release --locked
@@ -19,7 +19,7 @@ bench:
 	$(CARGO) bench --profile release --locked --bench qlds
 
 # Every table of the papers, regenerated from configs (run `make data` first).
-reproduce-tables: qlds-tables qlds-table1
+reproduce-tables: qlds-tables qlds-table1 tv-tables
 
 # QLDS paper Tables 2 and 5 (7 datasets × 20 splits) and their comparisons with the paper.
 QLDS_TABLE2 := LS-SVM,GB-SSL,Spectral,ST(LS-SVM),QLDS(cv),QLDS(th),QLDS(or)
@@ -93,3 +93,18 @@ figures: build
 qlds-table1: build
 	$(SSLAB) run configs/qlds_table1.toml --threads 1 --quiet --out results
 	$(SSLAB) times results/qlds_table1/results.csv --out results/qlds_table1/times.md
+
+# TV paper Table 1 (USPS 4 vs 9, through the runner) and its comparison with the paper; the
+# multi-class Table 2 is `make tv-usps` (long: about 8 CPU minutes).
+tv-tables: build
+	$(SSLAB) run configs/tv_usps_4v9.toml --out results --quiet
+	$(SSLAB) table results/tv-usps-4v9/results.csv --name tv_table1 --published configs/published/tv_table1.csv
+
+# TV paper: exact kNN graph on all 9,298 USPS digits (target < 3 s).
+bench-graph:
+	$(CARGO) bench --profile release --locked --bench knn_usps
+
+# TV paper, Tables 1 and 2 on USPS (configs/tv_usps.toml) → results/tv_usps/; prints wall
+# time and peak memory of the whole experiment.
+tv-usps:
+	$(CARGO) bench --profile release --locked --bench tv_usps

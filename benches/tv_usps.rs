@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ndarray::Axis;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -135,6 +134,25 @@ fn main() -> Result<(), String> {
         let data = usps.select_classes(&ids).map_err(|e| e.to_string())?;
         let x = data.x.to_dense().into_owned();
         let by_class = data.class_rows();
+        let binary = ids.len() == 2;
+        // Kernel, graph and label-independent smoothers once per task and setting; each
+        // draw permutes them (labeled points first) instead of recomputing.
+        let mut bases: Vec<((f64, usize, &'static str), Prepared)> = Vec::new();
+        for (_, method) in &methods {
+            let p = method.params();
+            let key = (p.kernel.scale, p.graph.k, p.graph.weighting.name());
+            let pos = match bases.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    let base = Prepared::from_rows(x.view(), vec![], &p.kernel, Some(&p.graph)).map_err(|e| e.to_string())?;
+                    bases.push((key, base));
+                    bases.len() - 1
+                }
+            };
+            if let Some((l, r, g)) = method.smoother_key(!binary) {
+                bases[pos].1.cache_smoother(l, r, g).map_err(|e| e.to_string())?;
+            }
+        }
         let jobs: Vec<(usize, usize)> = cfg.labels_per_class.iter().flat_map(|&m| (0..cfg.runs).map(move |r| (m, r))).collect();
         let task_rows: Vec<Vec<Row>> = jobs
             .par_iter()
@@ -147,27 +165,24 @@ fn main() -> Result<(), String> {
                     rows.shuffle(&mut rng);
                     labeled.extend_from_slice(&rows[..m]);
                 }
+                let mut is_labeled = vec![false; x.nrows()];
+                labeled.iter().for_each(|&i| is_labeled[i] = true);
                 let mut order = labeled.clone();
-                order.extend((0..x.nrows()).filter(|i| !labeled.contains(i)));
-                let xs = x.select(Axis(0), &order);
+                order.extend((0..x.nrows()).filter(|&i| !is_labeled[i]));
                 let classes: Vec<usize> = order.iter().map(|&i| data.classes[i]).collect();
                 let nl = labeled.len();
-                let binary = ids.len() == 2;
                 let y: Vec<f64> = classes[..nl].iter().map(|&c| if binary { if c == 0 { 1.0 } else { -1.0 } } else { c as f64 }).collect();
-                let mut cache: Vec<((f64, usize, &'static str), Prepared)> = Vec::new();
+                let mut preps: Vec<Option<Prepared>> = vec![None; bases.len()];
                 let mut out = Vec::new();
                 for (name, method) in &methods {
                     let p = method.params();
                     let key = (p.kernel.scale, p.graph.k, p.graph.weighting.name());
+                    let pos = bases.iter().position(|(k, _)| *k == key).ok_or("no base for method")?;
                     let t = Instant::now();
-                    let pos = match cache.iter().position(|(k, _)| *k == key) {
-                        Some(i) => i,
-                        None => {
-                            cache.push((key, Prepared::from_rows(xs.view(), y.clone(), &p.kernel, Some(&p.graph)).map_err(|e| e.to_string())?));
-                            cache.len() - 1
-                        }
-                    };
-                    let prep = &cache[pos].1;
+                    if preps[pos].is_none() {
+                        preps[pos] = Some(bases[pos].1.reorder(&order, y.clone()).map_err(|e| e.to_string())?);
+                    }
+                    let prep = preps[pos].as_ref().ok_or("missing prepared data")?;
                     let wrong = if binary {
                         let f = method.fit_prepared(prep).map_err(|e| format!("{name}: {e}"))?;
                         (nl..f.len()).filter(|&i| (f[i] >= 0.0) != (classes[i] == 0)).count()

@@ -2,6 +2,8 @@
 //! SVM(g); h = ROF(e) with fidelity E/(2c), E the current Cheeger ratio; recentre by the
 //! median; clamp the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
 
+use faer::Mat;
+
 use super::prepared::{Prepared, mat_vec, median, normalise};
 use super::smoother::smoother;
 use super::svm_step::SvmStep;
@@ -11,6 +13,7 @@ use crate::error::Result;
 /// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1.
 pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
+    let m: &Mat<f64> = &m;
     iterate(prep, p, |g, e| {
         mat_vec(m.as_ref(), g, e);
         e.iter_mut().for_each(|v| *v *= p.r1);
@@ -21,8 +24,9 @@ pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
 /// Cheeger-SVM: e = SVM(g) (eqs. 92–96), r = r1.
 pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-    let mut step = SvmStep::new(&m, &prep.y);
-    iterate(prep, p, |g, e| step.apply(&m, p.r1, p.mu, p.qp, g, e))
+    let m: &Mat<f64> = &m;
+    let mut step = SvmStep::new(m, &prep.y);
+    iterate(prep, p, |g, e| step.apply(m, p.r1, p.mu, p.qp, g, e))
 }
 
 /// The shared loop; `e_step(g, e)` computes e = RLS(g) or SVM(g). Starts from the

@@ -5,7 +5,7 @@ use ndarray::Array1;
 use super::prepared::Prepared;
 use super::{GraphKind, GraphMethod, cheeger, lap_rls, lap_svm, rls, svm, tv};
 use crate::data::Problem;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Transductive scores of a fitted method (sign = predicted label).
 #[derive(Debug, Clone)]
@@ -41,6 +41,9 @@ impl GraphMethod {
     /// kernel and graph settings).
     pub fn fit_prepared(&self, prep: &Prepared) -> Result<Vec<f64>> {
         let p = self.params();
+        if prep.n_labeled == 0 {
+            return Err(Error::Data("graph methods need at least one labeled point".into()));
+        }
         match p.kind {
             GraphKind::Rls => rls::rls(prep, p),
             GraphKind::Svm => svm::svm(prep, p),

@@ -7,7 +7,7 @@
 //! 142, 153) is not applied; it would undo the simplex projection just made, and the
 //! simplex already excludes the trivial zero solution the rescaling guards against.
 
-use faer::Mat;
+use faer::{Mat, Side};
 use faer::linalg::solvers::Solve;
 
 use super::cheeger::{CheegerState, clamp};
@@ -22,7 +22,7 @@ impl GraphMethod {
     /// first n_l points of `prep`. Only the six semi-supervised kinds are multi-class.
     pub fn fit_multiclass(&self, prep: &Prepared, labels: &[usize], classes: usize) -> Result<Mat<f64>> {
         let p = self.params();
-        if labels.len() != prep.n_labeled {
+        if labels.is_empty() || labels.len() != prep.n_labeled {
             return Err(Error::Data(format!("{} class labels for {} labeled points", labels.len(), prep.n_labeled)));
         }
         if classes < 2 || labels.iter().any(|&l| l >= classes) {
@@ -36,6 +36,7 @@ impl GraphMethod {
             GraphKind::TvSvm => svm_split(prep, p, &onehot, true),
             GraphKind::CheegerRls => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
+    let m: &Mat<f64> = &m;
                 cheeger(prep, p, &onehot, |_, g, e| {
                     mat_vec(m.as_ref(), g, e);
                     e.iter_mut().for_each(|v| *v *= p.r1);
@@ -44,8 +45,9 @@ impl GraphMethod {
             }
             GraphKind::CheegerSvm => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-                let mut steps: Vec<SvmStep> = (0..classes).map(|k| SvmStep::new(&m, &one_vs_rest(&onehot, k, prep.n_labeled))).collect();
-                cheeger(prep, p, &onehot, |k, g, e| steps[k].apply(&m, p.r1, p.mu, p.qp, g, e))
+    let m: &Mat<f64> = &m;
+                let mut steps: Vec<SvmStep> = (0..classes).map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled))).collect();
+                cheeger(prep, p, &onehot, |k, g, e| steps[k].apply(m, p.r1, p.mu, p.qp, g, e))
             }
             GraphKind::Rls | GraphKind::Svm => Err(Error::param("kind", format!("`{}` has no multi-class version here", p.kind.name()))),
         }
@@ -64,23 +66,35 @@ fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
     (0..nl).map(|i| 2.0 * onehot[(i, k)] - 1.0).collect()
 }
 
-/// RLS f-step (eqs. 100 and 106): f^k = K A⁻¹(η y^k + r t) with A = ηJK + rK + λI (+ γLK),
-/// A factored once.
+/// RLS f-step (eqs. 100 and 106): f^k = K A⁻¹(η y^k + r t) with A = DK + λI (+ γLK),
+/// D = ηJ + rI, factored once. Without the Laplacian term A⁻¹ = (K + λD⁻¹)⁻¹D⁻¹, a
+/// symmetric positive-definite solve (Cholesky, half the cost of the LU).
 fn rls_step<'a>(prep: &'a Prepared, p: &'a GraphParams, laplacian: bool) -> Result<impl FnMut(usize, &Mat<f64>, &[f64], &mut [f64]) -> Result<()> + 'a> {
     let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
-    let lk = if laplacian { Some(laplacian_times(prep.graph()?, k)) } else { None };
-    let a = Mat::from_fn(n, n, |i, j| {
-        let fit = if i < nl { p.eta } else { 0.0 };
-        let lap = lk.as_ref().map_or(0.0, |lk| p.gamma * lk[(i, j)]);
-        (fit + p.r1) * k[(i, j)] + lap + if i == j { p.lambda } else { 0.0 }
-    });
-    let lu = a.partial_piv_lu();
+    let d: Vec<f64> = (0..n).map(|i| if i < nl { p.eta + p.r1 } else { p.r1 }).collect();
+    let solver: Box<dyn Fn(&mut Mat<f64>)> = if laplacian {
+        let lk = laplacian_times(prep.graph()?, k);
+        let a = Mat::from_fn(n, n, |i, j| d[i] * k[(i, j)] + p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
+        let lu = a.partial_piv_lu();
+        Box::new(move |b: &mut Mat<f64>| lu.solve_in_place(b.as_mut()))
+    } else {
+        let s = Mat::from_fn(n, n, |i, j| k[(i, j)] + if i == j { p.lambda / d[i] } else { 0.0 });
+        let llt = s.llt(Side::Lower).map_err(|e| Error::Linalg {
+            context: "multi-class TV-RLS f-step K + λD⁻¹",
+            message: format!("not positive definite ({e:?})"),
+        })?;
+        let d = d.clone();
+        Box::new(move |b: &mut Mat<f64>| {
+            (0..n).for_each(|i| b[(i, 0)] /= d[i]);
+            llt.solve_in_place(b.as_mut());
+        })
+    };
     let mut alpha = Mat::<f64>::zeros(n, 1);
     Ok(move |class: usize, onehot: &Mat<f64>, t: &[f64], f: &mut [f64]| {
         for i in 0..n {
             alpha[(i, 0)] = p.eta * onehot[(i, class)] + p.r1 * t[i];
         }
-        lu.solve_in_place(alpha.as_mut());
+        solver(&mut alpha);
         let a: Vec<f64> = (0..n).map(|i| alpha[(i, 0)]).collect();
         mat_vec(k.as_ref(), &a, f);
         Ok(())
@@ -91,8 +105,9 @@ fn rls_step<'a>(prep: &'a Prepared, p: &'a GraphParams, laplacian: bool) -> Resu
 fn svm_split(prep: &Prepared, p: &GraphParams, onehot: &Mat<f64>, tv: bool) -> Result<Mat<f64>> {
     let gamma = if tv { 0.0 } else { p.gamma };
     let m = smoother(prep, p.lambda, p.r1, gamma)?;
-    let mut steps: Vec<SvmStep> = (0..onehot.ncols()).map(|k| SvmStep::new(&m, &one_vs_rest(onehot, k, prep.n_labeled))).collect();
-    split(prep, p, onehot, tv, |k, _, t, f| steps[k].apply(&m, p.r1, p.mu, p.qp, t, f))
+    let m: &Mat<f64> = &m;
+    let mut steps: Vec<SvmStep> = (0..onehot.ncols()).map(|k| SvmStep::new(m, &one_vs_rest(onehot, k, prep.n_labeled))).collect();
+    split(prep, p, onehot, tv, |k, _, t, f| steps[k].apply(m, p.r1, p.mu, p.qp, t, f))
 }
 
 /// The splitting loop, r = r1: f^k = f_step(t = g^k − λ^k/r); ĝ^k = ROF(f^k + λ^k/r; γ, r)

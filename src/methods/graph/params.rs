@@ -164,6 +164,18 @@ impl GraphMethod {
     pub fn params(&self) -> &GraphParams {
         &self.params
     }
+
+    /// The (λ, r, γ) of the label-independent smoother K(λI + rK + γLK)⁻¹ the method uses,
+    /// binary or multi-class, to precompute with [`Prepared::cache_smoother`](super::Prepared::cache_smoother).
+    pub fn smoother_key(&self, multiclass: bool) -> Option<(f64, f64, f64)> {
+        let p = &self.params;
+        match p.kind {
+            GraphKind::CheegerRls | GraphKind::CheegerSvm => Some((p.lambda, p.r1, 0.0)),
+            GraphKind::TvSvm if multiclass => Some((p.lambda, p.r1, 0.0)),
+            GraphKind::LapSvm if multiclass => Some((p.lambda, p.r1, p.gamma)),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

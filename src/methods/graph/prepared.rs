@@ -2,7 +2,7 @@
 //! the kernel Gram matrix and (for the semi-supervised methods) the kNN graph.
 
 use faer::linalg::matmul::matmul;
-use faer::{Accum, ColMut, ColRef, MatRef};
+use faer::{Accum, ColMut, ColRef, Mat, MatRef};
 use ndarray::{ArrayView2, Axis, concatenate};
 
 use super::{Gram, KnnGraph, RbfKernel, SymGraph};
@@ -17,6 +17,9 @@ pub struct Prepared {
     pub y: Vec<f64>,
     pub gram: Gram,
     pub graph: Option<SymGraph>,
+    /// Label-independent smoothers K(λI + rK + γLK)⁻¹ keyed by (λ, r, γ), see
+    /// [`Prepared::cache_smoother`].
+    pub(super) smoothers: Vec<((f64, f64, f64), Mat<f64>)>,
 }
 
 impl Prepared {
@@ -27,17 +30,62 @@ impl Prepared {
         Self::from_rows(x.view(), problem.y_l.to_vec(), kernel, graph)
     }
 
-    /// From all rows `x`, the first `y.len()` of them labeled with `y`.
+    /// From all rows `x`, the first `y.len()` of them labeled with `y` (none: a base to
+    /// [`reorder`](Self::reorder) for each draw of labeled points).
     pub fn from_rows(x: ArrayView2<f64>, y: Vec<f64>, kernel: &RbfKernel, graph: Option<&KnnGraph>) -> Result<Self> {
-        if y.is_empty() || y.len() > x.nrows() {
-            return Err(Error::Data(format!("{} labels for {} points (need at least one labeled point)", y.len(), x.nrows())));
+        if y.len() > x.nrows() {
+            return Err(Error::Data(format!("{} labels for {} points", y.len(), x.nrows())));
         }
         Ok(Prepared {
             n_labeled: y.len(),
             y,
             gram: kernel.gram(x)?,
             graph: graph.map(|g| g.build(x)).transpose()?,
+            smoothers: Vec::new(),
         })
+    }
+
+    /// The same points taken in `order` (a permutation of 0..N), the first `y.len()`
+    /// labeled with `y`: kernel, graph and cached smoothers are permuted, not recomputed.
+    pub fn reorder(&self, order: &[usize], y: Vec<f64>) -> Result<Prepared> {
+        let n = self.n();
+        let mut position = vec![usize::MAX; n];
+        for (new, &old) in order.iter().enumerate() {
+            if old >= n || position[old] != usize::MAX {
+                return Err(Error::Data(format!("reorder: not a permutation of 0..{n}")));
+            }
+            position[old] = new;
+        }
+        if order.len() != n || y.len() > n {
+            return Err(Error::Data(format!("reorder: {} indices and {} labels for {n} points", order.len(), y.len())));
+        }
+        let permute = |m: &Mat<f64>| Mat::from_fn(n, n, |i, j| m[(order[i], order[j])]);
+        let graph = match &self.graph {
+            Some(g) => Some(SymGraph::from_edges(n, g.edges().into_iter().map(|(i, j, w)| (position[i], position[j], w)))?),
+            None => None,
+        };
+        Ok(Prepared {
+            n_labeled: y.len(),
+            y,
+            gram: Gram { k: permute(&self.gram.k), width: self.gram.width },
+            graph,
+            smoothers: self.smoothers.iter().map(|(key, m)| (*key, permute(m))).collect(),
+        })
+    }
+
+    /// Computes K(λI + rK + γLK)⁻¹ once and keeps it: methods asking for the same (λ, r, γ)
+    /// reuse it, here and in every [`reorder`](Self::reorder)ed copy.
+    pub fn cache_smoother(&mut self, lambda: f64, r: f64, gamma: f64) -> Result<()> {
+        if self.cached_smoother(lambda, r, gamma).is_none() {
+            let m = super::smoother::compute(self, lambda, r, gamma)?;
+            self.smoothers.push(((lambda, r, gamma), m));
+        }
+        Ok(())
+    }
+
+    /// The cached smoother for (λ, r, γ), if any.
+    pub(super) fn cached_smoother(&self, lambda: f64, r: f64, gamma: f64) -> Option<&Mat<f64>> {
+        self.smoothers.iter().find(|(key, _)| *key == (lambda, r, gamma)).map(|(_, m)| m)
     }
 
     /// Number of points N.

@@ -1,6 +1,8 @@
 //! The kernel smoother M = K(λI + rK + γLK)⁻¹ = (λK⁻¹ + rI + γL)⁻¹ (symmetric), the
 //! fixed matrix of every RKHS sub-problem with a quadratic coupling ‖f − t‖²; factored once.
 
+use std::borrow::Cow;
+
 use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
 
@@ -8,8 +10,17 @@ use super::laplacian_times;
 use super::prepared::Prepared;
 use crate::error::{Error, Result};
 
-/// M for the given λ, r and Laplacian weight γ (γ = 0 needs no graph).
-pub(super) fn smoother(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f64>> {
+/// M for the given λ, r and Laplacian weight γ: the cached copy when
+/// [`Prepared::cache_smoother`] made one, else computed now.
+pub(super) fn smoother(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Cow<'_, Mat<f64>>> {
+    match prep.cached_smoother(lambda, r, gamma) {
+        Some(m) => Ok(Cow::Borrowed(m)),
+        None => compute(prep, lambda, r, gamma).map(Cow::Owned),
+    }
+}
+
+/// Computes M (γ = 0 needs no graph): a Cholesky solve, or an LU solve when γ > 0.
+pub(super) fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f64>> {
     let (n, k) = (prep.n(), &prep.gram.k);
     // K(λI + rK + γLK)⁻¹ = (λI + rK + γKL)⁻¹ K, and KL = (LK)ᵀ.
     let mut m = k.clone();
@@ -37,16 +48,36 @@ mod tests {
     #[test]
     fn inverse_relation_holds() {
         // M (λK⁻¹ + rI + γL) = I, checked as M(λI + rK + γLK) = K.
-        let prep = Prepared::new(&blobs(2, 10, 3), &RbfKernel { scale: 0.5 }, Some(&KnnGraph::default())).unwrap();
+        let mut prep = Prepared::new(&blobs(2, 10, 3), &RbfKernel { scale: 0.5 }, Some(&KnnGraph::default())).unwrap();
         let (lambda, r, gamma) = (0.3, 0.7, 0.2);
-        let m = smoother(&prep, lambda, r, gamma).unwrap();
+        let m = smoother(&prep, lambda, r, gamma).unwrap().into_owned();
         let k = &prep.gram.k;
         let l = laplacian(prep.graph().unwrap());
         let n = prep.n();
         let b = Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k + gamma * &l * k;
         assert!((&m * &b - k).norm_max() < 1e-8);
-        let m0 = smoother(&prep, lambda, r, 0.0).unwrap();
+        let m0 = smoother(&prep, lambda, r, 0.0).unwrap().into_owned();
         let b0 = Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k;
         assert!((&m0 * &b0 - k).norm_max() < 1e-8);
+        prep.cache_smoother(lambda, r, gamma).unwrap();
+        assert!(matches!(smoother(&prep, lambda, r, gamma).unwrap(), Cow::Borrowed(c) if c == &m));
+    }
+
+    #[test]
+    fn reordered_copy_equals_a_fresh_computation() {
+        // Permuting the points permutes K, W and the cached smoother: P M Pᵀ.
+        let problem = blobs(2, 10, 4);
+        let x = ndarray::concatenate(ndarray::Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()]).unwrap();
+        let (kernel, graph) = (RbfKernel::default(), KnnGraph::default());
+        let mut base = Prepared::from_rows(x.view(), vec![], &kernel, Some(&graph)).unwrap();
+        base.cache_smoother(0.1, 1.0, 0.5).unwrap();
+        let order: Vec<usize> = (0..x.nrows()).rev().collect();
+        let moved = base.reorder(&order, vec![1.0, -1.0]).unwrap();
+        let fresh = Prepared::from_rows(x.select(ndarray::Axis(0), &order).view(), vec![1.0, -1.0], &kernel, Some(&graph)).unwrap();
+        assert!((&moved.gram.k - &fresh.gram.k).norm_max() < 1e-12);
+        assert_eq!(moved.graph, fresh.graph);
+        let m = compute(&fresh, 0.1, 1.0, 0.5).unwrap();
+        assert!((moved.cached_smoother(0.1, 1.0, 0.5).unwrap() - &m).norm_max() < 1e-8);
+        assert!(base.reorder(&[0, 0], vec![]).is_err());
     }
 }
