@@ -136,28 +136,32 @@ fn positive(v: &Spanned<i64>, key: &str, at: &Located) -> Result<usize> {
     }
 }
 
+/// The kind-specific keys each dataset kind accepts (besides name, kind and split sizes).
+fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "synthetic" => &["dim", "mean_norm", "means", "variances"],
+        "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent"],
+        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits"],
+        "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess"],
+        _ => return None,
+    })
+}
+
 fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
-    let (source, official_sizes) = match d.kind.get_ref().as_str() {
-        "synthetic" => {
-            real::check_keys(&d, i, at)?;
-            svmlin::forbid_sparse_text_keys(&d, i, at)?;
-            (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None)
-        }
+    let kind = d.kind.get_ref().as_str();
+    let allowed = dataset_keys(kind).ok_or_else(|| {
+        at.error(d.kind.span(), format!("{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)", key("kind")))
+    })?;
+    if let Some((name, s)) = d.present().into_iter().find(|(n, _)| !allowed.contains(n)) {
+        return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset", key(name))));
+    }
+    let (source, official_sizes) = match kind {
+        "synthetic" => (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None),
         "sparse_text" => (DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?), None),
-        "named" | "svmlight" => {
-            real::check_keys(&d, i, at)?;
-            svmlin::forbid_sparse_text_keys(&d, i, at)?;
-            real::source(&d, i, span.clone(), splits, at)?
-        }
-        other => {
-            return Err(at.error(
-                d.kind.span(),
-                format!("{}: unknown kind `{other}` (known: synthetic, sparse_text, named, svmlight)", key("kind")),
-            ));
-        }
+        _ => real::source(&d, i, span.clone(), splits, at)?,
     };
     let sizes = |total: &Option<Spanned<i64>>, per: &Option<Spanned<Value>>, name: &str| {
         match (total, per) {

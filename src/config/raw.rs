@@ -57,6 +57,34 @@ pub struct Dataset {
     pub official_splits: Option<Spanned<i64>>,
 }
 
+impl Dataset {
+    /// The kind-specific keys present in the entry (all but name, kind and sizes), with spans.
+    pub fn present(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
+        let span = |s: Option<std::ops::Range<usize>>, name| s.map(|r| (name, r));
+        [
+            span(self.dim.as_ref().map(Spanned::span), "dim"),
+            span(self.mean_norm.as_ref().map(Spanned::span), "mean_norm"),
+            span(self.means.as_ref().map(Spanned::span), "means"),
+            span(self.variances.as_ref().map(Spanned::span), "variances"),
+            span(self.nnz_per_doc.as_ref().map(Spanned::span), "nnz_per_doc"),
+            span(self.topic_weight.as_ref().map(Spanned::span), "topic_weight"),
+            span(self.zipf_exponent.as_ref().map(Spanned::span), "zipf_exponent"),
+            span(self.dataset.as_ref().map(Spanned::span), "dataset"),
+            span(self.parts.as_ref().map(Spanned::span), "parts"),
+            span(self.path.as_ref().map(Spanned::span), "path"),
+            span(self.features.as_ref().map(Spanned::span), "features"),
+            span(self.labels.as_ref().map(Spanned::span), "labels"),
+            span(self.classes.as_ref().map(Spanned::span), "classes"),
+            span(self.positive.as_ref().map(Spanned::span), "positive"),
+            span(self.preprocess.as_ref().map(Spanned::span), "preprocess"),
+            span(self.official_splits.as_ref().map(Spanned::span), "official_splits"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
 /// One `[[methods]]` entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

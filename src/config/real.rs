@@ -16,41 +16,6 @@ use crate::data::{Dataset, load, split};
 use crate::error::Result;
 use crate::protocol::Sizes;
 
-/// Keys each kind accepts besides `name`, `kind` and the split sizes.
-pub(super) fn allowed_keys(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "synthetic" => &["dim", "mean_norm", "means", "variances"],
-        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits"],
-        _ => &["path", "features", "labels", "classes", "positive", "preprocess"],
-    }
-}
-
-/// The first key given that `kind` does not take.
-pub(super) fn check_keys(d: &raw::Dataset, i: usize, at: &Located) -> Result<()> {
-    let kind = d.kind.get_ref().as_str();
-    let given: [(&str, Option<Range<usize>>); 13] = [
-        ("dim", d.dim.as_ref().map(|v| v.span())),
-        ("mean_norm", d.mean_norm.as_ref().map(|v| v.span())),
-        ("means", d.means.as_ref().map(|v| v.span())),
-        ("variances", d.variances.as_ref().map(|v| v.span())),
-        ("dataset", d.dataset.as_ref().map(|v| v.span())),
-        ("parts", d.parts.as_ref().map(|v| v.span())),
-        ("path", d.path.as_ref().map(|v| v.span())),
-        ("features", d.features.as_ref().map(|v| v.span())),
-        ("labels", d.labels.as_ref().map(|v| v.span())),
-        ("classes", d.classes.as_ref().map(|v| v.span())),
-        ("positive", d.positive.as_ref().map(|v| v.span())),
-        ("preprocess", d.preprocess.as_ref().map(|v| v.span())),
-        ("official_splits", d.official_splits.as_ref().map(|v| v.span())),
-    ];
-    for (key, span) in given {
-        if let Some(span) = span.filter(|_| !allowed_keys(kind).contains(&key)) {
-            return Err(at.error(span, format!("datasets[{i}].{key}: not a key of a `{kind}` dataset")));
-        }
-    }
-    Ok(())
-}
-
 /// Loads and prepares a file dataset; returns the source and, with official splits, the
 /// split sizes they imply.
 pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usize, at: &Located) -> Result<(DataSource, Option<(Sizes, Sizes)>)> {

@@ -16,14 +16,6 @@ use crate::methods::svmlin::{Kind, PositiveFraction, SvmlinParams};
 /// graph family).
 pub(super) const KINDS: [&str; 4] = ["linear_rls", "linear_svm", "tsvm", "da"];
 
-/// Rejects a key set on a kind that does not take it.
-fn forbid<T>(field: &Option<Spanned<T>>, key: String, kind: &str, at: &Located) -> Result<()> {
-    match field {
-        Some(v) => Err(at.error(v.span(), format!("{key}: not a parameter of `{kind}`"))),
-        None => Ok(()),
-    }
-}
-
 /// An SVMlin method: `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and
 /// `r` ("labeled" (default), "truth" or a number in (0, 1)) for `tsvm` and `da`;
 /// `switches` (≥ 1, default 10000) for `tsvm`.
@@ -98,31 +90,10 @@ fn number_value(v: &Value) -> Option<f64> {
     v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
 }
 
-/// `nnz_per_doc`, `topic_weight` and `zipf_exponent` belong to `sparse_text` only.
-pub(super) fn forbid_sparse_text_keys(d: &raw::Dataset, i: usize, at: &Located) -> Result<()> {
-    let kind = d.kind.get_ref();
-    forbid(&d.nnz_per_doc, format!("datasets[{i}].nnz_per_doc"), kind, at)?;
-    forbid(&d.topic_weight, format!("datasets[{i}].topic_weight"), kind, at)?;
-    forbid(&d.zipf_exponent, format!("datasets[{i}].zipf_exponent"), kind, at)
-}
-
 /// A `sparse_text` dataset: `dim` (vocabulary) and `nnz_per_doc` required, `topic_weight`
 /// (default 0.1) and `zipf_exponent` (default 1) optional; no Gaussian or file keys.
 pub(super) fn sparse_text(d: &raw::Dataset, i: usize, span: Range<usize>, at: &Located) -> Result<SparseText> {
     let key = |k: &str| format!("datasets[{i}].{k}");
-    let kind = "sparse_text";
-    forbid(&d.mean_norm, key("mean_norm"), kind, at)?;
-    forbid(&d.means, key("means"), kind, at)?;
-    forbid(&d.variances, key("variances"), kind, at)?;
-    forbid(&d.dataset, key("dataset"), kind, at)?;
-    forbid(&d.parts, key("parts"), kind, at)?;
-    forbid(&d.path, key("path"), kind, at)?;
-    forbid(&d.features, key("features"), kind, at)?;
-    forbid(&d.labels, key("labels"), kind, at)?;
-    forbid(&d.classes, key("classes"), kind, at)?;
-    forbid(&d.positive, key("positive"), kind, at)?;
-    forbid(&d.preprocess, key("preprocess"), kind, at)?;
-    forbid(&d.official_splits, key("official_splits"), kind, at)?;
     let count = |v: &Option<Spanned<i64>>, name: &str| match v {
         None => Err(at.error(span.clone(), format!("{}: required for a sparse_text dataset", key(name)))),
         Some(s) => usize::try_from(*s.get_ref())
@@ -211,6 +182,6 @@ r = "truth"
         let e = err(&GOOD.replace("nnz_per_doc = 10", "nnz_per_doc = 200"));
         assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");
         let e = err(&GOOD.replace("nnz_per_doc = 10", "mean_norm = 1.0"));
-        assert!(e.contains("datasets[0].mean_norm: not a parameter of `sparse_text`"), "{e}");
+        assert!(e.contains("datasets[0].mean_norm: not a key of a `sparse_text` dataset"), "{e}");
     }
 }
