@@ -45,6 +45,16 @@ pub struct DatasetSpec {
     pub unlabeled: Sizes,
 }
 
+impl DatasetSpec {
+    /// Number of classes (2 for the generators; more for a multi-class file dataset).
+    pub fn n_classes(&self) -> usize {
+        match &self.source {
+            DataSource::Loaded(data) => data.dataset.n_classes(),
+            _ => 2,
+        }
+    }
+}
+
 /// Where a dataset's points come from.
 #[derive(Debug, Clone)]
 pub enum DataSource {
@@ -52,8 +62,8 @@ pub enum DataSource {
     Synthetic(GaussianMixture),
     /// Two-topic sparse text, freshly sampled for every split.
     SparseText(SparseText),
-    /// A binary dataset read from files (`named` or `svmlight`), loaded once per run;
-    /// splits are drawn from its rows.
+    /// A dataset read from files (`named` or `svmlight`), loaded once per run; splits are
+    /// drawn from its rows. Two classes, or more for the multi-class graph methods.
     Loaded(Arc<LoadedData>),
 }
 
@@ -93,17 +103,18 @@ pub(super) fn check(raw: raw::Config, at: &Located, hash: String) -> Result<Expe
     if raw.methods.is_empty() {
         return Err(at.error(exp_span, "no [[methods]] entry".into()));
     }
-    let datasets = raw
-        .datasets
-        .into_iter()
-        .enumerate()
-        .map(|(i, d)| dataset(d, i, splits, at))
-        .collect::<Result<Vec<_>>>()?;
     let methods = raw
         .methods
         .into_iter()
         .enumerate()
         .map(|(i, m)| method(m, i, at))
+        .collect::<Result<Vec<_>>>()?;
+    let mut loaded = Vec::new();
+    let datasets = raw
+        .datasets
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| dataset(d, i, splits, &methods, &mut loaded, at))
         .collect::<Result<Vec<_>>>()?;
     unique(datasets.iter().map(|d| d.name.as_str()), "dataset", at)?;
     unique(methods.iter().map(|m| m.name.as_str()), "method", at)?;
@@ -147,7 +158,11 @@ fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> Result<DatasetSpec> {
+/// File datasets already loaded, keyed by their source keys as written: entries that differ
+/// only in name and split sizes share one loaded copy (and the runner's graph cache).
+type LoadedSources = Vec<(String, (DataSource, Option<(Sizes, Sizes)>))>;
+
+fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, methods: &[MethodSpec], loaded: &mut LoadedSources, at: &Located) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
@@ -161,44 +176,76 @@ fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, at: &Located) -> R
     let (source, official_sizes) = match kind {
         "synthetic" => (DataSource::Synthetic(synthetic(&d, i, span.clone(), at)?), None),
         "sparse_text" => (DataSource::SparseText(svmlin::sparse_text(&d, i, span.clone(), at)?), None),
-        _ => real::source(&d, i, span.clone(), splits, at)?,
-    };
-    let sizes = |total: &Option<Spanned<i64>>, per: &Option<Spanned<Value>>, name: &str| {
-        match (total, per) {
-            (Some(t), None) => Ok(Sizes::Total(positive(t, &key(name), at)?)),
-            (None, Some(p)) => per_class(p, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass),
-            _ => Err(at.error(
-                span.clone(),
-                format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)),
-            )),
+        _ => {
+            let source_key: String = d.present().iter().map(|(n, s)| format!("{n}={};", &at.src[s.clone()])).collect();
+            let source_key = format!("{kind};{source_key}");
+            match loaded.iter().find(|(k, _)| *k == source_key) {
+                Some((_, found)) => found.clone(),
+                None => {
+                    let found = real::source(&d, i, span.clone(), splits, at)?;
+                    loaded.push((source_key, found.clone()));
+                    found
+                }
+            }
         }
+    };
+    let n_classes = match &source {
+        DataSource::Loaded(data) => data.dataset.n_classes(),
+        _ => 2,
+    };
+    if let DataSource::Loaded(data) = &source
+        && n_classes > 2
+        && let Some(m) = methods.iter().find(|m| !m.method.is_multiclass())
+    {
+        return Err(at.error(span, format!(
+            "datasets[{i}]: {n_classes} classes ({}) but method `{}` is binary: choose two with `classes = [a, b]`, use `positive`, or run only the multi-class graph methods ({})",
+            data.dataset.class_names.join(", "), m.name,
+            GraphKind::ALL.iter().filter(|k| k.uses_graph()).map(|k| k.name()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let sizes = |total: Option<(Value, Range<usize>)>, per: &Option<Spanned<Value>>, name: &str| match (total, per) {
+        (Some((Value::String(s), _)), None) if s == "rest" && name == "unlabeled" => match &source {
+            DataSource::Loaded(_) => Ok(Sizes::Rest),
+            _ => Err(at.error(span.clone(), format!("{}: \"rest\" needs a file dataset (`named` or `svmlight`)", key(name)))),
+        },
+        (Some((Value::Integer(n), s)), None) => Ok(Sizes::Total(positive(&Spanned::new(s, n), &key(name), at)?)),
+        (Some((_, s)), None) => {
+            let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
+            Err(at.error(s, format!("{}: expected an integer ≥ 1{rest}", key(name))))
+        }
+        (None, Some(p)) => per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass),
+        _ => Err(at.error(span.clone(), format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)))),
     };
     let (labeled, unlabeled) = match official_sizes {
         Some(official) => {
-            let given = [&d.labeled, &d.unlabeled].into_iter().flatten().map(|v| v.span());
+            let given = d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
             let mut given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
             if let Some(s) = given.next() {
                 return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
             }
             official
         }
-        None => (sizes(&d.labeled, &d.labeled_per_class, "labeled")?, sizes(&d.unlabeled, &d.unlabeled_per_class, "unlabeled")?),
+        None => {
+            let labeled = d.labeled.as_ref().map(|v| (Value::Integer(*v.get_ref()), v.span()));
+            let unlabeled = d.unlabeled.as_ref().map(|v| (v.get_ref().clone(), v.span()));
+            (sizes(labeled, &d.labeled_per_class, "labeled")?, sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?)
+        }
     };
     if let DataSource::Loaded(data) = &source
         && data.official_splits.is_none()
     {
-        real::check_fit(&data.dataset, labeled, unlabeled, span.clone(), i, at)?;
+        real::check_fit(&data.dataset, &labeled, &unlabeled, span.clone(), i, at)?;
     }
     Ok(DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source })
 }
 
-/// `n` (the same for both classes) or `[n1, n2]`, each ≥ 1.
-fn per_class(v: &Spanned<Value>, key: &str, at: &Located) -> Result<[usize; 2]> {
-    let bad = || at.error(v.span(), format!("{key}: expected an integer ≥ 1 or two of them, [n1, n2]"));
+/// `n` (the same for every class) or one count per class, `[n1, n2, ...]`, each ≥ 1.
+fn per_class(v: &Spanned<Value>, classes: usize, key: &str, at: &Located) -> Result<Vec<usize>> {
+    let bad = || at.error(v.span(), format!("{key}: expected an integer ≥ 1 or {classes} of them, one per class"));
     let count = |x: &Value| x.as_integer().and_then(|n| usize::try_from(n).ok()).filter(|n| *n >= 1);
     match v.get_ref() {
-        Value::Array(a) if a.len() == 2 => Ok([count(&a[0]).ok_or_else(bad)?, count(&a[1]).ok_or_else(bad)?]),
-        x => count(x).map(|n| [n, n]).ok_or_else(bad),
+        Value::Array(a) if a.len() == classes => a.iter().map(|x| count(x).ok_or_else(bad)).collect(),
+        x => count(x).map(|n| vec![n; classes]).ok_or_else(bad),
     }
 }
 

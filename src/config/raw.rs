@@ -36,7 +36,8 @@ pub struct Dataset {
     pub variances: Option<Spanned<toml::Value>>,
     pub labeled: Option<Spanned<i64>>,
     pub labeled_per_class: Option<Spanned<toml::Value>>,
-    pub unlabeled: Option<Spanned<i64>>,
+    /// A count, or `"rest"`: every point not labeled (file datasets).
+    pub unlabeled: Option<Spanned<toml::Value>>,
     pub unlabeled_per_class: Option<Spanned<toml::Value>>,
     pub nnz_per_doc: Option<Spanned<i64>>,
     pub topic_weight: Option<Spanned<f64>>,

@@ -80,13 +80,6 @@ pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usi
             .collect::<Result<Vec<_>>>()?;
         data.x = preprocess::apply(data.x, &steps);
     }
-    if data.n_classes() != 2 {
-        return Err(at.error(span, format!(
-            "datasets[{i}]: {} classes ({}); the methods are binary: choose two with `classes = [a, b]` or use `positive`",
-            data.n_classes(),
-            data.class_names.join(", ")
-        )));
-    }
     let sizes = official.as_ref().map(|s| {
         let k = s.first().map_or(0, Vec::len);
         (Sizes::Total(k), Sizes::Total(data.len() - k))
@@ -95,11 +88,12 @@ pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usi
 }
 
 /// Errors unless the split sizes fit in every class.
-pub(super) fn check_fit(data: &Dataset, labeled: Sizes, unlabeled: Sizes, span: Range<usize>, i: usize, at: &Located) -> Result<()> {
+pub(super) fn check_fit(data: &Dataset, labeled: &Sizes, unlabeled: &Sizes, span: Range<usize>, i: usize, at: &Located) -> Result<()> {
     let counts = data.class_counts();
     let shares = split::class_shares(data);
-    let (l, u) = (labeled.per_class([shares[0], shares[1]]), unlabeled.per_class([shares[0], shares[1]]));
-    for k in 0..2 {
+    let l = labeled.per_class(&shares, &[]);
+    let u = unlabeled.per_class(&shares, &counts.iter().zip(&l).map(|(c, l)| c.saturating_sub(*l)).collect::<Vec<_>>());
+    for k in 0..counts.len() {
         if l[k] + u[k] > counts[k] {
             return Err(at.error(span, format!(
                 "datasets[{i}]: the split asks for {} labeled + {} unlabeled points of class `{}`, which has only {}",

@@ -41,7 +41,7 @@ fn err(src: &str) -> String {
 fn good_config_parses_into_checked_types() {
     let e = parse(GOOD, Path::new("cfg.toml")).unwrap();
     assert_eq!((e.name.as_str(), e.seed, e.splits), ("t", 3, 4));
-    assert_eq!(e.datasets[0].labeled, Sizes::PerClass([5, 5]));
+    assert_eq!(e.datasets[0].labeled, Sizes::PerClass(vec![5, 5]));
     assert_eq!(e.datasets[0].unlabeled, Sizes::Total(40));
     let names: Vec<_> = e.methods.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["LS-SVM", "QLDS(0.5,1)", "Spectral"]);

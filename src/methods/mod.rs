@@ -101,6 +101,25 @@ impl Method {
         }
     }
 
+    /// Parameters not in the row's α and λ columns, as `key=value` pairs (empty if none).
+    pub fn describe(&self) -> String {
+        match self {
+            Method::Graph(g) => g.params().describe(),
+            Method::Svmlin(m) => m.params().describe(),
+            Method::SelfTraining(st) => st.params().describe(),
+            Method::Select(s) => match s.policy {
+                crate::selection::Policy::CrossValidation { folds } => format!("select=cv folds={folds} grid={}", s.grid.points),
+                p => format!("select={} grid={}", p.name(), s.grid.points),
+            },
+            Method::Qlds(_) | Method::Spectral(_) | Method::SelectLambda(_) => String::new(),
+        }
+    }
+
+    /// Whether the method handles more than two classes (the semi-supervised graph methods).
+    pub fn is_multiclass(&self) -> bool {
+        matches!(self, Method::Graph(g) if g.params().kind.uses_graph())
+    }
+
     /// The λ policy label for result rows (`max_eig_all`, `fixed`, ... or `top_eig_unlabeled`).
     pub fn lambda_policy(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! The experiment protocol: split sizes, per-split seeds, the parallel runner and the
 //! result rows it writes.
 
+mod graph_cache;
 mod log;
 mod results;
 mod runner;

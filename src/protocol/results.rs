@@ -17,6 +17,9 @@ pub struct ResultRow {
     pub split_seed: u64,
     pub method: String,
     pub kind: String,
+    /// The method's other parameters as `key=value` pairs separated by spaces (graph and
+    /// SVMlin methods; empty where the columns below say it all).
+    pub params: String,
     pub alpha_l: Option<f64>,
     pub alpha_u: Option<f64>,
     pub lambda_policy: String,
@@ -52,6 +55,7 @@ pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) ->
         split_seed: 0,
         method: method.into(),
         kind: "qlds".into(),
+        params: String::new(),
         alpha_l: None,
         alpha_u: None,
         lambda_policy: "fixed".into(),

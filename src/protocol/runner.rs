@@ -11,9 +11,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::graph_cache::{GraphCache, GraphSplit, graph};
 use super::log::{RowLog, TaskKey, done};
 use super::{ResultRow, derive_seed};
 use crate::config::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec};
+use crate::methods::Method;
 use crate::data::split::{Split, class_shares, stratified};
 use crate::data::{Problem, Sampler, error_rate};
 use crate::error::{Error, Result};
@@ -34,17 +36,12 @@ pub struct RunOptions {
 pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Problem> {
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, split));
     match &spec.source {
-        DataSource::Synthetic(mixture) => {
-            let shares = [0.5, 0.5];
-            Ok(mixture.sample_problem(spec.labeled.per_class(shares), spec.unlabeled.per_class(shares), &mut rng))
-        }
+        DataSource::Synthetic(mixture) => Ok(mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng)),
         DataSource::Loaded(data) => {
             let rows = loaded_split(spec, data, split, &mut rng)?;
             Ok(data.dataset.problem(&rows.labeled, &rows.unlabeled))
         }
-        DataSource::SparseText(text) => {
-            Ok(text.sample_problem(spec.labeled.per_class([0.5, 0.5]), spec.unlabeled.per_class([0.5, 0.5]), &mut rng))
-        }
+        DataSource::SparseText(text) => Ok(text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng)),
     }
 }
 
@@ -58,13 +55,22 @@ pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, 
             Ok(Split::complement(labeled, d.len()))
         }
         None => {
-            let s = class_shares(d);
-            let shares = [s[0], s[1]];
-            stratified(d, &spec.labeled.per_class(shares), &spec.unlabeled.per_class(shares), rng)
+            let shares = class_shares(d);
+            let labeled = spec.labeled.per_class(&shares, &[]);
+            let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).map(|(c, l)| c.saturating_sub(*l)).collect();
+            stratified(d, &labeled, &spec.unlabeled.per_class(&shares, &rest), rng)
         }
     }
 }
 
+/// What a method's run gives a result row.
+pub(super) struct Evaluation {
+    pub error: f64,
+    pub prbep: f64,
+    pub alpha_l: Option<f64>,
+    pub alpha_u: Option<f64>,
+    pub lambda: f64,
+}
 
 /// Runs the experiment in folder `dir`: persists the split indices (`splits/`), appends rows
 /// to `rows.log` as they finish; returns all
@@ -74,6 +80,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     super::splits::persist(exp, dir, opts.resume)?;
     let (log, previous) = RowLog::open(&dir.join("rows.log"), &exp.hash, opts.resume)?;
     let finished = done(&previous);
+    let cache = GraphCache::new(exp);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
@@ -95,7 +102,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|&(d, s)| run_task(exp, d, s, &finished, &log, &bar))
+            .map(|&(d, s)| run_task(exp, d, s, &finished, &log, &bar, &cache))
             .collect::<Result<_>>()
     })?;
     bar.finish_and_clear();
@@ -116,6 +123,7 @@ fn run_task(
     finished: &std::collections::HashSet<TaskKey>,
     log: &RowLog,
     bar: &ProgressBar,
+    cache: &GraphCache,
 ) -> Result<Vec<ResultRow>> {
     let spec = &exp.datasets[d];
     let todo: Vec<&MethodSpec> = exp
@@ -126,10 +134,30 @@ fn run_task(
     if todo.is_empty() {
         return Ok(Vec::new());
     }
-    let problem = split_problem(spec, exp.seed, split)?;
+    // Graph methods on file datasets go through the shared kernels and graphs (the only
+    // route for multi-class data); everything else sees the split as a binary `Problem`.
+    let mut graph_split = match &spec.source {
+        DataSource::Loaded(data) if todo.iter().any(|m| graph(&m.method).is_some()) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(exp.seed, &spec.name, split));
+            Some(GraphSplit::new(cache, data, &loaded_split(spec, data, split, &mut rng)?))
+        }
+        _ => None,
+    };
+    let mut problem = None;
     todo.into_iter()
         .map(|m| {
-            let row = run_method(exp, spec, split, m, &problem);
+            let start = Instant::now();
+            let (evaluation, sizes) = match (graph(&m.method), graph_split.as_mut()) {
+                (Some(g), Some(gs)) => (gs.evaluate(g), gs.sizes()),
+                _ => {
+                    if problem.is_none() {
+                        problem = Some(split_problem(spec, exp.seed, split)?);
+                    }
+                    let p = problem.as_ref().expect("just built");
+                    (evaluate(&m.method, p), (p.n_labeled(), p.n_unlabeled(), p.dim()))
+                }
+            };
+            let row = row(exp, spec, split, m, evaluation, sizes, start.elapsed().as_secs_f64());
             log.append(&row)?;
             bar.inc(1);
             Ok(row)
@@ -137,11 +165,21 @@ fn run_task(
         .collect()
 }
 
-/// One method on one split; a failure becomes a `failed` row carrying the reason.
-fn run_method(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, problem: &Problem) -> ResultRow {
-    let start = Instant::now();
-    let outcome = m.method.run(problem);
-    let fit_seconds = start.elapsed().as_secs_f64();
+/// Runs a method on a binary problem and scores its unlabeled points.
+fn evaluate(method: &Method, problem: &Problem) -> Result<Evaluation> {
+    let o = method.run(problem)?;
+    Ok(Evaluation {
+        error: error_rate(o.scores.view(), problem.y_u.view()),
+        prbep: prbep(o.scores.view(), problem.y_u.view()),
+        alpha_l: o.alpha_l,
+        alpha_u: o.alpha_u,
+        lambda: o.lambda,
+    })
+}
+
+/// The result row of one method on one split; a failure becomes a `failed` row carrying
+/// the reason. `sizes` = (labeled, unlabeled, dimension).
+fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, evaluation: Result<Evaluation>, sizes: (usize, usize, usize), fit_seconds: f64) -> ResultRow {
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),
@@ -150,26 +188,27 @@ fn run_method(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec
         split_seed: derive_seed(exp.seed, &spec.name, split),
         method: m.name.clone(),
         kind: m.kind.clone(),
+        params: m.method.describe(),
         alpha_l: None,
         alpha_u: None,
         lambda_policy: m.method.lambda_policy().into(),
         lambda: f64::NAN,
         error: f64::NAN,
         prbep: f64::NAN,
-        n_labeled: problem.n_labeled(),
-        n_unlabeled: problem.n_unlabeled(),
-        dim: problem.dim(),
+        n_labeled: sizes.0,
+        n_unlabeled: sizes.1,
+        dim: sizes.2,
         status: "ok".into(),
         message: String::new(),
         fit_seconds,
     };
-    match outcome {
-        Ok(o) => {
-            row.alpha_l = o.alpha_l;
-            row.alpha_u = o.alpha_u;
-            row.lambda = o.lambda;
-            row.error = error_rate(o.scores.view(), problem.y_u.view());
-            row.prbep = prbep(o.scores.view(), problem.y_u.view());
+    match evaluation {
+        Ok(e) => {
+            row.alpha_l = e.alpha_l;
+            row.alpha_u = e.alpha_u;
+            row.lambda = e.lambda;
+            row.error = e.error;
+            row.prbep = e.prbep;
         }
         Err(e) => {
             row.status = "failed".into();

@@ -1,25 +1,41 @@
-//! Split sizes: a total spread over the classes, or explicit per-class counts.
+//! Split sizes: a total spread over the classes, explicit per-class counts, or every point
+//! left after the labeled ones.
 
 /// How many labeled (or unlabeled) points a split takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sizes {
-    /// A total, spread over the two classes in proportion to `shares` (largest remainder).
+    /// A total, spread over the classes in proportion to their shares (largest remainder,
+    /// ties to the earlier class).
     Total(usize),
-    /// Counts for class +1 and class −1.
-    PerClass([usize; 2]),
+    /// One count per class, in class order.
+    PerClass(Vec<usize>),
+    /// Every point not labeled (file datasets only: the transductive protocol).
+    Rest,
 }
 
 impl Sizes {
-    /// Per-class counts given the class shares (which sum to 1).
-    pub fn per_class(&self, shares: [f64; 2]) -> [usize; 2] {
-        match *self {
-            Sizes::PerClass(c) => c,
+    /// Per-class counts given the class shares (which sum to 1); `rest` gives the counts
+    /// [`Sizes::Rest`] stands for.
+    pub fn per_class(&self, shares: &[f64], rest: &[usize]) -> Vec<usize> {
+        match self {
+            Sizes::PerClass(c) => c.clone(),
+            Sizes::Rest => rest.to_vec(),
             Sizes::Total(n) => {
-                let first = (n as f64 * shares[0]).round() as usize;
-                let first = first.min(n);
-                [first, n - first]
+                let exact: Vec<f64> = shares.iter().map(|s| *n as f64 * s).collect();
+                let mut counts: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
+                let mut order: Vec<usize> = (0..shares.len()).collect();
+                order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())).then(a.cmp(&b)));
+                let missing = n.saturating_sub(counts.iter().sum());
+                order.iter().cycle().take(missing).for_each(|&k| counts[k] += 1);
+                counts
             }
         }
+    }
+
+    /// The two counts of a two-class generator (synthetic data), classes +1 then −1.
+    pub fn two(&self) -> [usize; 2] {
+        let c = self.per_class(&[0.5, 0.5], &[0, 0]);
+        [c[0], c[1]]
     }
 }
 
@@ -29,12 +45,18 @@ mod tests {
 
     #[test]
     fn totals_follow_shares_and_add_up() {
-        assert_eq!(Sizes::Total(200).per_class([0.5, 0.5]), [100, 100]);
-        assert_eq!(Sizes::Total(7).per_class([0.3, 0.7]), [2, 5]);
-        assert_eq!(Sizes::PerClass([3, 9]).per_class([0.5, 0.5]), [3, 9]);
+        assert_eq!(Sizes::Total(200).per_class(&[0.5, 0.5], &[]), [100, 100]);
+        assert_eq!(Sizes::Total(7).per_class(&[0.3, 0.7], &[]), [2, 5]);
+        assert_eq!(Sizes::Total(5).per_class(&[0.5, 0.5], &[]), [3, 2]);
+        assert_eq!(Sizes::Total(10).per_class(&[0.25, 0.25, 0.5], &[]), [3, 2, 5]);
+        assert_eq!(Sizes::PerClass(vec![3, 9]).per_class(&[0.5, 0.5], &[]), [3, 9]);
+        assert_eq!(Sizes::Rest.per_class(&[0.5, 0.5], &[4, 6]), [4, 6]);
         for n in 0..50 {
-            let c = Sizes::Total(n).per_class([0.37, 0.63]);
+            let c = Sizes::Total(n).per_class(&[0.37, 0.63], &[]);
             assert_eq!(c[0] + c[1], n);
+            // Two classes: the rounded share of the first, as before multi-class support.
+            assert_eq!(c[0], (n as f64 * 0.37).round() as usize);
+            assert_eq!(Sizes::Total(n).per_class(&[0.2, 0.3, 0.5], &[]).iter().sum::<usize>(), n);
         }
     }
 }

@@ -63,12 +63,31 @@ fn one_vs_rest_keeps_every_row() {
 }
 
 #[test]
+fn rest_and_per_class_lists_cover_every_class() {
+    let path = fixture("rest", None);
+    let graph = |extra: &str| config(&path, extra).replace("kind = \"ls_svm\"", "kind = \"lap_rls\"");
+    // Three classes with a multi-class method: per-class lists have one count per class.
+    let exp = parse(&graph("labeled_per_class = [1, 2, 3]\nunlabeled = \"rest\""), Path::new("c")).unwrap();
+    let spec = &exp.datasets[0];
+    assert_eq!((spec.labeled.clone(), spec.unlabeled.clone(), spec.n_classes()), (Sizes::PerClass(vec![1, 2, 3]), Sizes::Rest, 3));
+    assert!(err(&graph("labeled_per_class = [1, 2]\nunlabeled = \"rest\"")).contains("expected an integer ≥ 1 or 3 of them"));
+    assert!(err(&graph("labeled = 3\nunlabeled = \"all\"")).contains("datasets[0].unlabeled: expected an integer ≥ 1 or \"rest\""));
+    // Two entries reading the same rows share one loaded copy.
+    let two = graph("labeled = 3\nunlabeled = \"rest\"").replace("[[methods]]", "[[datasets]]\nname = \"e\"\nkind = \"svmlight\"\npath = \"P\"\nlabeled = 6\nunlabeled = 2\n\n[[methods]]").replace("\"P\"", &format!("\"{}\"", path.display()));
+    let exp = parse(&two, Path::new("c")).unwrap();
+    let (DataSource::Loaded(a), DataSource::Loaded(b)) = (&exp.datasets[0].source, &exp.datasets[1].source) else { panic!("not loaded") };
+    assert!(std::sync::Arc::ptr_eq(a, b));
+    let synthetic = "[experiment]\nname = \"t\"\nseed = 1\n\n[[datasets]]\nname = \"s\"\nkind = \"synthetic\"\ndim = 2\nmean_norm = 1\nlabeled = 4\nunlabeled = \"rest\"\n\n[[methods]]\nkind = \"ls_svm\"\n";
+    assert!(err(synthetic).contains("\"rest\" needs a file dataset"), "{}", err(synthetic));
+}
+
+#[test]
 fn bad_dataset_entries_name_the_config_line() {
     let path = fixture("bad", None);
     let sizes = "labeled = 4\nunlabeled = 10";
     let cases = [
         (format!("classes = [1, 7]\n{sizes}"), "cfg.toml:10: datasets[0].classes: data: no class `7`"),
-        (sizes.to_string(), "cfg.toml:6: datasets[0]: 3 classes (1, 2, 3); the methods are binary"),
+        (sizes.to_string(), "cfg.toml:6: datasets[0]: 3 classes (1, 2, 3) but method `LS-SVM` is binary"),
         ("classes = [1, 2]\nlabeled_per_class = 3\nunlabeled_per_class = 2".into(), "of class `2`, which has only 4"),
         (format!("positive = 1\npreprocess = [\"tf-idf\"]\n{sizes}"), "cfg.toml:11: datasets[0].preprocess: unknown step `tf-idf`"),
         (format!("positive = 1\ndim = 3\n{sizes}"), "cfg.toml:11: datasets[0].dim: not a key of a `svmlight` dataset"),

@@ -125,6 +125,34 @@ impl GraphParams {
         }
     }
 
+    /// The parameters the method reads as `key=value` pairs (config spelling), for result rows.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .kind
+            .parameters()
+            .iter()
+            .map(|&name| {
+                let value = match name {
+                    "eta" => self.eta.to_string(),
+                    "lambda" => self.lambda.to_string(),
+                    "gamma" => self.gamma.to_string(),
+                    "mu" => self.mu.to_string(),
+                    "r1" => self.r1.to_string(),
+                    "r2" => self.r2.to_string(),
+                    "c" => self.c.to_string(),
+                    "iterations" => self.iterations.to_string(),
+                    _ => self.rof.max_iter.to_string(),
+                };
+                format!("{name}={value}")
+            })
+            .collect();
+        parts.push(format!("kernel_scale={}", self.kernel.scale));
+        if self.kind.uses_graph() {
+            parts.push(format!("k={} weighting={}", self.graph.k, self.graph.weighting.name()));
+        }
+        parts.join(" ")
+    }
+
     /// Validates: real parameters finite and > 0 (γ ≥ 0), k ≥ 1, iteration counts ≥ 1.
     pub fn check(self) -> Result<GraphMethod> {
         let reals = [
@@ -186,12 +214,14 @@ mod tests {
     fn names_round_trip_and_checks() {
         for k in GraphKind::ALL {
             assert_eq!(GraphKind::from_name(k.name()), Some(k));
+            assert_eq!(GraphParams::new(k).describe().matches('=').count(), k.parameters().len() + if k.uses_graph() { 3 } else { 1 });
             assert!(GraphParams::new(k).check().is_ok());
         }
         let mut p = GraphParams::new(GraphKind::TvSvm);
         p.r2 = 0.0;
         assert!(matches!(p.check(), Err(Error::Param { param: "r2", .. })));
         let mut p = GraphParams::new(GraphKind::LapRls);
+        assert_eq!(p.describe(), "eta=1 lambda=0.1 gamma=0.1 kernel_scale=1 k=10 weighting=self_tuning");
         p.graph.k = 0;
         assert!(matches!(p.check(), Err(Error::Param { param: "k", .. })));
     }

@@ -28,6 +28,17 @@ pub struct SelfTrainingParams {
     pub lambda: LambdaPolicy,
 }
 
+impl SelfTrainingParams {
+    /// The threshold policy and round cap as `key=value` pairs (config spelling).
+    pub fn describe(&self) -> String {
+        let policy = match self.threshold {
+            Threshold::Fraction { step } => format!("policy=fraction step={step}"),
+            Threshold::Margin { theta } => format!("policy=margin theta={theta}"),
+        };
+        format!("{policy} max_rounds={}", self.max_rounds)
+    }
+}
+
 impl Default for SelfTrainingParams {
     fn default() -> Self {
         SelfTrainingParams {

@@ -57,6 +57,20 @@ impl SvmlinParams {
         SvmlinParams { kind, lambda: 1.0, lambda_u: 1.0, r: PositiveFraction::Labeled }
     }
 
+    /// The parameters as `key=value` pairs (config spelling), for result rows.
+    pub fn describe(&self) -> String {
+        let r = match self.r {
+            PositiveFraction::Fixed(r) => r.to_string(),
+            PositiveFraction::Labeled => "labeled".into(),
+            PositiveFraction::Truth => "truth".into(),
+        };
+        match self.kind {
+            Kind::Rls | Kind::Svm => format!("lambda={}", self.lambda),
+            Kind::Tsvm { switches } => format!("lambda={} lambda_u={} r={r} switches={switches}", self.lambda, self.lambda_u),
+            Kind::Da => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
+        }
+    }
+
     /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1).
     pub fn check(self) -> Result<Svmlin> {
         for (name, v) in [("lambda", self.lambda), ("lambda_u", self.lambda_u)] {
