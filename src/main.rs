@@ -276,13 +276,17 @@ fn dispatch(command: Command) -> Result<()> {
             let dir = out.join(&exp.name);
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             let options = RunOptions { threads, progress: !quiet, resume };
+            let started = std::time::Instant::now();
             let rows = protocol::run(&exp, &options, &dir)?;
+            let wall = started.elapsed().as_secs_f64();
             let csv = dir.join("results.csv");
             protocol::write_results(&csv, &rows)?;
             let md = tables::markdown(&tables::build(&rows, tables::ERROR, &report::stamp(&exp.hash))?);
             let md_path = dir.join("summary.md");
             write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
             println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
+            let peak = peak_memory_mib().map_or("n/a".to_string(), |m| format!("{m:.0} MiB"));
+            println!("wall time {wall:.1} s, peak memory {peak}, {} threads", threads.unwrap_or_else(rayon::current_num_threads));
             let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
             if let Some(first) = failed.first() {
                 eprintln!(
@@ -627,4 +631,11 @@ fn theory_gaussians(spec: &config::DatasetSpec, method: &Method, problem: &Probl
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
+fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?;
+    kb.parse::<f64>().ok().map(|kb| kb / 1024.0)
 }

@@ -7,14 +7,14 @@
 //! 142, 153) is not applied; it would undo the simplex projection just made, and the
 //! simplex already excludes the trivial zero solution the rescaling guards against.
 
-use faer::{Mat, Side};
+use faer::Mat;
 use faer::linalg::solvers::Solve;
 
 use super::cheeger::{CheegerState, clamp};
 use super::prepared::{Prepared, mat_vec};
 use super::smoother::smoother;
 use super::svm_step::SvmStep;
-use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, laplacian_times, project_simplex};
+use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, project_simplex};
 use crate::error::{Error, Result};
 
 impl GraphMethod {
@@ -66,37 +66,24 @@ fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
     (0..nl).map(|i| 2.0 * onehot[(i, k)] - 1.0).collect()
 }
 
-/// RLS f-step (eqs. 100 and 106): f^k = K A⁻¹(η y^k + r t) with A = DK + λI (+ γLK),
-/// D = ηJ + rI, factored once. Without the Laplacian term A⁻¹ = (K + λD⁻¹)⁻¹D⁻¹, a
-/// symmetric positive-definite solve (Cholesky, half the cost of the LU).
+/// RLS f-step (eqs. 100 and 106): f^k = K A⁻¹(η y^k + r t) with A = B + ηJK, B = λI + rK
+/// (+ γLK) label-free. J has rank n_l, so with the smoother M = K B⁻¹ (cached per dataset)
+/// Woodbury gives K A⁻¹ b = M b − M_{:,l} (I/η + M_ll)⁻¹ (M b)_l: one n_l × n_l LU per split.
 fn rls_step<'a>(prep: &'a Prepared, p: &'a GraphParams, laplacian: bool) -> Result<impl FnMut(usize, &Mat<f64>, &[f64], &mut [f64]) -> Result<()> + 'a> {
-    let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
-    let d: Vec<f64> = (0..n).map(|i| if i < nl { p.eta + p.r1 } else { p.r1 }).collect();
-    let solver: Box<dyn Fn(&mut Mat<f64>)> = if laplacian {
-        let lk = laplacian_times(prep.graph()?, k);
-        let a = Mat::from_fn(n, n, |i, j| d[i] * k[(i, j)] + p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
-        let lu = a.partial_piv_lu();
-        Box::new(move |b: &mut Mat<f64>| lu.solve_in_place(b.as_mut()))
-    } else {
-        let s = Mat::from_fn(n, n, |i, j| k[(i, j)] + if i == j { p.lambda / d[i] } else { 0.0 });
-        let llt = s.llt(Side::Lower).map_err(|e| Error::Linalg {
-            context: "multi-class TV-RLS f-step K + λD⁻¹",
-            message: format!("not positive definite ({e:?})"),
-        })?;
-        let d = d.clone();
-        Box::new(move |b: &mut Mat<f64>| {
-            (0..n).for_each(|i| b[(i, 0)] /= d[i]);
-            llt.solve_in_place(b.as_mut());
-        })
-    };
-    let mut alpha = Mat::<f64>::zeros(n, 1);
+    let (n, nl) = (prep.n(), prep.n_labeled);
+    let m = smoother(prep, p.lambda, p.r1, if laplacian { p.gamma } else { 0.0 })?;
+    let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 }).partial_piv_lu();
+    let (mut b, mut mb, mut c) = (vec![0.0; n], vec![0.0; n], Mat::<f64>::zeros(nl, 1));
     Ok(move |class: usize, onehot: &Mat<f64>, t: &[f64], f: &mut [f64]| {
         for i in 0..n {
-            alpha[(i, 0)] = p.eta * onehot[(i, class)] + p.r1 * t[i];
+            b[i] = p.eta * onehot[(i, class)] + p.r1 * t[i];
         }
-        solver(&mut alpha);
-        let a: Vec<f64> = (0..n).map(|i| alpha[(i, 0)]).collect();
-        mat_vec(k.as_ref(), &a, f);
+        mat_vec(Mat::as_ref(&m), &b, &mut mb);
+        (0..nl).for_each(|i| c[(i, 0)] = mb[i]);
+        small.solve_in_place(c.as_mut());
+        let coef: Vec<f64> = (0..nl).map(|i| c[(i, 0)]).collect();
+        mat_vec(Mat::as_ref(&m).subcols(0, nl), &coef, f);
+        f.iter_mut().zip(&mb).for_each(|(f, mb)| *f = mb - *f);
         Ok(())
     })
 }
@@ -192,4 +179,37 @@ fn cheeger(
         project(&mut f);
     }
     Ok(Mat::from_fn(n, c, |i, k| f[k][i]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::graph::tests::blobs;
+    use crate::methods::graph::{KnnGraph, RbfKernel, laplacian_times};
+
+    #[test]
+    fn woodbury_rls_step_equals_the_dense_solve() {
+        // f = K A⁻¹(η y + r t), A = (ηJ + rI)K + λI + γLK, solved densely by LU.
+        let prep = Prepared::new(&blobs(3, 12, 5), &RbfKernel { scale: 0.7 }, Some(&KnnGraph::default())).unwrap();
+        let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
+        let mut p = GraphParams::new(GraphKind::LapRls);
+        (p.eta, p.lambda, p.gamma, p.r1) = (3.0, 0.2, 0.4, 0.6);
+        let onehot = Mat::from_fn(n, 2, |i, c| if i < nl && (prep.y[i] > 0.0) == (c == 0) { 1.0 } else { 0.0 });
+        let t: Vec<f64> = (0..n).map(|i| (i as f64 * 0.9).sin()).collect();
+        for laplacian in [true, false] {
+            let mut step = rls_step(&prep, &p, laplacian).unwrap();
+            let mut f = vec![0.0; n];
+            step(1, &onehot, &t, &mut f).unwrap();
+            let lk = laplacian_times(prep.graph().unwrap(), k);
+            let gamma = if laplacian { p.gamma } else { 0.0 };
+            let d = |i: usize| if i < nl { p.eta + p.r1 } else { p.r1 };
+            let a = Mat::from_fn(n, n, |i, j| d(i) * k[(i, j)] + gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
+            let mut alpha = Mat::from_fn(n, 1, |i, _| p.eta * onehot[(i, 1)] + p.r1 * t[i]);
+            a.partial_piv_lu().solve_in_place(alpha.as_mut());
+            let reference = k * &alpha;
+            for i in 0..n {
+                assert!((f[i] - reference[(i, 0)]).abs() < 1e-8 * (1.0 + reference[(i, 0)].abs()), "{laplacian} {i}: {} vs {}", f[i], reference[(i, 0)]);
+            }
+        }
+    }
 }

@@ -199,8 +199,8 @@ impl GraphMethod {
         let p = &self.params;
         match p.kind {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => Some((p.lambda, p.r1, 0.0)),
-            GraphKind::TvSvm if multiclass => Some((p.lambda, p.r1, 0.0)),
-            GraphKind::LapSvm if multiclass => Some((p.lambda, p.r1, p.gamma)),
+            GraphKind::TvRls | GraphKind::TvSvm if multiclass => Some((p.lambda, p.r1, 0.0)),
+            GraphKind::LapRls | GraphKind::LapSvm if multiclass => Some((p.lambda, p.r1, p.gamma)),
             _ => None,
         }
     }
