@@ -1,25 +1,26 @@
-//! Laplacian RLS (eq. 8): α = (ηJK + λI + γLK)⁻¹ η y, f = Kα.
+//! Laplacian RLS (eq. 8): α = (ηJK + λI + γLK)⁻¹ η y, f = Kα. J has rank n_l, so with
+//! the label-free smoother M = K(λI + γLK)⁻¹ (cached per dataset) Woodbury gives
+//! f = M_{:,l} (M_ll + I/η)⁻¹ y_l: one n_l × n_l solve per draw of labels.
 
 use faer::Mat;
 use faer::linalg::solvers::Solve;
 
+use super::GraphParams;
 use super::prepared::{Prepared, mat_vec};
-use super::{GraphParams, laplacian_times};
+use super::smoother::smoother;
 use crate::error::Result;
 
 /// Scores f on all N points.
 pub(super) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
-    let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
-    let lk = laplacian_times(prep.graph()?, k);
-    let a = Mat::from_fn(n, n, |i, j| {
-        let fit = if i < nl { p.eta * k[(i, j)] } else { 0.0 };
-        fit + p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 }
-    });
-    let mut alpha = Mat::from_fn(n, 1, |i, _| if i < nl { p.eta * prep.y[i] } else { 0.0 });
-    a.partial_piv_lu().solve_in_place(alpha.as_mut());
-    let alpha: Vec<f64> = (0..n).map(|i| alpha[(i, 0)]).collect();
+    let (n, nl) = (prep.n(), prep.n_labeled);
+    let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
+    let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);
+    Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 })
+        .partial_piv_lu()
+        .solve_in_place(c.as_mut());
+    let c: Vec<f64> = (0..nl).map(|i| c[(i, 0)]).collect();
     let mut f = vec![0.0; n];
-    mat_vec(k.as_ref(), &alpha, &mut f);
+    mat_vec(Mat::as_ref(&m).subcols(0, nl), &c, &mut f);
     Ok(f)
 }
 
