@@ -1,6 +1,8 @@
 //! Cheeger-RLS and Cheeger-SVM (eqs. 29–38 and 84–96): g = f + c·sign(f); e = RLS(g) or
 //! SVM(g); h = ROF(e) with fidelity E/(2c), E the current Cheeger ratio; recentre by the
-//! median; clamp the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
+//! median; keep t or −t, whichever has the lower ratio (28) once the labels are clamped
+//! (our addition: the ratio is sign-symmetric, so this only lowers the objective); clamp
+//! the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
 
 use faer::Mat;
 
@@ -41,6 +43,7 @@ fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut
     normalise(&mut f);
     for _ in 0..p.iterations {
         state.step(&op, p.c, p.rof, &f, &mut e_step)?;
+        state.orient(&op, &prep.y);
         clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
         normalise(&mut f);
     }
@@ -63,9 +66,7 @@ impl CheegerState {
 
     /// g = f + c·sign(f), e = e_step(g), h = ROF(e; 1, E/c) − median: leaves t in `self.h`.
     pub(super) fn step(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, f: &[f64], e_step: &mut impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<()> {
-        let m = median(f, &mut self.scratch);
-        let spread: f64 = f.iter().map(|v| (v - m).abs()).sum();
-        let ratio = op.tv(f) / spread.max(f64::MIN_POSITIVE);
+        let ratio = cheeger_ratio(op, f, &mut self.scratch);
         for (g, f) in self.g.iter_mut().zip(f) {
             *g = f + c * sign(*f);
         }
@@ -76,6 +77,26 @@ impl CheegerState {
         self.h.iter_mut().for_each(|v| *v -= m);
         Ok(())
     }
+
+    /// Replaces t by −t when −t, with the labels clamped, has the lower Cheeger ratio (28).
+    pub(super) fn orient(&mut self, op: &EdgeOperator, y: &[f64]) {
+        let nl = y.len();
+        let ratio = |sign: f64, s: &mut Vec<f64>, scratch: &mut Vec<f64>| {
+            s.iter_mut().zip(&self.h).for_each(|(s, t)| *s = sign * t);
+            s[..nl].copy_from_slice(y);
+            cheeger_ratio(op, s, scratch)
+        };
+        if ratio(-1.0, &mut self.g, &mut self.scratch) < ratio(1.0, &mut self.g, &mut self.scratch) {
+            self.h.iter_mut().for_each(|v| *v = -*v);
+        }
+    }
+}
+
+/// TV(f) / Σ|f_i − median f|, the objective of (28); `scratch` is a buffer.
+fn cheeger_ratio(op: &EdgeOperator, f: &[f64], scratch: &mut Vec<f64>) -> f64 {
+    let m = median(f, scratch);
+    let spread: f64 = f.iter().map(|v| (v - m).abs()).sum();
+    op.tv(f) / spread.max(f64::MIN_POSITIVE)
 }
 
 /// s = t except s_i = y_i on the first `nl` points.
@@ -86,4 +107,45 @@ pub(super) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
 
 fn sign(v: f64) -> f64 {
     if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::graph::SymGraph;
+
+    /// Two 5-cliques {0, 2, 4, 6, 8} and {1, 3, 5, 7, 9} joined by one weak edge.
+    fn two_cliques() -> EdgeOperator {
+        let mut edges = vec![(0, 1, 0.1)];
+        for side in 0..2 {
+            let nodes: Vec<usize> = (0..5).map(|i| 2 * i + side).collect();
+            for (a, &i) in nodes.iter().enumerate() {
+                edges.extend(nodes[a + 1..].iter().map(|&j| (i, j, 1.0)));
+            }
+        }
+        EdgeOperator::new(&SymGraph::from_edges(10, edges).unwrap())
+    }
+
+    #[test]
+    fn orient_keeps_the_sign_with_the_lower_clamped_ratio() {
+        let op = two_cliques();
+        let y = [1.0, -1.0];
+        let cut: Vec<f64> = (0..10).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        let mut scratch = Vec::new();
+        let clamped_ratio = |t: &[f64], scratch: &mut Vec<f64>| {
+            let mut s = vec![0.0; 10];
+            clamp(2, &y, t, &mut s);
+            cheeger_ratio(&op, &s, scratch)
+        };
+        // The cut oriented against both labels is flipped, and its clamped ratio drops.
+        let mut state = CheegerState::new(&op, 10);
+        state.h = cut.iter().map(|v| -v).collect();
+        let before = clamped_ratio(&state.h, &mut scratch);
+        state.orient(&op, &y);
+        assert_eq!(state.h, cut);
+        assert!(clamped_ratio(&state.h, &mut scratch) < before);
+        // The cut that agrees with the labels is kept.
+        state.orient(&op, &y);
+        assert_eq!(state.h, cut);
+    }
 }
