@@ -1,5 +1,5 @@
 //! Our table next to a paper's: per (dataset, method) both means ± stds and the difference
-//! in units of the paper's std. The paper's numbers live in `configs/published/*.csv`
+//! in units of the paper's std, or of ours where the paper gives none. The paper's numbers live in `configs/published/*.csv`
 //! (`dataset,method,mean,std,worse,note`, `#` comments), notes on uncertain labels kept.
 
 use std::path::Path;
@@ -29,15 +29,17 @@ pub fn load_published(path: &Path) -> Result<Vec<Published>> {
     r.deserialize().map(|row| row.map_err(err)).collect()
 }
 
-/// How far our mean is from the paper's, in paper stds (None when the paper's std is 0).
-pub fn distance(ours: f64, paper: &Published) -> Option<f64> {
-    (paper.std > 0.0).then(|| (ours - paper.mean) / paper.std)
+/// How far our mean is from the paper's, in the paper's std, or in ours (`our_std`) when
+/// the paper gives none (std 0); None when both are 0.
+pub fn distance(ours: f64, our_std: f64, paper: &Published) -> Option<f64> {
+    let scale = if paper.std > 0.0 { paper.std } else { our_std };
+    (scale > 0.0).then(|| (ours - paper.mean) / scale)
 }
 
 /// Markdown comparison: every published cell, ours beside it where we have it.
 pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
     let mut out = String::from(
-        "| dataset | method | ours | paper | (ours − paper) / paper std | within 2 std | note |\n|---|---|---|---|---|---|---|\n",
+        "| dataset | method | ours | paper | (ours − paper) / std | within 2 std | note |\n|---|---|---|---|---|---|---|\n",
     );
     let mut within = (0, 0);
     for p in published {
@@ -49,7 +51,7 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
             None => ("–".to_string(), "–".to_string(), "–".to_string()),
             Some(c) => {
                 let mine = format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
-                match distance(c.mean, p) {
+                match distance(c.mean, c.std, p) {
                     Some(z) => {
                         within.1 += 1;
                         if z.abs() <= 2.0 {
@@ -64,7 +66,7 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
         out.push_str(&format!("| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n", p.dataset, p.method, p.note));
     }
     out.push_str(&format!(
-        "\n{} of {} compared cells within 2 paper std. Paper: {source}. Ours: {}\n",
+        "\n{} of {} compared cells within 2 std (the paper's std; ours where the paper gives none). Paper: {source}. Ours: {}\n",
         within.0, within.1, ours.stamp
     ));
     out
@@ -82,13 +84,14 @@ mod tests {
         let published = load_published(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(published.len(), 2);
-        assert_eq!(distance(13.0, &published[0]), Some(1.5));
-        assert_eq!(distance(1.0, &published[1]), None);
+        assert_eq!(distance(13.0, 4.0, &published[0]), Some(1.5));
+        assert_eq!(distance(1.0, 2.0, &published[1]), Some(-2.0));
+        assert_eq!(distance(1.0, 0.0, &published[1]), None);
         let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
         let table = Table { measure: crate::report::tables::ERROR, datasets: vec!["d".into()], methods: vec!["A".into()], cells: vec![vec![cell(15.0)]], stamp: "s".into() };
         let md = markdown(&table, &published, "Table 2");
         assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
         assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));
-        assert!(md.contains("0 of 1 compared cells within 2 paper std"));
+        assert!(md.contains("0 of 1 compared cells within 2 std"));
     }
 }

@@ -141,6 +141,13 @@ mod multiclass {
             let wrong = predicted[labels.len()..].iter().zip(&truth).filter(|(a, b)| a != b).count();
             let err = wrong as f64 / truth.len() as f64;
             assert!(err < 0.1, "{}: error {err}", kind.label());
+            if matches!(kind, GraphKind::CheegerRls | GraphKind::CheegerSvm) {
+                // Each class rescaled to norm √N after the simplex projection.
+                for k in 0..4 {
+                    let norm = (0..x.nrows()).map(|i| scores[(i, k)].powi(2)).sum::<f64>().sqrt();
+                    assert!((norm - (x.nrows() as f64).sqrt()).abs() < 1e-9 * norm, "{}: class {k} norm {norm}", kind.label());
+                }
+            }
         }
     }
 
