@@ -1,6 +1,7 @@
 //! Our table next to a paper's: per (dataset, method) both means ± stds and the difference
-//! in units of the paper's std, or of ours where the paper gives none. The paper's numbers live in `configs/published/*.csv`
-//! (`dataset,method,mean,std,worse,note`, `#` comments), notes on uncertain labels kept.
+//! in units of the paper's std, or of ours where the paper gives none. The paper's numbers
+//! live in `configs/published/*.csv` (`dataset,method,mean,std,worse,note`, `#` comments),
+//! notes on uncertain labels kept.
 
 use std::path::Path;
 
