@@ -18,7 +18,9 @@ pub struct ResultRow {
     pub method: String,
     pub kind: String,
     /// The method's other parameters as `key=value` pairs separated by spaces (graph and
-    /// SVMlin methods; empty where the columns below say it all).
+    /// SVMlin methods; empty where the columns below say it all, and in files written
+    /// before this column existed).
+    #[serde(default)]
     pub params: String,
     pub alpha_l: Option<f64>,
     pub alpha_u: Option<f64>,
@@ -122,6 +124,11 @@ mod tests {
         };
         write_results(&path, std::slice::from_ref(&row)).unwrap();
         assert_eq!(read_results(&path).unwrap(), vec![row]);
+        // A file from before the params column reads with empty params.
+        let header = "experiment,config_hash,dataset,split,split_seed,method,kind,alpha_l,alpha_u,lambda_policy,lambda,error,prbep,n_labeled,n_unlabeled,dim,status,message,fit_seconds";
+        std::fs::write(&path, format!("{header}\ne,h,d,3,0,m,qlds,,,fixed,1.0,0.1,NaN,1,1,1,ok,,0.0\n")).unwrap();
+        let old = &read_results(&path).unwrap()[0];
+        assert_eq!((old.params.as_str(), old.error, old.split), ("", 0.1, 3));
         std::fs::write(&path, "experiment\nx\n").unwrap();
         assert!(read_results(&path).unwrap_err().to_string().contains("r.csv"));
         std::fs::remove_dir_all(&dir).unwrap();

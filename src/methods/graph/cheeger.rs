@@ -4,11 +4,11 @@
 //! (our addition: the ratio is sign-symmetric, so this only lowers the objective); clamp
 //! the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
 
-use faer::Mat;
+use faer::{ColMut, ColRef, Mat};
 
 use super::prepared::{Prepared, mat_vec, median, normalise};
 use super::smoother::smoother;
-use super::svm_step::SvmStep;
+use super::svm_step::{SvmStep, svm_steps};
 use super::{EdgeOperator, GraphParams, RofSettings, RofWorkspace};
 use crate::error::Result;
 
@@ -27,8 +27,10 @@ pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
 pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
-    let mut step = SvmStep::new(m, &prep.y);
-    iterate(prep, p, |g, e| step.apply(m, p.r1, p.mu, p.qp, g, e))
+    let mut steps = [SvmStep::new(m, &prep.y)];
+    iterate(prep, p, |g, e| {
+        svm_steps(&mut steps, m, p.r1, p.mu, p.qp, ColRef::from_slice(g).as_mat(), ColMut::from_slice_mut(e).as_mat_mut())
+    })
 }
 
 /// The shared loop; `e_step(g, e)` computes e = RLS(g) or SVM(g). Starts from the
@@ -42,7 +44,9 @@ fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut
     clamp(prep.n_labeled, &prep.y, &state.e, &mut f);
     normalise(&mut f);
     for _ in 0..p.iterations {
-        state.step(&op, p.c, p.rof, &f, &mut e_step)?;
+        state.target(&op, p.c, &f);
+        e_step(&state.g, &mut state.e)?;
+        state.smooth(&op, p.c, p.rof);
         state.orient(&op, &prep.y);
         clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
         normalise(&mut f);
@@ -51,31 +55,38 @@ fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut
 }
 
 /// Buffers of one Cheeger iteration for one score vector.
+/// One iteration is [`target`](Self::target), the e-step from `g` into `e` (by the caller,
+/// so that several classes can share one pass over the smoother), then
+/// [`smooth`](Self::smooth).
 pub(super) struct CheegerState {
+    pub(super) g: Vec<f64>,
     pub(super) e: Vec<f64>,
     pub(super) h: Vec<f64>,
-    g: Vec<f64>,
+    ratio: f64,
     scratch: Vec<f64>,
     rof: RofWorkspace,
 }
 
 impl CheegerState {
     pub(super) fn new(op: &EdgeOperator, n: usize) -> Self {
-        CheegerState { e: vec![0.0; n], h: vec![0.0; n], g: vec![0.0; n], scratch: Vec::with_capacity(n), rof: op.workspace() }
+        let rof = op.workspace();
+        CheegerState { g: vec![0.0; n], e: vec![0.0; n], h: vec![0.0; n], ratio: 0.0, scratch: Vec::with_capacity(n), rof }
     }
 
-    /// g = f + c·sign(f), e = e_step(g), h = ROF(e; 1, E/c) − median: leaves t in `self.h`.
-    pub(super) fn step(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, f: &[f64], e_step: &mut impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<()> {
-        let ratio = cheeger_ratio(op, f, &mut self.scratch);
+    /// g = f + c·sign(f), the e-step's input; keeps the Cheeger ratio E of f.
+    pub(super) fn target(&mut self, op: &EdgeOperator, c: f64, f: &[f64]) {
+        self.ratio = cheeger_ratio(op, f, &mut self.scratch);
         for (g, f) in self.g.iter_mut().zip(f) {
             *g = f + c * sign(*f);
         }
-        e_step(&self.g, &mut self.e)?;
+    }
+
+    /// h = ROF(e; 1, E/c) − median: leaves t in `self.h`.
+    pub(super) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings) {
         self.h.copy_from_slice(&self.e);
-        op.solve(&self.e, 1.0, (ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
+        op.solve(&self.e, 1.0, (self.ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
         let m = median(&self.h, &mut self.scratch);
         self.h.iter_mut().for_each(|v| *v -= m);
-        Ok(())
     }
 
     /// Replaces t by −t when −t, with the labels clamped, has the lower Cheeger ratio (28).

@@ -6,13 +6,13 @@
 //! a small class from being swallowed by a neighbour (on USPS {0, 1, 4, 9}, tuning seed 7,
 //! m = 5: 1.1–2.6 % with it against 7–19 % without).
 
-use faer::Mat;
 use faer::linalg::solvers::Solve;
+use faer::{Mat, MatMut, MatRef};
 
 use super::cheeger::{CheegerState, clamp};
-use super::prepared::{Prepared, mat_vec, normalise};
+use super::prepared::{Prepared, normalise};
 use super::smoother::smoother;
-use super::svm_step::SvmStep;
+use super::svm_step::{SvmStep, svm_steps};
 use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, project_simplex};
 use crate::error::{Error, Result};
 
@@ -28,25 +28,27 @@ impl GraphMethod {
             return Err(Error::Data(format!("class labels must lie in 0..{classes} with at least 2 classes")));
         }
         let onehot = Mat::from_fn(prep.n(), classes, |i, k| if i < prep.n_labeled && labels[i] == k { 1.0 } else { 0.0 });
+        let svm_labels = |m: &Mat<f64>| -> Vec<SvmStep> { (0..classes).map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled))).collect() };
         match p.kind {
-            GraphKind::LapRls => split(prep, p, &onehot, false, rls_step(prep, p, true)?),
-            GraphKind::TvRls => split(prep, p, &onehot, true, rls_step(prep, p, false)?),
-            GraphKind::LapSvm => svm_split(prep, p, &onehot, false),
-            GraphKind::TvSvm => svm_split(prep, p, &onehot, true),
+            GraphKind::LapRls => split(prep, p, &onehot, false, rls_step(prep, p, &onehot, true)?),
+            GraphKind::TvRls => split(prep, p, &onehot, true, rls_step(prep, p, &onehot, false)?),
+            GraphKind::LapSvm | GraphKind::TvSvm => {
+                let tv = p.kind == GraphKind::TvSvm;
+                let m = smoother(prep, p.lambda, p.r1, if tv { 0.0 } else { p.gamma })?;
+                let mut steps = svm_labels(&m);
+                split(prep, p, &onehot, tv, |t, f| svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, t, f))
+            }
             GraphKind::CheegerRls => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-    let m: &Mat<f64> = &m;
-                cheeger(prep, p, &onehot, |_, g, e| {
-                    mat_vec(m.as_ref(), g, e);
-                    e.iter_mut().for_each(|v| *v *= p.r1);
+                cheeger(prep, p, &onehot, |g, mut e| {
+                    e.copy_from(p.r1 * (m.as_ref() * g));
                     Ok(())
                 })
             }
             GraphKind::CheegerSvm => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-    let m: &Mat<f64> = &m;
-                let mut steps: Vec<SvmStep> = (0..classes).map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled))).collect();
-                cheeger(prep, p, &onehot, |k, g, e| steps[k].apply(m, p.r1, p.mu, p.qp, g, e))
+                let mut steps = svm_labels(&m);
+                cheeger(prep, p, &onehot, |g, e| svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, g, e))
             }
             GraphKind::Rls | GraphKind::Svm => Err(Error::param("kind", format!("`{}` has no multi-class version here", p.kind.name()))),
         }
@@ -65,125 +67,110 @@ fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
     (0..nl).map(|i| 2.0 * onehot[(i, k)] - 1.0).collect()
 }
 
-/// RLS f-step (eqs. 100 and 106): f^k = K A⁻¹(η y^k + r t) with A = B + ηJK, B = λI + rK
-/// (+ γLK) label-free. J has rank n_l, so with the smoother M = K B⁻¹ (cached per dataset)
-/// Woodbury gives K A⁻¹ b = M b − M_{:,l} (I/η + M_ll)⁻¹ (M b)_l: one n_l × n_l LU per split.
-fn rls_step<'a>(prep: &'a Prepared, p: &'a GraphParams, laplacian: bool) -> Result<impl FnMut(usize, &Mat<f64>, &[f64], &mut [f64]) -> Result<()> + 'a> {
-    let (n, nl) = (prep.n(), prep.n_labeled);
+/// RLS f-step (eqs. 100 and 106) for all classes: F = K A⁻¹(η Y + r T) with A = B + ηJK,
+/// B = λI + rK (+ γLK) label-free. J has rank n_l, so with the smoother M = K B⁻¹ (cached
+/// per dataset) Woodbury gives K A⁻¹ b = M b − M_{:,l} (I/η + M_ll)⁻¹ (M b)_l: one
+/// n_l × n_l LU per split and two passes over M per iteration.
+fn rls_step<'a>(
+    prep: &'a Prepared,
+    p: &'a GraphParams,
+    onehot: &'a Mat<f64>,
+    laplacian: bool,
+) -> Result<impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()> + 'a> {
+    let nl = prep.n_labeled;
     let m = smoother(prep, p.lambda, p.r1, if laplacian { p.gamma } else { 0.0 })?;
     let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 }).partial_piv_lu();
-    let (mut b, mut mb, mut c) = (vec![0.0; n], vec![0.0; n], Mat::<f64>::zeros(nl, 1));
-    Ok(move |class: usize, onehot: &Mat<f64>, t: &[f64], f: &mut [f64]| {
-        for i in 0..n {
-            b[i] = p.eta * onehot[(i, class)] + p.r1 * t[i];
-        }
-        mat_vec(Mat::as_ref(&m), &b, &mut mb);
-        (0..nl).for_each(|i| c[(i, 0)] = mb[i]);
-        small.solve_in_place(c.as_mut());
-        let coef: Vec<f64> = (0..nl).map(|i| c[(i, 0)]).collect();
-        mat_vec(Mat::as_ref(&m).subcols(0, nl), &coef, f);
-        f.iter_mut().zip(&mb).for_each(|(f, mb)| *f = mb - *f);
+    Ok(move |t: MatRef<'_, f64>, mut f: MatMut<'_, f64>| {
+        let m: &Mat<f64> = &m;
+        let b = Mat::from_fn(t.nrows(), t.ncols(), |i, k| p.eta * onehot[(i, k)] + p.r1 * t[(i, k)]);
+        let mb = m * &b;
+        let mut coef = mb.subrows(0, nl).to_owned();
+        small.solve_in_place(coef.as_mut());
+        f.copy_from(&mb - m.subcols(0, nl) * &coef);
         Ok(())
     })
 }
 
-/// Lap-SVM / TV-SVM: the SVM f-step with M = K(λI + rK (+ γLK))⁻¹ (eqs. 124–143).
-fn svm_split(prep: &Prepared, p: &GraphParams, onehot: &Mat<f64>, tv: bool) -> Result<Mat<f64>> {
-    let gamma = if tv { 0.0 } else { p.gamma };
-    let m = smoother(prep, p.lambda, p.r1, gamma)?;
-    let m: &Mat<f64> = &m;
-    let mut steps: Vec<SvmStep> = (0..onehot.ncols()).map(|k| SvmStep::new(m, &one_vs_rest(onehot, k, prep.n_labeled))).collect();
-    split(prep, p, onehot, tv, |k, _, t, f| steps[k].apply(m, p.r1, p.mu, p.qp, t, f))
+/// Row-wise Euclidean projection of the N × c scores onto the simplex.
+fn project_rows(g: &mut Mat<f64>, row: &mut [f64], work: &mut Vec<f64>) {
+    for i in 0..g.nrows() {
+        (0..g.ncols()).for_each(|k| row[k] = g[(i, k)]);
+        project_simplex(row, work);
+        (0..g.ncols()).for_each(|k| g[(i, k)] = row[k]);
+    }
 }
 
-/// The splitting loop, r = r1: f^k = f_step(t = g^k − λ^k/r); ĝ^k = ROF(f^k + λ^k/r; γ, r)
-/// (TV) or f^k + λ^k/r (Laplacian); g = row-wise simplex projection, each g^k then
-/// rescaled to norm √N (TV only); λ^k += r(f^k − g^k).
-/// Starts from g = one-hot labels and uniform 1/c elsewhere.
+/// The splitting loop, r = r1: F = f_step(T = G − Λ/r) for all classes at once;
+/// ĝ^k = ROF(f^k + λ^k/r; γ, r) (TV) or f^k + λ^k/r (Laplacian); G = row-wise simplex
+/// projection, each g^k then rescaled to norm √N (TV only); Λ += r(F − G).
+/// Starts from G = one-hot labels and uniform 1/c elsewhere.
 fn split(
     prep: &Prepared,
     p: &GraphParams,
     onehot: &Mat<f64>,
     tv: bool,
-    mut f_step: impl FnMut(usize, &Mat<f64>, &[f64], &mut [f64]) -> Result<()>,
+    mut f_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()>,
 ) -> Result<Mat<f64>> {
-    let (n, c, r) = (prep.n(), onehot.ncols(), p.r1);
+    let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
     let op = if tv { Some(EdgeOperator::new(prep.graph()?)) } else { None };
     let mut rof: Vec<_> = op.iter().flat_map(|op| (0..c).map(|_| op.workspace())).collect();
-    let mut g: Vec<Vec<f64>> = (0..c).map(|k| (0..n).map(|i| if i < prep.n_labeled { onehot[(i, k)] } else { 1.0 / c as f64 }).collect()).collect();
-    let mut mult = vec![vec![0.0; n]; c];
-    let mut f = vec![vec![0.0; n]; c];
-    let (mut t, mut row, mut work) = (vec![0.0; n], vec![0.0; c], Vec::with_capacity(c));
+    let mut g = Mat::from_fn(n, c, |i, k| if i < nl { onehot[(i, k)] } else { 1.0 / c as f64 });
+    let mut mult = Mat::<f64>::zeros(n, c);
+    let mut f = Mat::<f64>::zeros(n, c);
+    let (mut row, mut work) = (vec![0.0; c], Vec::with_capacity(c));
     for _ in 0..p.iterations {
-        for k in 0..c {
-            for i in 0..n {
-                t[i] = g[k][i] - mult[k][i] / r;
-            }
-            f_step(k, onehot, &t, &mut f[k])?;
-            for i in 0..n {
-                t[i] = f[k][i] + mult[k][i] / r;
-            }
-            match &op {
-                Some(op) => {
-                    op.solve(&t, p.gamma, r, &mut g[k], &mut rof[k], p.rof);
+        f_step((&g - (1.0 / r) * &mult).as_ref(), f.as_mut())?;
+        let t = &f + (1.0 / r) * &mult;
+        match &op {
+            Some(op) => {
+                for (k, rof) in rof.iter_mut().enumerate() {
+                    op.solve(t.col_as_slice(k), p.gamma, r, g.col_as_slice_mut(k), rof, p.rof);
                 }
-                None => g[k].copy_from_slice(&t),
             }
+            None => g.copy_from(&t),
         }
-        for i in 0..n {
-            (0..c).for_each(|k| row[k] = g[k][i]);
-            project_simplex(&mut row, &mut work);
-            (0..c).for_each(|k| g[k][i] = row[k]);
-        }
+        project_rows(&mut g, &mut row, &mut work);
         if tv {
-            g.iter_mut().for_each(|g| normalise(g));
+            (0..c).for_each(|k| normalise(g.col_as_slice_mut(k)));
         }
-        for k in 0..c {
-            for i in 0..n {
-                mult[k][i] += r * (f[k][i] - g[k][i]);
-            }
-        }
+        mult += r * (&f - &g);
     }
-    Ok(Mat::from_fn(n, c, |i, k| f[k][i]))
+    Ok(f)
 }
 
 /// Multi-class Cheeger (eqs. 114–122 and 145–153): per class the binary Cheeger step with
-/// the one-hot labels clamped, then the row-wise simplex projection and each f^k rescaled
-/// to norm √N.
+/// the one-hot labels clamped (the e-steps of all classes in one call), then the row-wise
+/// simplex projection and each f^k rescaled to norm √N.
 fn cheeger(
     prep: &Prepared,
     p: &GraphParams,
     onehot: &Mat<f64>,
-    mut e_step: impl FnMut(usize, &[f64], &mut [f64]) -> Result<()>,
+    mut e_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()>,
 ) -> Result<Mat<f64>> {
     let (n, c, nl) = (prep.n(), onehot.ncols(), prep.n_labeled);
     let op = EdgeOperator::new(prep.graph()?);
-    let y: Vec<Vec<f64>> = (0..c).map(|k| (0..nl).map(|i| onehot[(i, k)]).collect()).collect();
+    let y: Vec<Vec<f64>> = (0..c).map(|k| onehot.col_as_slice(k)[..nl].to_vec()).collect();
     let mut states: Vec<CheegerState> = (0..c).map(|_| CheegerState::new(&op, n)).collect();
-    let mut f = vec![vec![0.0; n]; c];
+    let (mut f, mut e) = (Mat::<f64>::zeros(n, c), Mat::<f64>::zeros(n, c));
     let (mut row, mut work) = (vec![0.0; c], Vec::with_capacity(c));
-    let mut project = |f: &mut Vec<Vec<f64>>| {
-        for i in 0..n {
-            (0..c).for_each(|k| row[k] = f[k][i]);
-            project_simplex(&mut row, &mut work);
-            (0..c).for_each(|k| f[k][i] = row[k]);
-        }
-        f.iter_mut().for_each(|f| normalise(f));
+    let mut project = |f: &mut Mat<f64>| {
+        project_rows(f, &mut row, &mut work);
+        (0..c).for_each(|k| normalise(f.col_as_slice_mut(k)));
     };
-    for k in 0..c {
-        let labels: Vec<f64> = (0..n).map(|i| onehot[(i, k)]).collect();
-        e_step(k, &labels, &mut states[k].e)?;
-        clamp(nl, &y[k], &states[k].e, &mut f[k]);
-    }
+    e_step(onehot.as_ref(), e.as_mut())?;
+    (0..c).for_each(|k| clamp(nl, &y[k], e.col_as_slice(k), f.col_as_slice_mut(k)));
     project(&mut f);
     for _ in 0..p.iterations {
-        for k in 0..c {
-            states[k].step(&op, p.c, p.rof, &f[k], &mut |g: &[f64], e: &mut [f64]| e_step(k, g, e))?;
-            clamp(nl, &y[k], &states[k].h, &mut f[k]);
+        (0..c).for_each(|k| states[k].target(&op, p.c, f.col_as_slice(k)));
+        e_step(Mat::from_fn(n, c, |i, k| states[k].g[i]).as_ref(), e.as_mut())?;
+        for (k, state) in states.iter_mut().enumerate() {
+            state.e.copy_from_slice(e.col_as_slice(k));
+            state.smooth(&op, p.c, p.rof);
+            clamp(nl, &y[k], &state.h, f.col_as_slice_mut(k));
         }
         project(&mut f);
     }
-    Ok(Mat::from_fn(n, c, |i, k| f[k][i]))
+    Ok(f)
 }
 
 #[cfg(test)]
@@ -194,26 +181,27 @@ mod tests {
 
     #[test]
     fn woodbury_rls_step_equals_the_dense_solve() {
-        // f = K A⁻¹(η y + r t), A = (ηJ + rI)K + λI + γLK, solved densely by LU.
+        // Column k: f = K A⁻¹(η y^k + r t^k), A = (ηJ + rI)K + λI + γLK, solved densely by LU.
         let prep = Prepared::new(&blobs(3, 12, 5), &RbfKernel { scale: 0.7 }, Some(&KnnGraph::default())).unwrap();
         let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
         let mut p = GraphParams::new(GraphKind::LapRls);
         (p.eta, p.lambda, p.gamma, p.r1) = (3.0, 0.2, 0.4, 0.6);
         let onehot = Mat::from_fn(n, 2, |i, c| if i < nl && (prep.y[i] > 0.0) == (c == 0) { 1.0 } else { 0.0 });
-        let t: Vec<f64> = (0..n).map(|i| (i as f64 * 0.9).sin()).collect();
+        let t = Mat::from_fn(n, 2, |i, c| (i as f64 * 0.9 + c as f64).sin());
         for laplacian in [true, false] {
-            let mut step = rls_step(&prep, &p, laplacian).unwrap();
-            let mut f = vec![0.0; n];
-            step(1, &onehot, &t, &mut f).unwrap();
+            let mut step = rls_step(&prep, &p, &onehot, laplacian).unwrap();
+            let mut f = Mat::zeros(n, 2);
+            step(t.as_ref(), f.as_mut()).unwrap();
             let lk = laplacian_times(prep.graph().unwrap(), k);
             let gamma = if laplacian { p.gamma } else { 0.0 };
             let d = |i: usize| if i < nl { p.eta + p.r1 } else { p.r1 };
             let a = Mat::from_fn(n, n, |i, j| d(i) * k[(i, j)] + gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
-            let mut alpha = Mat::from_fn(n, 1, |i, _| p.eta * onehot[(i, 1)] + p.r1 * t[i]);
+            let mut alpha = Mat::from_fn(n, 2, |i, c| p.eta * onehot[(i, c)] + p.r1 * t[(i, c)]);
             a.partial_piv_lu().solve_in_place(alpha.as_mut());
             let reference = k * &alpha;
-            for i in 0..n {
-                assert!((f[i] - reference[(i, 0)]).abs() < 1e-8 * (1.0 + reference[(i, 0)].abs()), "{laplacian} {i}: {} vs {}", f[i], reference[(i, 0)]);
+            for (i, c) in (0..n).flat_map(|i| [(i, 0), (i, 1)]) {
+                let (got, want) = (f[(i, c)], reference[(i, c)]);
+                assert!((got - want).abs() < 1e-8 * (1.0 + want.abs()), "{laplacian} ({i}, {c}): {got} vs {want}");
             }
         }
     }

@@ -61,14 +61,6 @@ impl EdgeOperator {
         self.edges.iter().map(|(i, j, w)| w * (u[*i] - u[*j]).abs()).sum()
     }
 
-    fn transpose_times(&self, p: &[f64], out: &mut [f64]) {
-        out.fill(0.0);
-        for ((i, j, w), pe) in self.edges.iter().zip(p) {
-            out[*i] += w * pe;
-            out[*j] -= w * pe;
-        }
-    }
-
     /// Solves for u (warm-started from its content) with data `f`, γ ≥ 0 and μ > 0.
     pub fn solve(&self, f: &[f64], gamma: f64, mu: f64, u: &mut [f64], work: &mut RofWorkspace, settings: RofSettings) -> RofReport {
         let l = self.norm_sq.sqrt().max(f64::MIN_POSITIVE);
@@ -79,10 +71,13 @@ impl EdgeOperator {
         work.u_bar.copy_from_slice(u);
         let mut gap = f64::INFINITY;
         for iteration in 1..=settings.max_iter {
+            // Dual ascent and Dᵀp in one pass over the edges.
+            work.dtp.fill(0.0);
             for ((i, j, w), pe) in self.edges.iter().zip(work.p.iter_mut()) {
                 *pe = (*pe + sigma * w * (work.u_bar[*i] - work.u_bar[*j])).clamp(-gamma, gamma);
+                work.dtp[*i] += w * *pe;
+                work.dtp[*j] -= w * *pe;
             }
-            self.transpose_times(&work.p, &mut work.dtp);
             work.u_old.copy_from_slice(u);
             for k in 0..self.n {
                 u[k] = (u[k] - tau * work.dtp[k] + tau * mu * f[k]) / (1.0 + tau * mu);

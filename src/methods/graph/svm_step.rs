@@ -4,9 +4,8 @@
 //! f = M(r t + Ỹβ) where β solves the dual with Q = Y M_ll Y and linear term r Y(Mt)_l − 1
 //! (eqs. 92–96 and 125–128; f = Kα without the bias, as in the paper).
 
-use faer::Mat;
+use faer::{Mat, MatMut, MatRef};
 
-use super::prepared::mat_vec;
 use super::{DualQp, QpSettings};
 use crate::error::Result;
 
@@ -17,38 +16,41 @@ pub(super) struct SvmStep {
     y: Vec<f64>,
     beta: Vec<f64>,
     lin: Vec<f64>,
-    mt: Vec<f64>,
-    y_beta: Vec<f64>,
 }
 
 impl SvmStep {
     /// Builds Q = Y M_ll Y for the labels `y` of the first n_l points.
     pub(super) fn new(m: &Mat<f64>, y: &[f64]) -> Self {
         let nl = y.len();
-        SvmStep {
-            q: Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]),
-            y: y.to_vec(),
-            beta: vec![0.0; nl],
-            lin: vec![0.0; nl],
-            mt: vec![0.0; m.nrows()],
-            y_beta: vec![0.0; nl],
-        }
+        SvmStep { q: Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]), y: y.to_vec(), beta: vec![0.0; nl], lin: vec![0.0; nl] }
     }
 
-    /// f = M(r t + Ỹβ) for the target `t`, warm-starting the dual from the previous call.
-    pub(super) fn apply(&mut self, m: &Mat<f64>, r: f64, mu: f64, qp: QpSettings, t: &[f64], f: &mut [f64]) -> Result<()> {
-        let nl = self.y.len();
-        mat_vec(m.as_ref(), t, &mut self.mt);
-        for i in 0..nl {
-            self.lin[i] = r * self.y[i] * self.mt[i] - 1.0;
+    /// Ỹβ for (Mt)_l = `mt_l`, warm-starting the dual from the previous call.
+    fn dual(&mut self, r: f64, mu: f64, qp: QpSettings, mt_l: &[f64], y_beta: &mut [f64]) -> Result<()> {
+        for (i, lin) in self.lin.iter_mut().enumerate() {
+            *lin = r * self.y[i] * mt_l[i] - 1.0;
         }
         let sol = DualQp { q: self.q.as_ref(), p: &self.lin, y: &self.y, c: mu }.solve(Some(&self.beta), qp)?;
         self.beta.copy_from_slice(&sol.beta);
-        for i in 0..nl {
-            self.y_beta[i] = self.y[i] * self.beta[i];
-        }
-        mat_vec(m.as_ref().subcols(0, nl), &self.y_beta, f);
-        f.iter_mut().zip(&self.mt).for_each(|(f, mt)| *f += r * mt);
+        y_beta.iter_mut().zip(self.y.iter().zip(&self.beta)).for_each(|(v, (y, b))| *v = y * b);
         Ok(())
     }
+}
+
+/// F = M(r T + Ỹ_k β_k) column by column, column k of the targets `t` with `steps[k]`:
+/// two products with M for all columns at once (one pass over M each).
+pub(super) fn svm_steps(steps: &mut [SvmStep], m: &Mat<f64>, r: f64, mu: f64, qp: QpSettings, t: MatRef<'_, f64>, mut f: MatMut<'_, f64>) -> Result<()> {
+    let nl = steps.first().map_or(0, |s| s.y.len());
+    let mt = m * t;
+    let mut y_beta = Mat::<f64>::zeros(nl, steps.len());
+    for (k, step) in steps.iter_mut().enumerate() {
+        step.dual(r, mu, qp, &mt.col_as_slice(k)[..nl], y_beta.col_as_slice_mut(k))?;
+    }
+    f.copy_from(m.subcols(0, nl) * &y_beta);
+    for k in 0..mt.ncols() {
+        for i in 0..mt.nrows() {
+            f[(i, k)] += r * mt[(i, k)];
+        }
+    }
+    Ok(())
 }
