@@ -54,3 +54,29 @@ pub(super) fn svm_steps(steps: &mut [SvmStep], m: &Mat<f64>, r: f64, mu: f64, qp
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_of_one_call_equal_separate_calls() {
+        // M = AAᵀ + I (symmetric positive definite), 3 labeled of 7 points, two label vectors.
+        let a = Mat::from_fn(7, 7, |i, j| ((i * 7 + j) as f64 * 0.37).sin());
+        let m = &a * a.transpose() + Mat::<f64>::identity(7, 7);
+        let labels = [[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]];
+        let t = Mat::from_fn(7, 2, |i, k| (i as f64 + 2.0 * k as f64).cos());
+        let (r, mu, qp) = (0.5, 2.0, QpSettings::default());
+        let mut steps: Vec<SvmStep> = labels.iter().map(|y| SvmStep::new(&m, y)).collect();
+        let mut both = Mat::zeros(7, 2);
+        svm_steps(&mut steps, &m, r, mu, qp, t.as_ref(), both.as_mut()).unwrap();
+        for (k, y) in labels.iter().enumerate() {
+            let mut one = Mat::zeros(7, 1);
+            svm_steps(&mut [SvmStep::new(&m, y)], &m, r, mu, qp, t.subcols(k, 1), one.as_mut()).unwrap();
+            for i in 0..7 {
+                assert!((both[(i, k)] - one[(i, 0)]).abs() < 1e-10, "({i}, {k}): {} vs {}", both[(i, k)], one[(i, 0)]);
+            }
+        }
+        assert!((0..7).any(|i| (both[(i, 0)] - both[(i, 1)]).abs() > 1e-3), "the two columns differ");
+    }
+}
