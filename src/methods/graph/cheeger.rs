@@ -39,14 +39,14 @@ fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut
     let n = prep.n();
     let op = EdgeOperator::new(prep.graph()?);
     let mut state = CheegerState::new(&op, n);
-    let mut f = vec![0.0; n];
-    e_step(&prep.padded_labels(), &mut state.e)?;
-    clamp(prep.n_labeled, &prep.y, &state.e, &mut f);
+    let (mut f, mut e) = (vec![0.0; n], vec![0.0; n]);
+    e_step(&prep.padded_labels(), &mut e)?;
+    clamp(prep.n_labeled, &prep.y, &e, &mut f);
     normalise(&mut f);
     for _ in 0..p.iterations {
         state.target(&op, p.c, &f);
-        e_step(&state.g, &mut state.e)?;
-        state.smooth(&op, p.c, p.rof);
+        e_step(&state.g, &mut e)?;
+        state.smooth(&op, p.c, p.rof, &e);
         state.orient(&op, &prep.y);
         clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
         normalise(&mut f);
@@ -54,13 +54,11 @@ fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut
     Ok(f)
 }
 
-/// Buffers of one Cheeger iteration for one score vector.
-/// One iteration is [`target`](Self::target), the e-step from `g` into `e` (by the caller,
-/// so that several classes can share one pass over the smoother), then
-/// [`smooth`](Self::smooth).
+/// Buffers of one Cheeger iteration for one score vector. One iteration is
+/// [`target`](Self::target), the e-step from `g` (by the caller, so that several classes
+/// can share one pass over the smoother), then [`smooth`](Self::smooth) of its result.
 pub(super) struct CheegerState {
     pub(super) g: Vec<f64>,
-    pub(super) e: Vec<f64>,
     pub(super) h: Vec<f64>,
     ratio: f64,
     scratch: Vec<f64>,
@@ -70,7 +68,7 @@ pub(super) struct CheegerState {
 impl CheegerState {
     pub(super) fn new(op: &EdgeOperator, n: usize) -> Self {
         let rof = op.workspace();
-        CheegerState { g: vec![0.0; n], e: vec![0.0; n], h: vec![0.0; n], ratio: 0.0, scratch: Vec::with_capacity(n), rof }
+        CheegerState { g: vec![0.0; n], h: vec![0.0; n], ratio: 0.0, scratch: Vec::with_capacity(n), rof }
     }
 
     /// g = f + c·sign(f), the e-step's input; keeps the Cheeger ratio E of f.
@@ -81,10 +79,10 @@ impl CheegerState {
         }
     }
 
-    /// h = ROF(e; 1, E/c) − median: leaves t in `self.h`.
-    pub(super) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings) {
-        self.h.copy_from_slice(&self.e);
-        op.solve(&self.e, 1.0, (self.ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
+    /// h = ROF(e; 1, E/c) − median for the e-step's result `e`: leaves t in `self.h`.
+    pub(super) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, e: &[f64]) {
+        self.h.copy_from_slice(e);
+        op.solve(e, 1.0, (self.ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
         let m = median(&self.h, &mut self.scratch);
         self.h.iter_mut().for_each(|v| *v -= m);
     }

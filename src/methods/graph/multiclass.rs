@@ -164,8 +164,7 @@ fn cheeger(
         (0..c).for_each(|k| states[k].target(&op, p.c, f.col_as_slice(k)));
         e_step(Mat::from_fn(n, c, |i, k| states[k].g[i]).as_ref(), e.as_mut())?;
         for (k, state) in states.iter_mut().enumerate() {
-            state.e.copy_from_slice(e.col_as_slice(k));
-            state.smooth(&op, p.c, p.rof);
+            state.smooth(&op, p.c, p.rof, e.col_as_slice(k));
             clamp(nl, &y[k], &state.h, f.col_as_slice_mut(k));
         }
         project(&mut f);
