@@ -22,8 +22,8 @@ pub struct Args {
     split: usize,
     #[arg(long, default_value_t = 40)]
     bins: usize,
-    /// Overlay the theoretical Gaussians N(m_j, σ²) (QLDS methods on synthetic data with
-    /// identity covariances; at the α the method used).
+    /// Overlay the theoretical Gaussians N(m_j, σ_j²) at the α the method used (QLDS
+    /// methods; true means on synthetic data, estimated ones otherwise).
     #[arg(long)]
     theory: bool,
     /// Output PNG.

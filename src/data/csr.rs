@@ -74,17 +74,6 @@ impl Csr {
         }
     }
 
-    /// `out = Aᵀ v` (`out` has one entry per column).
-    pub fn t_mul_vec(&self, v: ArrayView1<f64>, mut out: ArrayViewMut1<f64>) {
-        out.fill(0.0);
-        for i in 0..self.nrows() {
-            let (idx, val) = self.row(i);
-            for (&j, &x) in idx.iter().zip(val) {
-                out[j as usize] += x * v[i];
-            }
-        }
-    }
-
     /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
     pub fn mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
         for (o, &i) in out.iter_mut().zip(rows) {
@@ -212,8 +201,6 @@ mod tests {
         let mut out = Array1::zeros(3);
         a.mul_vec(v.view(), out.view_mut());
         assert_eq!(out, dense.dot(&v));
-        a.t_mul_vec(v.view(), out.view_mut());
-        assert_eq!(out, dense.t().dot(&v));
         assert_eq!(a.select_rows(&[2, 0]).to_dense(), array![[0.0, 3.0, 0.0], [1.0, 0.0, 2.0]]);
         assert_eq!(a.first_columns(2).to_dense(), dense.slice(ndarray::s![.., ..2]));
         assert_eq!(a.first_columns(9), a);

@@ -3,6 +3,7 @@
 use crate::config::parse;
 use crate::data::{DataSource, error_rate};
 use crate::engine::argmax_rows;
+use crate::linalg::to_array2;
 use crate::methods::graph::{GraphMethod, Prepared};
 use crate::protocol::{RunOptions, run, split_problem};
 
@@ -61,7 +62,7 @@ fn multiclass_rows_score_the_argmax() {
         let labels: Vec<f64> = classes[..6].iter().map(|&c| c as f64).collect();
         let prep = Prepared::from_rows(x.view(), labels, &g.params().kernel, Some(&g.params().graph)).unwrap();
         let s = g.fit_multiclass(&prep, &classes[..6], 3).unwrap();
-        let predicted = argmax_rows(&ndarray::Array2::from_shape_fn((s.nrows(), 3), |(i, k)| s[(i, k)]));
+        let predicted = argmax_rows(&to_array2(s.as_ref()));
         let wrong = predicted[6..].iter().zip(&classes[6..]).filter(|(a, b)| a != b).count();
         assert_eq!((r.status.as_str(), r.n_labeled, r.n_unlabeled), ("ok", 6, 30), "{}", r.message);
         assert!((r.error - wrong as f64 / 30.0).abs() < 1e-12, "{}: {} vs {wrong}/30", r.method, r.error);

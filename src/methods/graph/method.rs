@@ -9,13 +9,14 @@ use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use faer::Mat;
-use ndarray::{Array1, Array2, Axis, concatenate};
+use ndarray::{Array1, Axis, concatenate};
 
 use super::smoother::compute;
 use super::{GraphMethod, Prepared};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Scores, Split};
 use crate::error::{Error, Result};
+use crate::linalg::to_array2;
 
 impl Method for GraphMethod {
     fn params(&self) -> String {
@@ -42,7 +43,7 @@ impl Method for GraphMethod {
         let lambda = self.params().lambda;
         if multiclass {
             let s = self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes)?;
-            let scores = Array2::from_shape_fn((s.nrows() - nl, s.ncols()), |(i, k)| s[(nl + i, k)]);
+            let scores = to_array2(s.as_ref().subrows(nl, s.nrows() - nl));
             Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda })
         } else {
             Ok(Fitted::binary(Array1::from(self.fit_prepared(&prep)?[nl..].to_vec()), lambda))

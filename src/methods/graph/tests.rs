@@ -69,6 +69,7 @@ mod multiclass {
 
     use super::super::{GraphKind, GraphParams, Prepared};
     use crate::engine::argmax_rows;
+    use crate::linalg::to_array2;
 
     /// Four unit-variance blobs at (±3, ±3): `labeled` then `unlabeled` points per class.
     fn four_blobs(labeled: usize, unlabeled: usize, seed: u64) -> (Array2<f64>, Vec<usize>, Vec<usize>) {
@@ -89,7 +90,7 @@ mod multiclass {
             let prep = Prepared::from_rows(x.view(), labels.iter().map(|&l| l as f64).collect(), &p.kernel, Some(&p.graph)).unwrap();
             let scores = p.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap();
             assert_eq!((scores.nrows(), scores.ncols()), (x.nrows(), 4));
-            let predicted = argmax_rows(&Array2::from_shape_fn((scores.nrows(), 4), |(i, k)| scores[(i, k)]));
+            let predicted = argmax_rows(&to_array2(scores.as_ref()));
             let wrong = predicted[labels.len()..].iter().zip(&truth).filter(|(a, b)| a != b).count();
             let err = wrong as f64 / truth.len() as f64;
             assert!(err < 0.1, "{}: error {err}", kind.label());

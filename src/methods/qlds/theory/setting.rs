@@ -1,5 +1,7 @@
 //! What the isotropic theory needs: dimension, per-class counts and G = MᵀM.
 
+use ndarray::Array1;
+
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 
@@ -46,10 +48,7 @@ impl Setting {
         if mixture.variances.iter().flatten().any(|v| *v != 1.0) {
             return Err(Error::param("variances", "the isotropic theory needs identity class covariances"));
         }
-        let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
-        let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
-        let centre = &mixture.means[0] * rho[0] + &mixture.means[1] * rho[1];
-        let m = mixture.means.each_ref().map(|mu| mu - &centre);
+        let m = centred_means(mixture, labeled, unlabeled);
         let g01 = m[0].dot(&m[1]);
         Self::new(mixture.dim(), labeled, unlabeled, [[m[0].dot(&m[0]), g01], [g01, m[1].dot(&m[1])]])
     }
@@ -65,4 +64,13 @@ impl Setting {
         let total = (counts[0] + counts[1]) as f64;
         [counts[0] as f64 / total, counts[1] as f64 / total]
     }
+}
+
+/// The class means of a mixture centred with their population mean over the n points
+/// (class shares of the counts), as the classifier sees them after centring.
+pub fn centred_means(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> [Array1<f64>; 2] {
+    let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
+    let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
+    let centre = &mixture.means[0] * rho[0] + &mixture.means[1] * rho[1];
+    mixture.means.each_ref().map(|mu| mu - &centre)
 }

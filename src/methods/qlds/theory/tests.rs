@@ -116,13 +116,7 @@ fn imbalanced_unlabeled_classes_match_simulation() {
 }
 
 fn general_setting(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> GeneralSetting {
-    let d = mixture.dim();
-    GeneralSetting {
-        labeled,
-        unlabeled,
-        means: mixture.means.each_ref().map(|m| m.to_vec()),
-        covariances: mixture.variances.each_ref().map(|v| faer::Mat::from_fn(d, d, |i, j| if i == j { v[i] } else { 0.0 })),
-    }
+    GeneralSetting::diagonal(labeled, unlabeled, mixture.means.each_ref().map(|m| m.to_vec()), &mixture.variances)
 }
 
 #[test]
@@ -191,4 +185,29 @@ fn check_rows_carry_theory_simulation_and_consistent_flags() {
     assert_eq!((r.draws, r.lambda_policy, r.theory_valid), (3, "max_eig_all", true));
     assert!(run_check(&[c], LambdaPolicy::default(), 1, 5, false).is_err());
     assert_eq!(spec_grid().len(), 120);
+}
+
+#[test]
+fn overlay_uses_the_general_theory_for_per_class_variances() {
+    // The overlay on a mixture with unequal class covariances gives each class its own
+    // spread, matching the scores of a fit at the same λ.
+    let d = 200;
+    let v1 = ndarray::Array1::from_iter((0..d).map(|i| if i % 2 == 0 { 0.5 } else { 2.0 }));
+    let mu = ndarray::Array1::from_elem(d, 1.5 / (d as f64).sqrt());
+    let mixture = GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)])).unwrap();
+    let policy = LambdaPolicy::Fixed(8.0);
+    let q = QldsParams { alpha_l: 0.5, alpha_u: 1.0, lambda: policy }.check().unwrap();
+    let p = mixture.sample_problem([60, 60], [1500, 1500], &mut ChaCha8Rng::seed_from_u64(4));
+    let prep = Prepared::new(&p).unwrap();
+    let fit = q.fit_prepared(&prep).unwrap();
+    let f = fit.scores(p.x_u.to_dense().view());
+    let source = crate::data::DataSource::Synthetic(mixture);
+    let th = score_gaussians(&source, &p, &prep, policy, (0.5, 1.0), fit.lambda).unwrap();
+    for (j, label) in [1.0, -1.0].into_iter().enumerate() {
+        let class: Vec<f64> = f.iter().zip(&p.y_u).filter(|(_, y)| **y == label).map(|(s, _)| *s).collect();
+        let mean = class.iter().sum::<f64>() / class.len() as f64;
+        let sd = (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64).sqrt();
+        assert!((th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1, "class {j}: theory {:?}, empirical ({mean}, {sd})", th[j]);
+    }
+    assert!(th[1].1 / th[0].1 > 1.1, "{th:?}");
 }
