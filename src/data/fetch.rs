@@ -58,11 +58,12 @@ pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirrors: &[PathBuf])
             }
         }
     }
+    let mut verified = Vec::new();
     files
         .into_iter()
         .map(|rel| {
             let entry = reg.files.get(rel).ok_or_else(|| Error::Data(format!("no [files] entry for `{rel}`")))?;
-            Ok((rel.to_string(), fetch_file(reg, rel, entry, dest, mirrors)?))
+            Ok((rel.to_string(), fetch_file(reg, rel, entry, dest, mirrors, &mut verified)?))
         })
         .collect()
 }
@@ -73,7 +74,15 @@ pub fn is_present(rel: &str, entry: &FileEntry, dest: &Path) -> Result<bool> {
     Ok(path.is_file() && entry.accepts(&sha256_file(&path)?))
 }
 
-fn fetch_file(reg: &Registry, rel: &str, entry: &FileEntry, dest: &Path, mirrors: &[PathBuf]) -> Result<Outcome> {
+/// Fetches one file; `verified` lists the archives already checked during this fetch.
+fn fetch_file(
+    reg: &Registry,
+    rel: &str,
+    entry: &FileEntry,
+    dest: &Path,
+    mirrors: &[PathBuf],
+    verified: &mut Vec<PathBuf>,
+) -> Result<Outcome> {
     if is_present(rel, entry, dest)? {
         return Ok(Outcome::Present);
     }
@@ -103,8 +112,11 @@ fn fetch_file(reg: &Registry, rel: &str, entry: &FileEntry, dest: &Path, mirrors
     let downloaded = match &entry.member {
         None => staged::place(&target, url, &entry.sha256, accepts, |out| http::download(url, out)),
         Some(member) => archive_path(reg, entry, dest).and_then(|(path, archive)| {
-            if !path.is_file() || sha256_file(&path)? != archive.sha256 {
-                staged::place(&path, url, &archive.sha256, |s| s == archive.sha256, |out| http::download(url, out))?;
+            if !verified.contains(&path) {
+                if !path.is_file() || sha256_file(&path)? != archive.sha256 {
+                    staged::place(&path, url, &archive.sha256, |s| s == archive.sha256, |out| http::download(url, out))?;
+                }
+                verified.push(path.clone());
             }
             let from = format!("{} (member {member})", path.display());
             staged::place(&target, &from, &entry.sha256, accepts, |out| archive::extract(&path, member, out))

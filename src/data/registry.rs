@@ -1,5 +1,6 @@
 //! The dataset registry, `configs/datasets.toml`, compiled into the binary: for each named
-//! dataset its files, format, width, labels and upstream home; for each file its sha256.
+//! dataset its files, format, width, labels and upstream home; for each file the sha256 of
+//! its public original and where to get it (URL or archive member, and the mirror's copy).
 
 use std::collections::BTreeMap;
 
@@ -142,8 +143,8 @@ impl Registry {
                 return bad("`rescale` applies to the h5 format only".into());
             }
             let vars = matches!(e.format, Format::Mat | Format::H5);
-            if e.parts.iter().any(|p| vars != (p.x_var.is_some() && p.y_var.is_some())) {
-                return bad("`x_var` and `y_var` are needed by the mat and h5 formats, and only there".into());
+            if e.parts.iter().any(|p| vars != (p.x_var.is_some() && p.y_var.is_some()) || (vars && p.y.is_some())) {
+                return bad("the mat and h5 formats need `x_var` and `y_var` (and no `y`); other formats take neither".into());
             }
         }
         for (path, f) in &self.files {
