@@ -47,7 +47,7 @@ fn copies_verifies_and_is_idempotent() {
     let empty = root.join("empty-mirror");
     let first = fetch(&reg, &[], &dest, &[empty, mirror.clone()]).unwrap();
     assert_eq!(first, [("tiny/t.svm".to_string(), Outcome::Copied)]);
-    let again = fetch(&reg, &["tiny".into()], &dest, &[mirror.clone()]).unwrap();
+    let again = fetch(&reg, &["tiny".into()], &dest, std::slice::from_ref(&mirror)).unwrap();
     assert_eq!(again[0].1, Outcome::Present);
     assert!(fetch(&reg, &["nope".into()], &dest, &[mirror]).is_err());
     std::fs::remove_dir_all(&root).unwrap();
@@ -61,7 +61,7 @@ fn mirror_copies_may_be_split_gzipped_or_normalised() {
     std::fs::write(mirror.join("tiny/a"), "+1 1:1\n").unwrap();
     std::fs::write(mirror.join("tiny/b.gz"), gz.finish().unwrap()).unwrap();
     let reg = registry(&sha(TEXT.as_bytes()), r#"mirror = ["tiny/a", "tiny/b.gz"]"#);
-    assert_eq!(fetch(&reg, &[], &dest, &[mirror.clone()]).unwrap()[0].1, Outcome::Copied);
+    assert_eq!(fetch(&reg, &[], &dest, std::slice::from_ref(&mirror)).unwrap()[0].1, Outcome::Copied);
     assert_eq!(std::fs::read_to_string(dest.join("tiny/t.svm")).unwrap(), TEXT);
     // The original has CRLF; the mirror's LF copy is accepted under its own checksum.
     let _ = std::fs::remove_dir_all(&dest);

@@ -105,7 +105,7 @@ pub fn numbers(el: &Element) -> std::result::Result<Vec<f64>, String> {
         9 | 12 | 13 => 8,
         k => return Err(format!("element type {k} is not numeric")),
     };
-    if el.data.len() % width != 0 {
+    if !el.data.len().is_multiple_of(width) {
         return Err(format!("{} bytes is not a whole number of {width}-byte values", el.data.len()));
     }
     let d = el.data;
