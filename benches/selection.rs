@@ -11,8 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::{LambdaPolicy, Prepared};
-use sslab::selection::{Grid, Policy, SelectQlds, naive};
-use sslab::theory::Scale;
+use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds, naive};
+use sslab::methods::qlds::theory::Scale;
 
 fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
     let mut v: Vec<f64> = (0..reps)

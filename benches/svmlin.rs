@@ -59,7 +59,8 @@ fn mfn() {
     // All 10⁵ documents labeled: the supervised l2-SVM on the full matrix (costs 1).
     let text = SparseText::new(50_000, NNZ, 0.2, 1.0).expect("valid generator");
     let data = text.sample([50_000, 50_000], &mut ChaCha8Rng::seed_from_u64(1));
-    let p = Problem { x_u: data.x.select_rows(&[0]), y_u: data.y.slice(ndarray::s![..1]).to_owned(), x_l: data.x, y_l: data.y };
+    let (x_u, y_u) = (data.x.select_rows(&[0]), data.y.slice(ndarray::s![..1]).to_owned());
+    let p = Problem::new(data.x, data.y, x_u, y_u);
     for lambda in [1.0, 0.1] {
         let m = SvmlinParams { lambda, ..SvmlinParams::new(Kind::Svm) }.check().expect("valid parameters");
         let (t, cpu) = (Instant::now(), cpu_seconds());
@@ -175,13 +176,8 @@ fn pcmac(dir: &Path) {
     let test = read("test_examples", "test_labels");
     let (lab, unl) = train.labeled_unlabeled();
     let x = Features::Sparse(train.x);
-    let p = Problem {
-        x_l: x.select_rows(&lab),
-        y_l: train.labels.select(ndarray::Axis(0), &lab),
-        x_u: x.select_rows(&unl),
-        // The unlabeled truth is not distributed: only test metrics are reported.
-        y_u: ndarray::Array1::zeros(unl.len()),
-    };
+    // The unlabeled truth is not distributed: only test metrics are reported.
+    let p = Problem::new(x.select_rows(&lab), train.labels.select(ndarray::Axis(0), &lab), x.select_rows(&unl), ndarray::Array1::zeros(unl.len()));
     let x_test = Features::Sparse(test.x);
     let l = p.n_labeled() as f64;
     let mut lines = vec![

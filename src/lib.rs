@@ -3,17 +3,17 @@
 //! One path carries everything: [`config`] (TOML → checked experiment) → [`data`]
 //! (datasets and problems) → [`protocol`] (seeded splits, parallel runner, result rows) →
 //! [`report`] (polars tables, plotters figures). Methods live in [`methods`], one folder
-//! per family; dense algebra goes through the thin faer helpers in [`linalg`].
+//! per family, each implementing the [`engine`] traits; dense algebra goes through the
+//! thin faer helpers in [`linalg`].
 
 pub mod config;
+pub mod engine;
 pub mod data;
 pub mod error;
 pub mod linalg;
 pub mod methods;
 pub mod protocol;
-pub mod theory;
-
-pub use error::{Error, Result};
 pub mod report;
 pub mod stats;
-pub mod selection;
+
+pub use error::{Error, Result};

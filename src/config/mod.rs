@@ -1,18 +1,24 @@
 //! Experiment configs: TOML read into span-carrying raw structs ([`raw`]), validated once
-//! into checked types ([`Experiment`]); every error names the file, line and key.
+//! into checked types ([`Experiment`]); every error names the file, line and key. Dataset
+//! entries are checked here; each `[[methods]]` entry by the family owning its `kind`.
 
-mod checked;
+mod datasets;
+mod experiment;
+mod files;
+mod generators;
+mod methods;
 mod raw;
-mod svmlin;
-mod real;
+mod values;
 
-pub use checked::{DataSource, DatasetSpec, Experiment, LoadedData, MethodSpec};
+pub use datasets::DatasetSpec;
+pub use experiment::Experiment;
+pub use methods::MethodSpec;
 
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use crate::engine::{Family, Located};
 use crate::error::{Error, Result};
 
 /// Reads and validates a config file.
@@ -21,14 +27,17 @@ pub fn load(path: &Path) -> Result<Experiment> {
     parse(&src, path)
 }
 
-/// Validates config text; `path` is only used in messages and stored in the result.
+/// Validates config text with the built-in families; `path` is only used in messages and
+/// stored in the result.
 pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
+    parse_with(src, path, crate::methods::FAMILIES)
+}
+
+/// Validates config text; method kinds are looked up in `families`.
+pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Experiment> {
     let at = Located { path, src };
-    let raw: raw::Config = toml::from_str(src).map_err(|e| at.error(
-        e.span().unwrap_or(0..0),
-        e.message().to_string(),
-    ))?;
-    checked::check(raw, &at, hash(src)?)
+    let raw: raw::Config = toml::from_str(src).map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
+    experiment::check(raw, at, hash(src)?, families)
 }
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.
@@ -38,24 +47,6 @@ fn hash(src: &str) -> Result<String> {
     let canonical = toml::to_string(&table).map_err(|e| Error::Report(e.to_string()))?;
     let digest = Sha256::digest(canonical.as_bytes());
     Ok(digest.iter().take(8).map(|b| format!("{b:02x}")).collect())
-}
-
-/// Source text and file name, to turn byte spans into `file:line` errors.
-pub(crate) struct Located<'a> {
-    path: &'a Path,
-    src: &'a str,
-}
-
-impl Located<'_> {
-    /// An error at the line containing the start of `span`.
-    fn error(&self, span: Range<usize>, message: String) -> Error {
-        let offset = span.start.min(self.src.len());
-        Error::Config {
-            path: PathBuf::from(self.path),
-            line: self.src[..offset].matches('\n').count() + 1,
-            message,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,8 @@
 //! The TOML schema as written by users: every value keeps its byte span for messages.
-//! Unknown keys are rejected by serde (`deny_unknown_fields`).
+//! Unknown experiment and dataset keys are rejected by serde (`deny_unknown_fields`); a
+//! method's keys are checked by its family.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -11,8 +14,9 @@ pub struct Config {
     pub experiment: Spanned<Experiment>,
     #[serde(default)]
     pub datasets: Vec<Spanned<Dataset>>,
+    /// `[[methods]]` entries: each key with its value; the family of its `kind` reads them.
     #[serde(default)]
-    pub methods: Vec<Spanned<Method>>,
+    pub methods: Vec<Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
 }
 
 /// `[experiment]`.
@@ -79,81 +83,6 @@ impl Dataset {
             span(self.positive.as_ref().map(Spanned::span), "positive"),
             span(self.preprocess.as_ref().map(Spanned::span), "preprocess"),
             span(self.official_splits.as_ref().map(Spanned::span), "official_splits"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-}
-
-/// One `[[methods]]` entry.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Method {
-    pub kind: Spanned<String>,
-    pub name: Option<Spanned<String>>,
-    pub alpha_l: Option<Spanned<f64>>,
-    pub alpha_u: Option<Spanned<f64>>,
-    pub lambda: Option<Spanned<toml::Value>>,
-    pub epsilon: Option<Spanned<f64>>,
-    pub policy: Option<Spanned<String>>,
-    pub step: Option<Spanned<f64>>,
-    pub theta: Option<Spanned<f64>>,
-    pub max_rounds: Option<Spanned<i64>>,
-    /// `qlds` only: choose (α_l, α_u) over a grid by "th", "cv" or "or".
-    pub select: Option<Spanned<String>>,
-    pub grid: Option<Spanned<i64>>,
-    pub folds: Option<Spanned<i64>>,
-    pub theory_scale: Option<Spanned<String>>,
-    // Graph and kernel methods (rls, svm, lap_*, tv_*, cheeger_*); `lambda` is shared.
-    pub eta: Option<Spanned<f64>>,
-    pub gamma: Option<Spanned<f64>>,
-    pub mu: Option<Spanned<f64>>,
-    pub r1: Option<Spanned<f64>>,
-    pub r2: Option<Spanned<f64>>,
-    pub c: Option<Spanned<f64>>,
-    pub iterations: Option<Spanned<i64>>,
-    pub rof_iterations: Option<Spanned<i64>>,
-    pub k: Option<Spanned<i64>>,
-    pub weighting: Option<Spanned<String>>,
-    pub kernel_scale: Option<Spanned<f64>>,
-    // SVMlin methods (linear_rls, linear_svm, tsvm, da); `lambda` is shared.
-    pub lambda_u: Option<Spanned<f64>>,
-    pub switches: Option<Spanned<i64>>,
-    pub r: Option<Spanned<toml::Value>>,
-}
-
-impl Method {
-    /// The optional parameters present in the entry, with their spans.
-    pub fn present(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
-        let span = |s: Option<std::ops::Range<usize>>, name| s.map(|r| (name, r));
-        [
-            span(self.alpha_l.as_ref().map(Spanned::span), "alpha_l"),
-            span(self.alpha_u.as_ref().map(Spanned::span), "alpha_u"),
-            span(self.lambda.as_ref().map(Spanned::span), "lambda"),
-            span(self.epsilon.as_ref().map(Spanned::span), "epsilon"),
-            span(self.policy.as_ref().map(Spanned::span), "policy"),
-            span(self.step.as_ref().map(Spanned::span), "step"),
-            span(self.theta.as_ref().map(Spanned::span), "theta"),
-            span(self.max_rounds.as_ref().map(Spanned::span), "max_rounds"),
-            span(self.select.as_ref().map(Spanned::span), "select"),
-            span(self.grid.as_ref().map(Spanned::span), "grid"),
-            span(self.folds.as_ref().map(Spanned::span), "folds"),
-            span(self.theory_scale.as_ref().map(Spanned::span), "theory_scale"),
-            span(self.eta.as_ref().map(Spanned::span), "eta"),
-            span(self.gamma.as_ref().map(Spanned::span), "gamma"),
-            span(self.mu.as_ref().map(Spanned::span), "mu"),
-            span(self.r1.as_ref().map(Spanned::span), "r1"),
-            span(self.r2.as_ref().map(Spanned::span), "r2"),
-            span(self.c.as_ref().map(Spanned::span), "c"),
-            span(self.iterations.as_ref().map(Spanned::span), "iterations"),
-            span(self.rof_iterations.as_ref().map(Spanned::span), "rof_iterations"),
-            span(self.k.as_ref().map(Spanned::span), "k"),
-            span(self.weighting.as_ref().map(Spanned::span), "weighting"),
-            span(self.kernel_scale.as_ref().map(Spanned::span), "kernel_scale"),
-            span(self.lambda_u.as_ref().map(Spanned::span), "lambda_u"),
-            span(self.switches.as_ref().map(Spanned::span), "switches"),
-            span(self.r.as_ref().map(Spanned::span), "r"),
         ]
         .into_iter()
         .flatten()

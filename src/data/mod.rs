@@ -8,6 +8,8 @@ mod csr;
 pub mod dense;
 mod features;
 pub mod sparse_text;
+mod sizes;
+mod source;
 pub mod fetch;
 pub mod h5;
 pub mod load;
@@ -22,6 +24,8 @@ mod text;
 
 pub use csr::Csr;
 pub use features::Features;
+pub use sizes::Sizes;
+pub use source::{DataSource, LoadedData};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
@@ -80,11 +84,15 @@ impl Dataset {
     /// Splits rows into a [`Problem`]: `labeled` rows keep their labels, `unlabeled` rows
     /// keep theirs only as the hidden truth used to score the transductive error.
     pub fn problem(&self, labeled: &[usize], unlabeled: &[usize]) -> Problem {
+        let pick = |rows: &[usize]| rows.iter().map(|&i| self.classes[i]).collect();
         Problem {
             x_l: self.x.select_rows(labeled),
             y_l: self.y.select(Axis(0), labeled),
             x_u: self.x.select_rows(unlabeled),
             y_u: self.y.select(Axis(0), unlabeled),
+            classes_l: pick(labeled),
+            classes_u: pick(unlabeled),
+            n_classes: self.n_classes(),
         }
     }
 }
@@ -98,24 +106,36 @@ pub trait Sampler {
     fn sample_problem<R: rand::Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
         let lab = self.sample(labeled, rng);
         let unl = self.sample(unlabeled, rng);
-        Problem { x_l: lab.x, y_l: lab.y, x_u: unl.x, y_u: unl.y }
+        Problem::new(lab.x, lab.y, unl.x, unl.y)
     }
 }
 
 /// One semi-supervised problem: labeled rows with labels, unlabeled rows, and the
 /// unlabeled truth (never shown to a method, used only for evaluation and the oracle).
+/// Labels are ±1 (class 0 is +1; with more classes, class 0 against the rest) and class ids.
 #[derive(Debug, Clone)]
 pub struct Problem {
     pub x_l: Features,
     pub y_l: Array1<f64>,
     pub x_u: Features,
     pub y_u: Array1<f64>,
+    /// Class ids (< `n_classes`) of the labeled rows.
+    pub classes_l: Vec<usize>,
+    /// Class ids of the unlabeled rows (hidden truth).
+    pub classes_u: Vec<usize>,
+    pub n_classes: usize,
 }
 
 impl Problem {
-    /// A problem from dense labeled and unlabeled rows.
+    /// A binary problem from ±1 labels (class 0 = +1, class 1 = −1).
+    pub fn new(x_l: Features, y_l: Array1<f64>, x_u: Features, y_u: Array1<f64>) -> Self {
+        let ids = |y: &Array1<f64>| y.iter().map(|v| usize::from(*v < 0.0)).collect();
+        Problem { classes_l: ids(&y_l), classes_u: ids(&y_u), x_l, y_l, x_u, y_u, n_classes: 2 }
+    }
+
+    /// A binary problem from dense labeled and unlabeled rows.
     pub fn dense(x_l: Array2<f64>, y_l: Array1<f64>, x_u: Array2<f64>, y_u: Array1<f64>) -> Self {
-        Problem { x_l: x_l.into(), y_l, x_u: x_u.into(), y_u }
+        Problem::new(x_l.into(), y_l, x_u.into(), y_u)
     }
 
     /// Number of labeled samples.

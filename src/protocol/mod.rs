@@ -1,17 +1,19 @@
-//! The experiment protocol: split sizes, per-split seeds, the parallel runner and the
-//! result rows it writes.
+//! The experiment protocol: per-split seeds and draws, the parallel runner and the result
+//! rows it writes.
 
-mod graph_cache;
+mod draw;
 mod log;
 mod results;
 mod runner;
 mod seeds;
-mod sizes;
 pub mod splits;
 
+pub use draw::{draw, split_problem};
 pub use results::{ResultRow, read_results, write_results};
 #[cfg(test)]
 pub(crate) use results::test_row;
-pub use runner::{RunOptions, run, split_problem};
+pub use runner::{RunOptions, run};
 pub use seeds::derive_seed;
-pub use sizes::Sizes;
+
+#[cfg(test)]
+mod tests;

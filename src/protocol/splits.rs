@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-use super::runner::loaded_split;
 use super::derive_seed;
-use crate::config::{DataSource, Experiment};
+use super::draw::loaded_split;
+use crate::config::Experiment;
+use crate::data::DataSource;
 use crate::data::split::Split;
 use crate::error::{Error, Result};
 use rand::SeedableRng;

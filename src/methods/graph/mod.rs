@@ -5,12 +5,14 @@
 
 mod cheeger;
 mod distances;
+mod family;
 mod fit;
 mod kernel;
 mod knn;
 mod lap_rls;
 mod lap_svm;
 mod laplacian;
+mod method;
 mod multiclass;
 mod params;
 mod prepared;
@@ -24,11 +26,11 @@ mod svm_step;
 mod sym_graph;
 mod tv;
 
+pub use family::GraphFamily;
 pub use fit::FittedGraph;
 pub use kernel::{Gram, RbfKernel};
 pub use knn::{KnnGraph, Weighting};
 pub use laplacian::{laplacian, laplacian_times};
-pub use multiclass::argmax_rows;
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
 pub use qp::{DualQp, QpSettings, QpSolution};

@@ -55,13 +55,6 @@ impl GraphMethod {
     }
 }
 
-/// Predicted class per point: argmax over the row (first maximum on ties).
-pub fn argmax_rows(scores: &Mat<f64>) -> Vec<usize> {
-    (0..scores.nrows())
-        .map(|i| (0..scores.ncols()).fold(0, |best, k| if scores[(i, k)] > scores[(i, best)] { k } else { best }))
-        .collect()
-}
-
 /// ±1 labels of class k against the rest on the labeled points.
 fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
     (0..nl).map(|i| 2.0 * onehot[(i, k)] - 1.0).collect()

@@ -18,7 +18,7 @@ pub struct Prepared {
     pub gram: Gram,
     pub graph: Option<SymGraph>,
     /// Label-independent smoothers K(λI + rK + γLK)⁻¹ keyed by (λ, r, γ), see
-    /// [`Prepared::cache_smoother`].
+    /// [`Prepared::add_smoother`].
     pub(super) smoothers: Vec<((f64, f64, f64), Mat<f64>)>,
 }
 
@@ -46,7 +46,7 @@ impl Prepared {
     }
 
     /// The same points taken in `order` (a permutation of 0..N), the first `y.len()`
-    /// labeled with `y`: kernel, graph and cached smoothers are permuted, not recomputed.
+    /// labeled with `y`: kernel and graph are permuted, not recomputed (no smoothers).
     pub fn reorder(&self, order: &[usize], y: Vec<f64>) -> Result<Prepared> {
         let n = self.n();
         let mut position = vec![usize::MAX; n];
@@ -59,32 +59,22 @@ impl Prepared {
         if order.len() != n || y.len() > n {
             return Err(Error::Data(format!("reorder: {} indices and {} labels for {n} points", order.len(), y.len())));
         }
-        let permute = |m: &Mat<f64>| Mat::from_fn(n, n, |i, j| m[(order[i], order[j])]);
         let graph = match &self.graph {
             Some(g) => Some(SymGraph::from_edges(n, g.edges().into_iter().map(|(i, j, w)| (position[i], position[j], w)))?),
             None => None,
         };
-        Ok(Prepared {
-            n_labeled: y.len(),
-            y,
-            gram: Gram { k: permute(&self.gram.k), width: self.gram.width },
-            graph,
-            smoothers: self.smoothers.iter().map(|(key, m)| (*key, permute(m))).collect(),
-        })
+        Ok(Prepared { n_labeled: y.len(), y, gram: Gram { k: permute(&self.gram.k, order), width: self.gram.width }, graph, smoothers: Vec::new() })
     }
 
-    /// Computes K(λI + rK + γLK)⁻¹ once and keeps it: methods asking for the same (λ, r, γ)
-    /// reuse it, here and in every [`reorder`](Self::reorder)ed copy.
-    pub fn cache_smoother(&mut self, lambda: f64, r: f64, gamma: f64) -> Result<()> {
-        if self.cached_smoother(lambda, r, gamma).is_none() {
-            let m = super::smoother::compute(self, lambda, r, gamma)?;
-            self.smoothers.push(((lambda, r, gamma), m));
-        }
-        Ok(())
+    /// Keeps the smoother K(λI + rK + γLK)⁻¹ for `key` = (λ, r, γ), given as `m` for the
+    /// points in their original order and taken in `order` (as by [`reorder`](Self::reorder)):
+    /// methods asking for the same key reuse it.
+    pub fn add_smoother(&mut self, key: (f64, f64, f64), m: &Mat<f64>, order: &[usize]) {
+        self.smoothers.push((key, permute(m, order)));
     }
 
     /// The cached smoother for (λ, r, γ), if any.
-    pub(super) fn cached_smoother(&self, lambda: f64, r: f64, gamma: f64) -> Option<&Mat<f64>> {
+    pub fn cached_smoother(&self, lambda: f64, r: f64, gamma: f64) -> Option<&Mat<f64>> {
         self.smoothers.iter().find(|(key, _)| *key == (lambda, r, gamma)).map(|(_, m)| m)
     }
 
@@ -104,6 +94,11 @@ impl Prepared {
         y[..self.n_labeled].copy_from_slice(&self.y);
         y
     }
+}
+
+/// P M Pᵀ for the permutation `order`: entry (i, j) is m[order[i], order[j]].
+fn permute(m: &Mat<f64>, order: &[usize]) -> Mat<f64> {
+    Mat::from_fn(order.len(), order.len(), |i, j| m[(order[i], order[j])])
 }
 
 /// out = A x.

@@ -10,8 +10,8 @@ use super::laplacian_times;
 use super::prepared::Prepared;
 use crate::error::{Error, Result};
 
-/// M for the given λ, r and Laplacian weight γ: the cached copy when
-/// [`Prepared::cache_smoother`] made one, else computed now.
+/// M for the given λ, r and Laplacian weight γ: the copy kept by
+/// [`Prepared::add_smoother`] if any, else computed now.
 pub(super) fn smoother(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Cow<'_, Mat<f64>>> {
     match prep.cached_smoother(lambda, r, gamma) {
         Some(m) => Ok(Cow::Borrowed(m)),
@@ -20,7 +20,7 @@ pub(super) fn smoother(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Resu
 }
 
 /// Computes M (γ = 0 needs no graph): a Cholesky solve, or an LU solve when γ > 0.
-pub(super) fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f64>> {
+pub fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f64>> {
     let (n, k) = (prep.n(), &prep.gram.k);
     // K(λI + rK + γLK)⁻¹ = (λI + rK + γKL)⁻¹ K, and KL = (LK)ᵀ.
     let mut m = k.clone();
@@ -59,7 +59,8 @@ mod tests {
         let m0 = smoother(&prep, lambda, r, 0.0).unwrap().into_owned();
         let b0 = Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k;
         assert!((&m0 * &b0 - k).norm_max() < 1e-8);
-        prep.cache_smoother(lambda, r, gamma).unwrap();
+        let identity: Vec<usize> = (0..n).collect();
+        prep.add_smoother((lambda, r, gamma), &m, &identity);
         assert!(matches!(smoother(&prep, lambda, r, gamma).unwrap(), Cow::Borrowed(c) if c == &m));
     }
 
@@ -69,10 +70,10 @@ mod tests {
         let problem = blobs(2, 10, 4);
         let x = ndarray::concatenate(ndarray::Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()]).unwrap();
         let (kernel, graph) = (RbfKernel::default(), KnnGraph::default());
-        let mut base = Prepared::from_rows(x.view(), vec![], &kernel, Some(&graph)).unwrap();
-        base.cache_smoother(0.1, 1.0, 0.5).unwrap();
+        let base = Prepared::from_rows(x.view(), vec![], &kernel, Some(&graph)).unwrap();
         let order: Vec<usize> = (0..x.nrows()).rev().collect();
-        let moved = base.reorder(&order, vec![1.0, -1.0]).unwrap();
+        let mut moved = base.reorder(&order, vec![1.0, -1.0]).unwrap();
+        moved.add_smoother((0.1, 1.0, 0.5), &compute(&base, 0.1, 1.0, 0.5).unwrap(), &order);
         let fresh = Prepared::from_rows(x.select(ndarray::Axis(0), &order).view(), vec![1.0, -1.0], &kernel, Some(&graph)).unwrap();
         assert!((&moved.gram.k - &fresh.gram.k).norm_max() < 1e-12);
         assert_eq!(moved.graph, fresh.graph);

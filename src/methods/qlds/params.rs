@@ -17,6 +17,16 @@ impl LambdaPolicy {
     /// Default ε of the eigenvalue policies.
     pub const EPSILON: f64 = 1e-3;
 
+    /// Reads a policy, the one parser of configs and command lines: `max_eig_all`,
+    /// `max_eig_unlabeled` (both with ε) or a number (a fixed λ); None otherwise.
+    pub fn parse(text: &str, epsilon: f64) -> Option<Self> {
+        match text {
+            "max_eig_all" => Some(LambdaPolicy::MaxEigAll { epsilon }),
+            "max_eig_unlabeled" => Some(LambdaPolicy::MaxEigUnlabeled { epsilon }),
+            number => number.trim().parse().ok().map(LambdaPolicy::Fixed),
+        }
+    }
+
     /// The config spelling of the policy (`max_eig_all`, `max_eig_unlabeled` or `fixed`).
     pub fn name(&self) -> &'static str {
         match self {

@@ -1,6 +1,8 @@
 //! Per-problem quantities shared by every (α_l, α_u, λ): the global mean, centred data,
 //! C_l, C_u and the right-hand side X_l y_l/√n. Computed once, reused across a grid.
 
+use std::sync::OnceLock;
+
 use faer::Mat;
 use ndarray::{Array1, Array2};
 
@@ -26,6 +28,9 @@ pub struct Prepared {
     pub c_u: Mat<f64>,
     /// X_lᵀ y_l / √n.
     pub rhs: Mat<f64>,
+    /// λ_max(C_l + C_u) and λ_max(C_u), computed on first use.
+    top_all: OnceLock<f64>,
+    top_unlabeled: OnceLock<f64>,
 }
 
 impl Prepared {
@@ -60,6 +65,8 @@ impl Prepared {
             c_l,
             c_u,
             rhs,
+            top_all: OnceLock::new(),
+            top_unlabeled: OnceLock::new(),
         })
     }
 
@@ -75,13 +82,12 @@ impl Prepared {
 
     /// λ_max(X Xᵀ/n) = λ_max(C_l + C_u).
     pub fn top_eig_all(&self) -> Result<f64> {
-        let c = &self.c_l + &self.c_u;
-        top_eigenvalue(c.as_ref(), "top eigenvalue of X Xᵀ/n")
+        once(&self.top_all, || top_eigenvalue((&self.c_l + &self.c_u).as_ref(), "top eigenvalue of X Xᵀ/n"))
     }
 
     /// λ_max(C_u).
     pub fn top_eig_unlabeled(&self) -> Result<f64> {
-        top_eigenvalue(self.c_u.as_ref(), "top eigenvalue of C_u")
+        once(&self.top_unlabeled, || top_eigenvalue(self.c_u.as_ref(), "top eigenvalue of C_u"))
     }
 
     /// The λ a policy gives on this problem.
@@ -92,4 +98,13 @@ impl Prepared {
             LambdaPolicy::Fixed(l) => l,
         })
     }
+}
+
+/// The value in `cell`, computed by `f` on first success.
+fn once(cell: &OnceLock<f64>, f: impl FnOnce() -> Result<f64>) -> Result<f64> {
+    if let Some(v) = cell.get() {
+        return Ok(*v);
+    }
+    let v = f()?;
+    Ok(*cell.get_or_init(|| v))
 }

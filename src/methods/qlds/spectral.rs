@@ -6,7 +6,7 @@ use ndarray::{Array1, ArrayView2};
 use super::Prepared;
 use crate::data::Problem;
 use crate::error::Result;
-use crate::linalg::sym_eigen;
+use crate::linalg::{SymEigen, sym_eigen};
 
 /// Spectral clustering on the unlabeled covariance (no parameters).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -30,7 +30,11 @@ impl Spectral {
 
     /// Fits from precomputed moments.
     pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedSpectral> {
-        let eig = sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?;
+        Ok(self.fit_eigen(prep, &sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?))
+    }
+
+    /// Fits from the moments and the eigen-decomposition of C_u already made.
+    pub fn fit_eigen(&self, prep: &Prepared, eig: &SymEigen) -> FittedSpectral {
         let top = eig.values.len() - 1;
         let mut direction = Array1::from_iter(eig.vectors.col(top).iter().copied());
         // Orientation: Σ_i y_i uᵀx_i over the labeled points should be ≥ 0.
@@ -38,11 +42,11 @@ impl Spectral {
         if agreement < 0.0 {
             direction.mapv_inplace(|v| -v);
         }
-        Ok(FittedSpectral {
+        FittedSpectral {
             direction,
             mean: prep.mean.clone(),
             top_eigenvalue: eig.values[top],
-        })
+        }
     }
 }
 

@@ -24,7 +24,11 @@ pub struct FittedSelfTraining {
 impl SelfTraining {
     /// Runs self-training on a problem.
     pub fn fit(&self, problem: &Problem) -> Result<FittedSelfTraining> {
-        let prep = Prepared::new(problem)?;
+        self.fit_prepared(&Prepared::new(problem)?)
+    }
+
+    /// Runs self-training from the problem's QLDS moments.
+    pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedSelfTraining> {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let n_sqrt = (prep.n() as f64).sqrt();

@@ -6,6 +6,7 @@
 mod cgls;
 mod da;
 mod design;
+mod family;
 mod fit;
 mod line_search;
 mod mfn;
@@ -16,6 +17,7 @@ mod tsvm;
 pub use cgls::{CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
 pub use design::{Examples, l2, objective, outputs, s3vm_objective, with_bias};
+pub use family::SvmlinFamily;
 pub use fit::{Details, FittedSvmlin};
 pub use line_search::line_search;
 pub use mfn::{MfnOptions, MfnReport, MfnWork, mfn};

@@ -159,12 +159,7 @@ fn split(seed: u64) -> Problem {
     let (x, y) = random_problem(600, 20, 0.3, seed);
     let rows = |r: std::ops::Range<usize>| r.collect::<Vec<_>>();
     let x = Features::Sparse(x);
-    Problem {
-        x_l: x.select_rows(&rows(0..40)),
-        y_l: Array1::from(y[..40].to_vec()),
-        x_u: x.select_rows(&rows(40..600)),
-        y_u: Array1::from(y[40..].to_vec()),
-    }
+    Problem::new(x.select_rows(&rows(0..40)), Array1::from(y[..40].to_vec()), x.select_rows(&rows(40..600)), Array1::from(y[40..].to_vec()))
 }
 
 #[test]

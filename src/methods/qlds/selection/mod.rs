@@ -15,15 +15,17 @@ pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid};
 pub use lambda::{SelectLambda, SelectedLambda};
-pub use studies::{PhasePoint, ProportionPoint, SpotCheck, phase_diagram, proportion_study, spot_check, theory_grid};
+pub use studies::{PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study, spot_check, theory_grid};
 pub use theory::theory_errors;
+
+use std::sync::Arc;
 
 use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::{Error, Result};
 use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
-use crate::theory::Scale;
+use super::theory::Scale;
 
 /// How the grid point is chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,24 +84,30 @@ impl SelectQlds {
         Ok(SelectQlds { policy, grid, lambda })
     }
 
-    /// The errors the policy assigns to the grid points on this problem.
-    pub fn errors(&self, prep: &Prepared, y_u: &Array1<f64>, lambda: f64) -> Result<ErrorGrid> {
+    /// The errors the policy assigns to the grid points on this problem; `basis` gives the
+    /// eigenbasis of C_u (cv and or only).
+    pub fn errors(&self, prep: &Prepared, y_u: &Array1<f64>, lambda: f64, basis: impl FnOnce() -> Result<Arc<EigenBasis>>) -> Result<ErrorGrid> {
         match self.policy {
             Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
-            Policy::CrossValidation { folds } => cv_errors(&EigenBasis::new(prep)?, &prep.y_l, &self.grid, lambda, folds),
-            Policy::Oracle => oracle_errors(&EigenBasis::new(prep)?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda),
+            Policy::CrossValidation { folds } => cv_errors(&*basis()?, &prep.y_l, &self.grid, lambda, folds),
+            Policy::Oracle => oracle_errors(&*basis()?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda),
         }
     }
 
     /// Selects on the problem, then fits the chosen point once with the empirical λ.
     pub fn run(&self, problem: &Problem) -> Result<Selected> {
         let prep = Prepared::new(problem)?;
+        self.run_prepared(&prep, problem, || EigenBasis::new(&prep).map(Arc::new))
+    }
+
+    /// [`run`](Self::run) from the problem's moments and (on demand) eigenbasis.
+    pub fn run_prepared(&self, prep: &Prepared, problem: &Problem, basis: impl FnOnce() -> Result<Arc<EigenBasis>>) -> Result<Selected> {
         let lambda = prep.lambda(self.lambda)?;
         let (alpha_l, alpha_u, _) = self
-            .errors(&prep, &problem.y_u, lambda)?
+            .errors(prep, &problem.y_u, lambda, basis)?
             .best()
             .ok_or_else(|| Error::Data("theory: no grid point is valid (λ inside the predicted spectrum)".into()))?;
-        let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(&prep)?;
+        let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(prep)?;
         Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
     }
 }

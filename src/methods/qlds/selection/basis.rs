@@ -7,7 +7,7 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
 
 use crate::error::{Error, Result};
-use crate::linalg::{spd_solve, sym_eigen, view};
+use crate::linalg::{SymEigen, spd_solve, sym_eigen, view};
 use crate::methods::qlds::Prepared;
 
 /// Eigenvalues and eigenvectors of C_u, and the labeled rows in its eigenbasis, X_l V/√n.
@@ -23,10 +23,14 @@ pub struct EigenBasis {
 impl EigenBasis {
     /// One eigen-decomposition of C_u and the projection of the labeled rows.
     pub fn new(prep: &Prepared) -> Result<Self> {
-        let eig = sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?;
+        Ok(Self::from_eigen(prep, sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?))
+    }
+
+    /// From the eigen-decomposition of C_u already made.
+    pub fn from_eigen(prep: &Prepared, eig: SymEigen) -> Self {
         let mut basis = EigenBasis { values: eig.values, vectors: eig.vectors, scale: 1.0 / (prep.n() as f64).sqrt(), labeled: Mat::zeros(0, 0) };
         basis.labeled = basis.project(&prep.x_l);
-        Ok(basis)
+        basis
     }
 
     /// Centred rows `x` in the eigenbasis, scaled by 1/√n: x V/√n.

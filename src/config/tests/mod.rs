@@ -3,8 +3,14 @@
 use std::path::Path;
 
 use super::*;
-use crate::methods::Method;
-use crate::protocol::Sizes;
+use crate::data::Sizes;
+use crate::methods::qlds::selection::SelectLambda;
+use crate::methods::qlds::Spectral;
+use crate::methods::self_training::SelfTraining;
+
+mod graph;
+mod qlds_select;
+mod svmlin;
 
 const GOOD: &str = r#"
 [experiment]
@@ -45,7 +51,7 @@ fn good_config_parses_into_checked_types() {
     assert_eq!(e.datasets[0].unlabeled, Sizes::Total(40));
     let names: Vec<_> = e.methods.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["LS-SVM", "QLDS(0.5,1)", "Spectral"]);
-    assert!(matches!(e.methods[2].method, Method::Spectral(_)));
+    assert!(e.methods[2].method.as_any().is::<Spectral>());
     assert_eq!(e.hash.len(), 16);
 }
 
@@ -95,7 +101,7 @@ fn self_training_entries_are_checked() {
     let st = |body: &str| format!("{GOOD}\n[[methods]]\nkind = \"self_training\"\n{body}\n");
     let e = parse(&st("policy = \"margin\"\ntheta = 1.5\nmax_rounds = 3"), Path::new("c")).unwrap();
     assert_eq!(e.methods[3].name, "ST(LS-SVM)");
-    assert!(matches!(e.methods[3].method, Method::SelfTraining(_)));
+    assert!(e.methods[3].method.as_any().is::<SelfTraining>());
     assert!(err(&st("step = 1.5")).contains("methods[3].step"));
     assert!(err(&st("policy = \"margin\"\nstep = 0.5")).contains("not used by this policy"));
     assert!(err(&st("policy = \"best\"")).contains("unknown policy"));
@@ -108,7 +114,7 @@ fn lambda_by_cross_validation_on_the_corners() {
     let cv = GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 5");
     let e = parse(&cv, Path::new("c")).unwrap();
     assert_eq!(e.methods[0].name, "LS-SVM(cv λ)");
-    assert!(matches!(&e.methods[0].method, Method::SelectLambda(s) if s.folds == 5 && s.alpha_l == 1.0));
+    assert!(matches!(e.methods[0].method.as_any().downcast_ref::<SelectLambda>(), Some(s) if s.folds == 5 && s.alpha_l == 1.0));
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nfolds = 5")).contains("only used with lambda = \"cv\""));
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 1")).contains("methods[0].folds"));
 }

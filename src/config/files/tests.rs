@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{DataSource, parse};
-use crate::protocol::{Sizes, split_problem};
+use crate::config::parse;
+use crate::data::{DataSource, Sizes};
+use crate::protocol::split_problem;
 
 /// A 3-class SVMlight fixture: labels 1 (6 rows), 2 (4 rows), 3 (10 rows).
 fn fixture(tag: &str, text: Option<&str>) -> PathBuf {

@@ -4,7 +4,7 @@
 use super::grid::{ErrorGrid, Grid};
 use crate::error::Result;
 use crate::methods::qlds::{LambdaPolicy, Prepared};
-use crate::theory::{Scale, estimate_setting, predict, theory_lambda};
+use crate::methods::qlds::theory::{Scale, estimate_setting, predict, theory_lambda};
 
 /// Theoretical errors over the grid (None where the theory is invalid).
 pub fn theory_errors(prep: &Prepared, grid: &Grid, policy: LambdaPolicy, scale: Scale) -> Result<ErrorGrid> {

@@ -8,17 +8,16 @@ use std::sync::Arc;
 
 use toml::Value;
 
-use super::checked::{DataSource, LoadedData};
-use super::{Located, raw};
+use super::raw;
 use crate::data::preprocess::{self, Step};
 use crate::data::registry::Registry;
-use crate::data::{Dataset, load, split};
+use crate::data::{DataSource, Dataset, LoadedData, Sizes, load, split};
+use crate::engine::Located;
 use crate::error::Result;
-use crate::protocol::Sizes;
 
 /// Loads and prepares a file dataset; returns the source and, with official splits, the
 /// split sizes they imply.
-pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usize, at: &Located) -> Result<(DataSource, Option<(Sizes, Sizes)>)> {
+pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usize, at: Located) -> Result<(DataSource, Option<(Sizes, Sizes)>)> {
     let key = |k: &str| format!("datasets[{i}].{k}");
     let located = |span: Range<usize>, k: &'static str| move |e: crate::Error| at.error(span.clone(), format!("{}: {e}", key(k)));
     let (mut data, official) = match d.kind.get_ref().as_str() {
@@ -88,7 +87,7 @@ pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usi
 }
 
 /// Errors unless the split sizes fit in every class.
-pub(super) fn check_fit(data: &Dataset, labeled: &Sizes, unlabeled: &Sizes, span: Range<usize>, i: usize, at: &Located) -> Result<()> {
+pub(super) fn check_fit(data: &Dataset, labeled: &Sizes, unlabeled: &Sizes, span: Range<usize>, i: usize, at: Located) -> Result<()> {
     let counts = data.class_counts();
     let shares = split::class_shares(data);
     let l = labeled.per_class(&shares, &[]);

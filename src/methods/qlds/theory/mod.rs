@@ -10,6 +10,7 @@ mod general;
 mod isotropic;
 mod monte_carlo;
 mod normal;
+mod overlay;
 mod setting;
 
 pub use check::{CheckRow, CheckSetting, run_check, spec_grid};
@@ -19,6 +20,7 @@ pub use estimate::{Estimate, Scale, estimate_setting};
 pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, theory_at_policy};
 pub use normal::normal_cdf;
+pub use overlay::score_gaussians;
 pub use setting::Setting;
 
 #[cfg(test)]

@@ -76,8 +76,13 @@ impl SelectLambda {
     /// Selects λ, then fits once.
     pub fn run(&self, problem: &Problem) -> Result<SelectedLambda> {
         let prep = Prepared::new(problem)?;
-        let grid = self.grid(&prep)?;
-        let mistakes = self.cv_mistakes(&EigenBasis::new(&prep)?, &prep.y_l, &grid)?;
+        self.run_prepared(&prep, problem, &EigenBasis::new(&prep)?)
+    }
+
+    /// [`run`](Self::run) from the problem's moments and the eigenbasis of C_u.
+    pub fn run_prepared(&self, prep: &Prepared, problem: &Problem, basis: &EigenBasis) -> Result<SelectedLambda> {
+        let grid = self.grid(prep)?;
+        let mistakes = self.cv_mistakes(basis, &prep.y_l, &grid)?;
         let lambda = grid
             .iter()
             .zip(&mistakes)
@@ -87,7 +92,7 @@ impl SelectLambda {
             .ok_or_else(|| Error::Data("λ cross-validation: no λ of the grid gives a positive definite system".into()))?;
         let fitted = QldsParams { alpha_l: self.alpha_l, alpha_u: self.alpha_u, lambda: LambdaPolicy::Fixed(lambda) }
             .check()?
-            .fit_prepared(&prep)?;
+            .fit_prepared(prep)?;
         Ok(SelectedLambda { lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
     }
 }

@@ -9,7 +9,7 @@ use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 use crate::methods::qlds::LambdaPolicy;
-use crate::theory::{Setting, predict, theory_lambda};
+use crate::methods::qlds::theory::{Setting, predict, theory_lambda};
 
 /// Theoretical errors over the grid for a setting (None where invalid).
 pub fn theory_grid(setting: &Setting, grid: &Grid, policy: LambdaPolicy) -> Result<ErrorGrid> {
@@ -51,6 +51,13 @@ pub fn phase_diagram(dim: usize, unlabeled_per_class: usize, labeled: &[usize], 
         }
     }
     Ok(out)
+}
+
+/// The gains of `points` in percentage points, one row per distance and one column per
+/// labeled count (NaN where the diagram has no cell), for the heatmap of Fig. 5.
+pub fn gain_table(points: &[PhasePoint], labeled: &[usize], distances: &[f64]) -> Vec<Vec<f64>> {
+    let gain = |n: usize, d: f64| points.iter().find(|p| p.labeled_per_class == n && p.distance == d).map_or(f64::NAN, |p| 100.0 * p.gain);
+    distances.iter().map(|&d| labeled.iter().map(|&n| gain(n, d)).collect()).collect()
 }
 
 /// One unlabeled class share of the proportion study.
@@ -109,7 +116,7 @@ pub fn spot_check(dim: usize, unlabeled_per_class: usize, labeled_per_class: usi
     use rand::SeedableRng;
     let mixture = GaussianMixture::symmetric(dim, distance / 2.0)?;
     let ls = crate::methods::qlds::QldsParams::new(1.0, 0.0).check()?;
-    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::theory::Scale::None }, *grid, LambdaPolicy::default())?;
+    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }, *grid, LambdaPolicy::default())?;
     let (mut ls_err, mut th_err) = (0.0, 0.0);
     for i in 0..draws {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));

@@ -1,0 +1,36 @@
+//! Helpers the subcommands share: reading result files, writing outputs.
+
+use std::path::{Path, PathBuf};
+
+use sslab::protocol::{self, ResultRow};
+use sslab::{Error, Result};
+
+/// Rows of several results files, pooled.
+pub fn read_all(results: &[PathBuf]) -> Result<Vec<ResultRow>> {
+    let mut rows = Vec::new();
+    for path in results {
+        rows.extend(protocol::read_results(path)?);
+    }
+    Ok(rows)
+}
+
+/// The distinct config hashes of `rows`, joined with `+` (for stamps).
+pub fn hashes(rows: &[ResultRow]) -> String {
+    let mut h: Vec<&str> = rows.iter().map(|r| r.config_hash.as_str()).collect();
+    h.sort();
+    h.dedup();
+    h.join("+")
+}
+
+/// Creates the parent folder of an output file.
+pub fn create_parent(out: &Path) -> Result<()> {
+    match out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e)),
+        None => Ok(()),
+    }
+}
+
+/// Writes `text` to `path`.
+pub fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}

@@ -1,0 +1,78 @@
+//! `sslab plot-scores`: histogram of one method's unlabeled scores on one split, per true
+//! class (PNG), optionally with the method's theoretical score distributions.
+
+use std::path::PathBuf;
+
+use sslab::engine::{Scores, Split, Store};
+use sslab::report::{self, figures};
+use sslab::{Error, Result, config, protocol};
+
+use super::output::create_parent;
+
+#[derive(clap::Args)]
+pub struct Args {
+    config: PathBuf,
+    /// Dataset name (default: the config's first).
+    #[arg(long)]
+    dataset: Option<String>,
+    /// Method name (default: the config's first).
+    #[arg(long)]
+    method: Option<String>,
+    #[arg(long, default_value_t = 0)]
+    split: usize,
+    #[arg(long, default_value_t = 40)]
+    bins: usize,
+    /// Overlay the theoretical Gaussians N(m_j, σ²) (QLDS methods on synthetic data with
+    /// identity covariances; at the α the method used).
+    #[arg(long)]
+    theory: bool,
+    /// Output PNG.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let exp = config::load(&a.config)?;
+    let pick = |name: &Option<String>, names: Vec<&str>, what: &str| -> Result<usize> {
+        match name {
+            None => Ok(0),
+            Some(n) => names
+                .iter()
+                .position(|m| m == n)
+                .ok_or_else(|| Error::Data(format!("no {what} `{n}` in {} (have: {})", exp.path.display(), names.join(", ")))),
+        }
+    };
+    let d = pick(&a.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
+    let m = pick(&a.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+    if a.split >= exp.splits {
+        return Err(Error::Data(format!("split {} does not exist ({} splits)", a.split, exp.splits)));
+    }
+    let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
+    let (problem, rows) = protocol::draw(spec, exp.seed, a.split)?;
+    let (dataset_store, split_store) = (Store::default(), Store::default());
+    let split = Split { problem: &problem, source: &spec.source, rows: rows.as_deref(), dataset_store: &dataset_store, split_store: &split_store };
+    let fitted = method.method.fit(&split)?;
+    let Scores::Binary(scores) = &fitted.scores else {
+        return Err(Error::Data(format!("`{}` gives per-class scores; the histogram needs binary ones", method.name)));
+    };
+    let error = fitted.scores.error(&problem);
+    let gaussians = match a.theory {
+        false => None,
+        true => Some(method.method.theory(&split, &fitted)?.ok_or_else(|| Error::param("theory", "the overlay needs a method with a theory (QLDS, fixed or selected α)"))?),
+    };
+    create_parent(&a.out)?;
+    let hist = figures::ScoreHistogram {
+        scores: scores.as_slice().unwrap_or(&[]),
+        labels: problem.y_u.as_slice().unwrap_or(&[]),
+        title: match (fitted.alpha_l, fitted.alpha_u) {
+            (Some(al), Some(au)) => format!("{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%", method.name, spec.name, a.split, 100.0 * error),
+            _ => format!("{} on {} (split {}): error {:.2}%", method.name, spec.name, a.split, 100.0 * error),
+        },
+        stamp: report::stamp(&exp.hash),
+        bins: a.bins,
+        gaussians,
+    };
+    figures::score_histogram(&hist, &a.out)?;
+    println!("wrote {}", a.out.display());
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! `sslab table`: tables from result files (OUT/NAME.{md,tex,csv}) and, with --published,
+//! the comparison with the paper (OUT/NAME_vs_paper.md).
+
+use std::path::PathBuf;
+
+use sslab::report::{self, tables};
+use sslab::{Error, Result};
+
+use super::output::{hashes, read_all, write};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// One or more results.csv files (their rows are pooled).
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
+    /// Base name of the outputs.
+    #[arg(long)]
+    name: String,
+    #[arg(long, default_value = "results/tables")]
+    out: PathBuf,
+    /// A published-numbers file (configs/published/*.csv) to compare with.
+    #[arg(long)]
+    published: Option<PathBuf>,
+    /// Only these methods, in this order (comma-separated); significance is computed
+    /// among them.
+    #[arg(long, value_delimiter = ',')]
+    methods: Option<Vec<String>>,
+    /// What the cells summarise: error (in %) or prbep (in %, higher is better).
+    #[arg(long, default_value = "error", value_parser = ["error", "prbep"])]
+    value: String,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let measure = if a.value == "prbep" { tables::PRBEP } else { tables::ERROR };
+    let mut rows = read_all(&a.results)?;
+    if let Some(list) = &a.methods {
+        if let Some(missing) = list.iter().find(|m| !rows.iter().any(|r| &r.method == *m)) {
+            return Err(Error::Data(format!("no rows for method `{missing}` in the results")));
+        }
+        rows.retain(|r| list.contains(&r.method));
+        rows.sort_by_key(|r| list.iter().position(|m| *m == r.method));
+    }
+    let t = tables::build(&rows, measure, &report::stamp(&hashes(&rows)))?;
+    let (out, name) = (&a.out, &a.name);
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let md = tables::markdown(&t);
+    write(&out.join(format!("{name}.md")), &md)?;
+    write(&out.join(format!("{name}.tex")), &tables::latex(&t))?;
+    write(&out.join(format!("{name}.csv")), &tables::csv(&t)?)?;
+    println!("{md}");
+    if let Some(p) = &a.published {
+        let cmp = report::compare::markdown(&t, &report::compare::load_published(p)?, &p.display().to_string());
+        write(&out.join(format!("{name}_vs_paper.md")), &cmp)?;
+        println!("{cmp}");
+    }
+    println!("wrote {}/{name}.{{md,tex,csv}}", out.display());
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! `[[datasets]]` entries: the kind's keys, the split sizes, and the multi-class check.
+
+use std::ops::Range;
+
+use toml::{Spanned, Value};
+
+use super::values::positive;
+use super::{files, generators, raw};
+use crate::data::{DataSource, Sizes};
+use crate::engine::Located;
+use crate::error::Result;
+
+/// A dataset and the split sizes drawn from it.
+#[derive(Debug, Clone)]
+pub struct DatasetSpec {
+    pub name: String,
+    pub source: DataSource,
+    pub labeled: Sizes,
+    pub unlabeled: Sizes,
+}
+
+impl DatasetSpec {
+    /// Number of classes (2 for the generators; more for a multi-class file dataset).
+    pub fn n_classes(&self) -> usize {
+        self.source.n_classes()
+    }
+}
+
+/// The kind-specific keys each dataset kind accepts (besides name, kind and split sizes).
+fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "synthetic" => &["dim", "mean_norm", "means", "variances"],
+        "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent"],
+        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits"],
+        "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess"],
+        _ => return None,
+    })
+}
+
+/// File datasets already loaded, keyed by their source keys as written: entries that differ
+/// only in name and split sizes share one loaded copy (and the runner's per-dataset store).
+pub(super) type Loaded = Vec<(String, (DataSource, Option<(Sizes, Sizes)>))>;
+
+/// Checks the `i`-th dataset entry; `binary` is the first method without multi-class
+/// support (if any) and the kinds that have it, for the multi-class check.
+pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary, multiclass): (Option<&str>, &[&str]), loaded: &mut Loaded, at: Located) -> Result<DatasetSpec> {
+    let span = d.span();
+    let d = d.into_inner();
+    let key = |k: &str| format!("datasets[{i}].{k}");
+    let kind = d.kind.get_ref().as_str();
+    let allowed = dataset_keys(kind).ok_or_else(|| {
+        at.error(d.kind.span(), format!("{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)", key("kind")))
+    })?;
+    if let Some((name, s)) = d.present().into_iter().find(|(n, _)| !allowed.contains(n)) {
+        return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset", key(name))));
+    }
+    let (source, official_sizes) = match kind {
+        "synthetic" => (DataSource::Synthetic(generators::synthetic(&d, i, span.clone(), at)?), None),
+        "sparse_text" => (DataSource::SparseText(generators::sparse_text(&d, i, span.clone(), at)?), None),
+        _ => {
+            let source_key: String = d.present().iter().map(|(n, s)| format!("{n}={};", &at.src[s.clone()])).collect();
+            let source_key = format!("{kind};{source_key}");
+            match loaded.iter().find(|(k, _)| *k == source_key) {
+                Some((_, found)) => found.clone(),
+                None => {
+                    let found = files::source(&d, i, span.clone(), splits, at)?;
+                    loaded.push((source_key, found.clone()));
+                    found
+                }
+            }
+        }
+    };
+    let n_classes = source.n_classes();
+    if let DataSource::Loaded(data) = &source
+        && n_classes > 2
+        && let Some(m) = binary
+    {
+        return Err(at.error(span, format!(
+            "datasets[{i}]: {n_classes} classes ({}) but method `{m}` is binary: choose two with `classes = [a, b]`, use `positive`, or run only the multi-class methods ({})",
+            data.dataset.class_names.join(", "), multiclass.join(", ")
+        )));
+    }
+    let sizes = |total: Option<(Value, Range<usize>)>, per: &Option<Spanned<Value>>, name: &str| match (total, per) {
+        (Some((Value::String(s), _)), None) if s == "rest" && name == "unlabeled" => match &source {
+            DataSource::Loaded(_) => Ok(Sizes::Rest),
+            _ => Err(at.error(span.clone(), format!("{}: \"rest\" needs a file dataset (`named` or `svmlight`)", key(name)))),
+        },
+        (Some((Value::Integer(n), s)), None) => Ok(Sizes::Total(positive(&Spanned::new(s, n), &key(name), at)?)),
+        (Some((_, s)), None) => {
+            let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
+            Err(at.error(s, format!("{}: expected an integer ≥ 1{rest}", key(name))))
+        }
+        (None, Some(p)) => per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass),
+        _ => Err(at.error(span.clone(), format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)))),
+    };
+    let (labeled, unlabeled) = match official_sizes {
+        Some(official) => {
+            let given = d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
+            let mut given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
+            if let Some(s) = given.next() {
+                return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
+            }
+            official
+        }
+        None => {
+            let labeled = d.labeled.as_ref().map(|v| (Value::Integer(*v.get_ref()), v.span()));
+            let unlabeled = d.unlabeled.as_ref().map(|v| (v.get_ref().clone(), v.span()));
+            (sizes(labeled, &d.labeled_per_class, "labeled")?, sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?)
+        }
+    };
+    if let DataSource::Loaded(data) = &source
+        && data.official_splits.is_none()
+    {
+        files::check_fit(&data.dataset, &labeled, &unlabeled, span.clone(), i, at)?;
+    }
+    Ok(DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source })
+}
+
+/// `n` (the same for every class) or one count per class, `[n1, n2, ...]`, each ≥ 1.
+fn per_class(v: &Spanned<Value>, classes: usize, key: &str, at: Located) -> Result<Vec<usize>> {
+    let bad = || at.error(v.span(), format!("{key}: expected an integer ≥ 1 or {classes} of them, one per class"));
+    let count = |x: &Value| x.as_integer().and_then(|n| usize::try_from(n).ok()).filter(|n| *n >= 1);
+    match v.get_ref() {
+        Value::Array(a) if a.len() == classes => a.iter().map(|x| count(x).ok_or_else(bad)).collect(),
+        x => count(x).map(|n| vec![n; classes]).ok_or_else(bad),
+    }
+}

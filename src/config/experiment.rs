@@ -1,0 +1,70 @@
+//! The checked experiment and the validation of a whole config.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use super::datasets::{self, DatasetSpec};
+use super::methods::{self, MethodSpec};
+use super::raw;
+use super::values::positive;
+use crate::engine::{Family, Located};
+use crate::error::Result;
+
+/// A validated experiment.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    /// The config file it came from.
+    pub path: PathBuf,
+    pub name: String,
+    pub seed: u64,
+    /// Number of random splits per dataset (default 20).
+    pub splits: usize,
+    /// Hash of the config's content, carried by every result row.
+    pub hash: String,
+    pub datasets: Vec<DatasetSpec>,
+    pub methods: Vec<MethodSpec>,
+}
+
+pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
+    let exp_span = raw.experiment.span();
+    let exp = raw.experiment.into_inner();
+    let name = exp.name.get_ref().trim().to_string();
+    if name.is_empty() || name.contains(['/', '\\']) {
+        return Err(at.error(exp.name.span(), "experiment.name: must be a non-empty name without slashes".into()));
+    }
+    let seed = u64::try_from(*exp.seed.get_ref()).map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
+    let splits = match &exp.splits {
+        Some(s) => positive(s, "experiment.splits", at)?,
+        None => 20,
+    };
+    if raw.datasets.is_empty() {
+        return Err(at.error(exp_span, "no [[datasets]] entry".into()));
+    }
+    if raw.methods.is_empty() {
+        return Err(at.error(exp_span, "no [[methods]] entry".into()));
+    }
+    let methods = raw.methods.into_iter().enumerate().map(|(i, m)| methods::method(m, i, at, families)).collect::<Result<Vec<_>>>()?;
+    let binary = methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
+    let multiclass_kinds: Vec<&str> = families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
+    let mut loaded = datasets::Loaded::default();
+    let datasets = raw
+        .datasets
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| datasets::dataset(d, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
+        .collect::<Result<Vec<_>>>()?;
+    unique(datasets.iter().map(|d| d.name.as_str()), "dataset", at)?;
+    unique(methods.iter().map(|m| m.name.as_str()), "method", at)?;
+    Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
+}
+
+fn unique<'a>(names: impl Iterator<Item = &'a str>, what: &str, at: Located) -> Result<()> {
+    let mut seen = HashSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            let offset = at.src.find(&format!("\"{name}\"")).unwrap_or(0);
+            return Err(at.error(offset..offset, format!("{what} name `{name}` is used twice")));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! `qlds` entries with `select`: keys parse into the checked type; bad ones name line and key.
+
+use crate::methods::qlds::LambdaPolicy;
+use crate::methods::qlds::selection::{Grid, Policy, SelectQlds};
+use crate::methods::qlds::theory::Scale;
+
+const CONFIG: &str = r#"
+[experiment]
+name = "sel"
+seed = 1
+splits = 2
+
+[[datasets]]
+name = "g"
+kind = "synthetic"
+dim = 10
+mean_norm = 1.5
+labeled_per_class = 6
+unlabeled_per_class = 40
+
+[[methods]]
+kind = "qlds"
+select = "cv"
+grid = 6
+folds = 3
+"#;
+
+fn config_error(src: &str) -> String {
+    crate::config::parse(src, std::path::Path::new("c.toml")).unwrap_err().to_string()
+}
+
+#[test]
+fn select_keys_parse_and_bad_ones_name_line_and_key() {
+    let e = crate::config::parse(CONFIG, std::path::Path::new("c.toml")).unwrap();
+    let want = SelectQlds::new(Policy::CrossValidation { folds: 3 }, Grid { points: 6 }, LambdaPolicy::default()).unwrap();
+    assert_eq!(e.methods[0].method.as_any().downcast_ref::<SelectQlds>(), Some(&want));
+    assert_eq!(e.methods[0].name, "QLDS(cv)");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"xx\""));
+    assert!(msg.starts_with("c.toml:17:") && msg.contains("methods[0].select"), "{msg}");
+    let msg = config_error(&CONFIG.replace("grid = 6", "grid = 1"));
+    assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].grid"), "{msg}");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"th\""));
+    assert!(msg.starts_with("c.toml:19:") && msg.contains("folds") && msg.contains("\"cv\""), "{msg}");
+    let msg = config_error(&CONFIG.replace("select = \"cv\"", "alpha_l = 1.0\nalpha_u = 0.5"));
+    assert!(msg.contains("methods[0].grid") && msg.contains("only used with `select`"), "{msg}");
+    let msg = config_error(&CONFIG.replace("folds = 3", "alpha_l = 0.5"));
+    assert!(msg.starts_with("c.toml:19:") && msg.contains("alpha_l"), "{msg}");
+    let msg = config_error(&CONFIG.replace("kind = \"qlds\"", "kind = \"ls_svm\""));
+    assert!(msg.contains("methods[0].select") && msg.contains("not a parameter of `ls_svm`"), "{msg}");
+    let th = CONFIG.replace("select = \"cv\"", "select = \"th\"").replace("folds = 3", "theory_scale = \"none\"");
+    let e = crate::config::parse(&th, std::path::Path::new("c.toml")).unwrap();
+    assert!(matches!(e.methods[0].method.as_any().downcast_ref::<SelectQlds>(), Some(s) if s.policy == Policy::Theory { scale: Scale::None }));
+}
+
+#[test]
+fn select_keys_are_rejected_on_other_kinds() {
+    let spectral = CONFIG.replace("kind = \"qlds\"", "kind = \"spectral\"");
+    let msg = config_error(&spectral);
+    assert!(msg.contains("methods[0].select: not a parameter of `spectral`"), "{msg}");
+    let spectral = CONFIG.replace("kind = \"qlds\"\nselect = \"cv\"", "kind = \"spectral\"");
+    let msg = config_error(&spectral);
+    assert!(msg.contains("methods[0].grid: not a parameter of `spectral`"), "{msg}");
+}

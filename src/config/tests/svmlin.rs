@@ -1,0 +1,74 @@
+//! SVMlin kinds and the `sparse_text` dataset: defaults, and errors that name the line.
+
+use std::path::Path;
+
+use crate::config::parse;
+use crate::data::DataSource;
+use crate::methods::svmlin::{Kind, PositiveFraction, Svmlin};
+
+const GOOD: &str = r#"
+[experiment]
+name = "t"
+seed = 1
+splits = 2
+
+[[datasets]]
+name = "text"
+kind = "sparse_text"
+dim = 300
+nnz_per_doc = 10
+labeled = 20
+unlabeled = 100
+
+[[methods]]
+kind = "linear_svm"
+lambda = 0.5
+
+[[methods]]
+kind = "tsvm"
+switches = 1
+r = 0.4
+
+[[methods]]
+kind = "da"
+lambda_u = 2
+r = "truth"
+"#;
+
+fn err(src: &str) -> String {
+    parse(src, Path::new("cfg.toml")).unwrap_err().to_string()
+}
+
+#[test]
+fn svmlin_kinds_and_sparse_text_parse_with_defaults() {
+    let exp = parse(GOOD, Path::new("cfg.toml")).unwrap();
+    assert!(matches!(exp.datasets[0].source, DataSource::SparseText(ref t) if t.dim() == 300));
+    let params: Vec<_> = exp
+        .methods
+        .iter()
+        .map(|m| *m.method.as_any().downcast_ref::<Svmlin>().expect("an SVMlin method").params())
+        .collect();
+    let names: Vec<&str> = exp.methods.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["SVM", "TSVM(S=1)", "DA"]);
+    assert_eq!((params[0].kind, params[0].lambda), (Kind::Svm, 0.5));
+    assert_eq!((params[1].kind, params[1].r), (Kind::Tsvm { switches: 1 }, PositiveFraction::Fixed(0.4)));
+    assert_eq!((params[2].lambda, params[2].lambda_u, params[2].r), (1.0, 2.0, PositiveFraction::Truth));
+}
+
+#[test]
+fn bad_svmlin_keys_name_the_line() {
+    let e = err(&GOOD.replace("switches = 1", "switches = 0"));
+    assert!(e.starts_with("cfg.toml:21: methods[1].switches: must be ≥ 1"), "{e}");
+    let e = err(&GOOD.replace("r = 0.4", "r = 1.5"));
+    assert!(e.starts_with("cfg.toml:22: methods[1].r: must lie in (0, 1)"), "{e}");
+    let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nswitches = 3"));
+    assert!(e.contains("methods[0].switches: not a parameter of `linear_svm`"), "{e}");
+    let e = err(&GOOD.replace("lambda_u = 2", "lambda_u = -2"));
+    assert!(e.starts_with("cfg.toml:26: methods[2].lambda_u: must be finite and > 0"), "{e}");
+    let e = err(&GOOD.replace("kind = \"linear_svm\"", "kind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\nr = 0.5"));
+    assert!(e.contains("methods[0].r: not a parameter of `qlds`"), "{e}");
+    let e = err(&GOOD.replace("nnz_per_doc = 10", "nnz_per_doc = 200"));
+    assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");
+    let e = err(&GOOD.replace("nnz_per_doc = 10", "mean_norm = 1.0"));
+    assert!(e.contains("datasets[0].mean_norm: not a key of a `sparse_text` dataset"), "{e}");
+}

@@ -1,0 +1,104 @@
+//! The interface every method family implements, in linfa's style: a [`Family`] reads the
+//! TOML table of one of its `kind`s into a checked [`Method`]; `fit` on a [`Split`] gives a
+//! [`Fitted`] with the scores of the unlabeled rows. The runner, the config and the CLI see
+//! only these traits; the built-in families are listed in `methods::FAMILIES`.
+
+mod entry;
+mod scores;
+mod store;
+
+pub use entry::{Entry, Located};
+pub use scores::{Scores, argmax_rows};
+pub use store::Store;
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use crate::data::{DataSource, Problem};
+use crate::error::Result;
+
+/// A method family: the config `kind`s it owns and how it checks their tables.
+pub trait Family: Sync {
+    /// The config kinds this family reads (`kind = "..."` of a `[[methods]]` entry).
+    fn kinds(&self) -> &'static [&'static str];
+
+    /// The kinds whose methods handle more than two classes (none by default).
+    fn multiclass_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Reads one `[[methods]]` table of one of [`kinds`](Self::kinds): keys, defaults and
+    /// range checks, every error naming the file, line and key.
+    fn check(&self, entry: &Entry) -> Result<Checked>;
+}
+
+/// A checked method and the name it takes when the entry gives none (e.g. `QLDS(th)`).
+#[derive(Debug)]
+pub struct Checked {
+    pub name: String,
+    pub method: Box<dyn Method>,
+}
+
+impl Checked {
+    /// A checked method with its default name.
+    pub fn new(name: impl Into<String>, method: impl Method + 'static) -> Self {
+        Checked { name: name.into(), method: Box::new(method) }
+    }
+}
+
+/// A method with checked parameters, ready to fit any split.
+pub trait Method: Debug + Send + Sync {
+    /// Parameters for the result row's `params` column, as `key=value` pairs (may be empty).
+    fn params(&self) -> String {
+        String::new()
+    }
+
+    /// The λ policy label for the result row (`max_eig_all`, `fixed`, `cv`, ...).
+    fn lambda_policy(&self) -> &'static str;
+
+    /// Fits on the split and scores its unlabeled rows.
+    fn fit(&self, split: &Split) -> Result<Fitted>;
+
+    /// Theoretical score distributions N(m, σ²) of the two classes at the fitted
+    /// parameters, for methods that have a theory (used by `sslab plot-scores --theory`).
+    fn theory(&self, split: &Split, fitted: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
+        let _ = (split, fitted);
+        Ok(None)
+    }
+
+    /// The concrete type, for tests and family-specific tools.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// One split as a method sees it, with the caches it may share with other methods.
+pub struct Split<'a> {
+    /// Labeled rows with labels and class ids, unlabeled rows (their truth hidden from fits).
+    pub problem: &'a Problem,
+    /// Where the rows came from.
+    pub source: &'a DataSource,
+    /// For data read from files: the split's rows of the loaded dataset, labeled first.
+    pub rows: Option<&'a [usize]>,
+    /// Shared by every split of every dataset entry reading the same rows.
+    pub dataset_store: &'a Store,
+    /// Shared by the methods of this split only.
+    pub split_store: &'a Store,
+}
+
+/// What a fit gives the result row.
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    /// Scores of the unlabeled rows.
+    pub scores: Scores,
+    /// The (α_l, α_u) used, where the method has them.
+    pub alpha_l: Option<f64>,
+    pub alpha_u: Option<f64>,
+    /// The λ used.
+    pub lambda: f64,
+}
+
+impl Fitted {
+    /// Binary scores with λ only.
+    pub fn binary(scores: ndarray::Array1<f64>, lambda: f64) -> Self {
+        Fitted { scores: Scores::Binary(scores), alpha_l: None, alpha_u: None, lambda }
+    }
+}

@@ -1,0 +1,59 @@
+//! Scores of the unlabeled rows and how every run is scored: binary scores by their sign
+//! (error and PRBEP), per-class scores by the argmax (error only).
+
+use ndarray::{Array1, Array2};
+
+use crate::data::{Problem, error_rate};
+use crate::stats::prbep;
+
+/// Scores of the unlabeled rows, one per row or one per (row, class).
+#[derive(Debug, Clone)]
+pub enum Scores {
+    /// f(x), sign = predicted label (a score of 0 predicts +1).
+    Binary(Array1<f64>),
+    /// One column per class; the prediction is the first maximum of the row.
+    PerClass(Array2<f64>),
+}
+
+impl Scores {
+    /// Error on the unlabeled rows of `problem`.
+    pub fn error(&self, problem: &Problem) -> f64 {
+        match self {
+            Scores::Binary(s) => error_rate(s.view(), problem.y_u.view()),
+            Scores::PerClass(s) => {
+                let truth = &problem.classes_u;
+                let wrong = argmax_rows(s).iter().zip(truth).filter(|(p, t)| p != t).count();
+                wrong as f64 / truth.len().max(1) as f64
+            }
+        }
+    }
+
+    /// Precision–recall break-even point (NaN for per-class scores).
+    pub fn prbep(&self, problem: &Problem) -> f64 {
+        match self {
+            Scores::Binary(s) => prbep(s.view(), problem.y_u.view()),
+            Scores::PerClass(_) => f64::NAN,
+        }
+    }
+}
+
+/// Predicted class per row: argmax over the row (first maximum on ties).
+pub fn argmax_rows(scores: &Array2<f64>) -> Vec<usize> {
+    scores
+        .rows()
+        .into_iter()
+        .map(|r| (0..r.len()).fold(0, |best, k| if r[k] > r[best] { k } else { best }))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn argmax_takes_the_first_maximum() {
+        assert_eq!(argmax_rows(&array![[0.1, 0.5, 0.5], [2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]), [1, 0, 2]);
+    }
+}

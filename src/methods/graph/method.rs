@@ -1,0 +1,102 @@
+//! The graph family's methods on a split. Kernel, kNN graph and label-independent smoothers
+//! depend only on the points, so when a split uses all of a dataset's points (the TV
+//! paper's transductive protocol, `unlabeled = "rest"`, official splits) they are computed
+//! once per dataset and setting (in the dataset's store) and permuted for each split;
+//! other splits get their own. The methods of one split share its kernel and graph.
+//! Two classes are scored by sign, more by the per-class scores.
+
+use std::any::Any;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use faer::Mat;
+use ndarray::{Array1, Array2, Axis, concatenate};
+
+use super::smoother::compute;
+use super::{GraphMethod, Prepared};
+use crate::data::DataSource;
+use crate::engine::{Fitted, Method, Scores, Split};
+use crate::error::{Error, Result};
+
+impl Method for GraphMethod {
+    fn params(&self) -> String {
+        self.params().describe()
+    }
+
+    fn lambda_policy(&self) -> &'static str {
+        "fixed"
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let problem = split.problem;
+        let multiclass = problem.n_classes > 2;
+        let prepared = prepared(self, split)?;
+        let mut prep = prepared.lock().unwrap_or_else(PoisonError::into_inner);
+        if let (Some((base, rows)), Some(key)) = (shared_base(self, split)?, self.smoother_key(multiclass))
+            && prep.cached_smoother(key.0, key.1, key.2).is_none()
+        {
+            let name = format!("{} smoother {key:?}", setting(self));
+            let m: Arc<Mat<f64>> = split.dataset_store.get(&name, || compute(&base, key.0, key.1, key.2))?;
+            prep.add_smoother(key, &m, rows);
+        }
+        let nl = prep.n_labeled;
+        let lambda = self.params().lambda;
+        if multiclass {
+            let s = self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes)?;
+            let scores = Array2::from_shape_fn((s.nrows() - nl, s.ncols()), |(i, k)| s[(nl + i, k)]);
+            Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda })
+        } else {
+            Ok(Fitted::binary(Array1::from(self.fit_prepared(&prep)?[nl..].to_vec()), lambda))
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The kernel and graph settings that share one [`Prepared`].
+fn setting(g: &GraphMethod) -> String {
+    let p = g.params();
+    format!("graph kernel_scale={} k={} weighting={}", p.kernel.scale, p.graph.k, p.graph.weighting.name())
+}
+
+/// The dataset's kernel and graph (no labels, rows in file order) and the split's rows, when
+/// the split uses all of them; computed by the first split that needs them.
+fn shared_base<'s>(g: &GraphMethod, split: &Split<'s>) -> Result<Option<(Arc<Prepared>, &'s [usize])>> {
+    let (DataSource::Loaded(data), Some(rows)) = (split.source, split.rows) else { return Ok(None) };
+    if rows.len() != data.dataset.len() {
+        return Ok(None);
+    }
+    let p = g.params();
+    let base = split.dataset_store.get(&format!("{} base", setting(g)), || {
+        let x = data.dataset.x.to_dense();
+        Prepared::from_rows(x.view(), Vec::new(), &p.kernel, Some(&p.graph))
+    })?;
+    Ok(Some((base, rows)))
+}
+
+/// This split's points (labeled first) with their kernel and graph, shared by the split's
+/// methods of the same setting: the dataset's base permuted, or built from the split's rows.
+fn prepared(g: &GraphMethod, split: &Split) -> Result<Arc<Mutex<Prepared>>> {
+    let p = g.params();
+    let problem = split.problem;
+    let labels: Vec<f64> = match problem.n_classes {
+        2 => problem.y_l.to_vec(),
+        _ => problem.classes_l.iter().map(|&c| c as f64).collect(),
+    };
+    let base = shared_base(g, split)?;
+    // A split's own kernel has a graph only when its first method needs one.
+    let uses_graph = p.kind.uses_graph();
+    let key = if base.is_some() { setting(g) } else { format!("{} graph={uses_graph}", setting(g)) };
+    split.split_store.get(&key, || {
+        let prep = match base {
+            Some((base, rows)) => base.reorder(rows, labels)?,
+            None => {
+                let x = concatenate(Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()])
+                    .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+                Prepared::from_rows(x.view(), labels, &p.kernel, uses_graph.then_some(&p.graph))?
+            }
+        };
+        Ok(Mutex::new(prep))
+    })
+}

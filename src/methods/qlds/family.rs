@@ -1,0 +1,109 @@
+//! The QLDS family's config: `qlds` (fixed or selected (α_l, α_u)), its corners `ls_svm`
+//! and `gb_ssl` (λ fixed or by cross-validation) and `spectral`.
+
+use toml::Value;
+
+use super::selection::{Grid, Policy, SelectLambda, SelectQlds};
+use super::theory::Scale;
+use super::{LambdaPolicy, QldsParams, Spectral};
+use crate::engine::{Checked, Entry, Family};
+use crate::error::Result;
+
+/// QLDS, LS-SVM, GB-SSL and spectral clustering.
+pub struct QldsFamily;
+
+impl Family for QldsFamily {
+    fn kinds(&self) -> &'static [&'static str] {
+        &["qlds", "ls_svm", "gb_ssl", "spectral"]
+    }
+
+    fn check(&self, m: &Entry) -> Result<Checked> {
+        let kind = m.kind().to_string();
+        m.only(match kind.as_str() {
+            "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon", "select", "grid", "folds", "theory_scale"],
+            "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
+            _ => &[],
+        })?;
+        if let Some(policy) = m.string("select")? {
+            return select(m, &policy);
+        }
+        if kind == "qlds"
+            && let Some(k) = m.first_of(&["grid", "folds", "theory_scale"])
+        {
+            return Err(m.error(k, "only used with `select`"));
+        }
+        // `lambda = "cv"` on ls_svm / gb_ssl: λ by cross-validation around the top eigenvalue.
+        let lambda_cv = m.value("lambda").and_then(Value::as_str) == Some("cv");
+        if kind != "qlds" && !lambda_cv && m.has("folds") {
+            return Err(m.error("folds", "only used with lambda = \"cv\""));
+        }
+        let lambda = if lambda_cv { LambdaPolicy::MaxEigAll { epsilon: m.f64("epsilon")?.unwrap_or(LambdaPolicy::EPSILON) } } else { lambda_policy(m)? };
+        let (alpha_l, alpha_u, name) = match kind.as_str() {
+            "spectral" => return Ok(Checked::new("Spectral", Spectral)),
+            "ls_svm" => (1.0, 0.0, "LS-SVM".to_string()),
+            "gb_ssl" => (0.0, 1.0, "GB-SSL".to_string()),
+            _ => {
+                let required = |k: &str| m.f64(k)?.ok_or_else(|| m.entry_error(format!("{}: required for `qlds`", m.key(k))));
+                let (l, u) = (required("alpha_l")?, required("alpha_u")?);
+                (l, u, format!("QLDS({l},{u})"))
+            }
+        };
+        if lambda_cv {
+            let folds = m.count("folds")?.unwrap_or(Policy::FOLDS);
+            let sel = SelectLambda::new(alpha_l, alpha_u, lambda, folds).map_err(|e| m.param_error(e, ""))?;
+            return Ok(Checked::new(format!("{name}(cv λ)"), sel));
+        }
+        let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| m.param_error(e, ""))?;
+        Ok(Checked::new(name, qlds))
+    }
+}
+
+/// `lambda` (a policy name or a number) and `epsilon` of a method entry.
+pub fn lambda_policy(m: &Entry) -> Result<LambdaPolicy> {
+    let epsilon = m.f64("epsilon")?.unwrap_or(LambdaPolicy::EPSILON);
+    let lambda = match m.value("lambda") {
+        None => Some(LambdaPolicy::MaxEigAll { epsilon }),
+        Some(Value::String(s)) => LambdaPolicy::parse(s, epsilon),
+        Some(Value::Float(x)) => Some(LambdaPolicy::Fixed(*x)),
+        Some(Value::Integer(x)) => Some(LambdaPolicy::Fixed(*x as f64)),
+        Some(_) => None,
+    }
+    .ok_or_else(|| m.error("lambda", "expected \"max_eig_all\", \"max_eig_unlabeled\" or a number"))?;
+    if matches!(lambda, LambdaPolicy::Fixed(_)) && m.has("epsilon") {
+        return Err(m.error("epsilon", "only used with an eigenvalue λ policy"));
+    }
+    Ok(lambda)
+}
+
+/// A `qlds` entry with `select`: (α_l, α_u) chosen over a grid by theory, CV or oracle.
+fn select(m: &Entry, select: &str) -> Result<Checked> {
+    if let Some(k) = m.first_of(&["alpha_l", "alpha_u"]) {
+        return Err(m.error(k, "not used with `select` (the grid sets it)"));
+    }
+    let only = |key: &str, policy: &str| if m.has(key) { Err(m.error(key, format!("only used with select = \"{policy}\""))) } else { Ok(()) };
+    let policy = match select {
+        "th" => {
+            only("folds", "cv")?;
+            let scale = match m.string("theory_scale")?.as_deref() {
+                None | Some("labeled_within") => Scale::LabeledWithin,
+                Some("none") => Scale::None,
+                Some(other) => return Err(m.error("theory_scale", format!("unknown `{other}` (known: labeled_within, none)"))),
+            };
+            Policy::Theory { scale }
+        }
+        "cv" => {
+            only("theory_scale", "th")?;
+            Policy::CrossValidation { folds: m.count("folds")?.unwrap_or(Policy::FOLDS) }
+        }
+        "or" => {
+            only("theory_scale", "th")?;
+            only("folds", "cv")?;
+            Policy::Oracle
+        }
+        other => return Err(m.error("select", format!("unknown `{other}` (known: th, cv, or)"))),
+    };
+    let points = m.count("grid")?.unwrap_or(Grid::DEFAULT_POINTS);
+    let lambda = lambda_policy(m)?;
+    let checked = SelectQlds::new(policy, Grid { points }, lambda).map_err(|e| m.param_error(e, "select"))?;
+    Ok(Checked::new(format!("QLDS({})", policy.name()), checked))
+}

@@ -1,0 +1,118 @@
+//! The QLDS family's methods on a split. Every method of a split shares its moments
+//! (centring, C_l, C_u, top eigenvalues) and the eigen-decomposition of C_u through the
+//! split's store, so a table of nine QLDS-family methods computes them once.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
+use super::theory::score_gaussians;
+use super::{LambdaPolicy, Prepared, Qlds, Spectral};
+use crate::engine::{Fitted, Method, Scores, Split};
+use crate::error::Result;
+use crate::linalg::{SymEigen, sym_eigen};
+
+/// The split's centred data and second moments, shared by the methods of the split.
+pub fn moments(split: &Split) -> Result<Arc<Prepared>> {
+    split.split_store.get("qlds moments", || Prepared::new(split.problem))
+}
+
+/// The eigen-decomposition of the split's C_u.
+fn eigen_u(split: &Split, prep: &Prepared) -> Result<Arc<SymEigen>> {
+    split.split_store.get("qlds eigen C_u", || sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u"))
+}
+
+/// The eigenbasis of the split's C_u with its labeled rows projected.
+fn basis(split: &Split, prep: &Prepared) -> Result<Arc<EigenBasis>> {
+    split.split_store.get("qlds eigenbasis", || Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone())))
+}
+
+/// Scores of the unlabeled rows with (α_l, α_u) and λ.
+fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
+    Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda }
+}
+
+/// The theoretical score distributions at the fitted (α_l, α_u).
+fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(f64, f64); 2]>> {
+    let alpha = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
+    score_gaussians(split.source, split.problem, &*moments(split)?, policy, alpha).map(Some)
+}
+
+impl Method for Qlds {
+    fn lambda_policy(&self) -> &'static str {
+        self.params().lambda.name()
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let f = self.fit_prepared(&*moments(split)?)?;
+        let p = self.params();
+        Ok(fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda))
+    }
+
+    fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
+        theory(split, fit, self.params().lambda)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Method for Spectral {
+    fn lambda_policy(&self) -> &'static str {
+        "top_eig_unlabeled"
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let prep = moments(split)?;
+        let f = self.fit_eigen(&prep, &*eigen_u(split, &prep)?);
+        Ok(Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Method for SelectQlds {
+    fn params(&self) -> String {
+        match self.policy {
+            Policy::CrossValidation { folds } => format!("select=cv folds={folds} grid={}", self.grid.points),
+            p => format!("select={} grid={}", p.name(), self.grid.points),
+        }
+    }
+
+    fn lambda_policy(&self) -> &'static str {
+        self.lambda.name()
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let prep = moments(split)?;
+        let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
+        Ok(fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda))
+    }
+
+    fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
+        theory(split, fit, self.lambda)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Method for SelectLambda {
+    fn lambda_policy(&self) -> &'static str {
+        "cv"
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let prep = moments(split)?;
+        let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
+        Ok(fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,56 @@
+//! The self-training family's config (`kind = "self_training"`) and its method on a split.
+
+use std::any::Any;
+
+use super::{SelfTraining, SelfTrainingParams, Threshold};
+use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
+use crate::error::Result;
+use crate::methods::qlds::{lambda_policy, moments};
+
+/// ST(LS-SVM).
+pub struct SelfTrainingFamily;
+
+impl Family for SelfTrainingFamily {
+    fn kinds(&self) -> &'static [&'static str] {
+        &["self_training"]
+    }
+
+    fn check(&self, m: &Entry) -> Result<Checked> {
+        m.only(&["lambda", "epsilon", "policy", "step", "theta", "max_rounds"])?;
+        let lambda = lambda_policy(m)?;
+        let threshold = match m.string("policy")?.as_deref() {
+            None | Some("fraction") => Threshold::Fraction { step: m.f64("step")?.unwrap_or(0.1) },
+            Some("margin") => Threshold::Margin { theta: m.f64("theta")?.unwrap_or(1.0) },
+            Some(other) => return Err(m.error("policy", format!("unknown policy `{other}` (known: fraction, margin)"))),
+        };
+        let wrong = match threshold {
+            Threshold::Fraction { .. } => "theta",
+            Threshold::Margin { .. } => "step",
+        };
+        if m.has(wrong) {
+            return Err(m.error(wrong, "not used by this policy"));
+        }
+        let max_rounds = m.count("max_rounds")?.unwrap_or(SelfTrainingParams::default().max_rounds);
+        let st = SelfTrainingParams { threshold, max_rounds, lambda }.check().map_err(|e| m.param_error(e, ""))?;
+        Ok(Checked::new("ST(LS-SVM)", st))
+    }
+}
+
+impl Method for SelfTraining {
+    fn params(&self) -> String {
+        self.params().describe()
+    }
+
+    fn lambda_policy(&self) -> &'static str {
+        self.params().lambda.name()
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let f = self.fit_prepared(&*moments(split)?)?;
+        Ok(Fitted { scores: Scores::Binary(f.scores), alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: f.lambda })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,80 @@
+//! The SVMlin family's config (`linear_rls`, `linear_svm`, `tsvm`, `da`; `linear_` tells
+//! them from the kernel RLS/SVM of the graph family) and its methods on a split.
+
+use std::any::Any;
+
+use toml::Value;
+
+use super::{Kind, PositiveFraction, Svmlin, SvmlinParams};
+use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
+use crate::error::Result;
+
+/// RLS, l2-SVM-MFN, TSVM and DA.
+pub struct SvmlinFamily;
+
+impl Family for SvmlinFamily {
+    fn kinds(&self) -> &'static [&'static str] {
+        &["linear_rls", "linear_svm", "tsvm", "da"]
+    }
+
+    /// `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and `r` ("labeled" (default),
+    /// "truth" or a number in (0, 1)) for `tsvm` and `da`; `switches` (≥ 1, default 10000)
+    /// for `tsvm`.
+    fn check(&self, m: &Entry) -> Result<Checked> {
+        m.only(match m.kind() {
+            "tsvm" => &["lambda", "lambda_u", "r", "switches"],
+            "da" => &["lambda", "lambda_u", "r"],
+            _ => &["lambda"],
+        })?;
+        let kind = match m.kind() {
+            "linear_rls" => Kind::Rls,
+            "linear_svm" => Kind::Svm,
+            "da" => Kind::Da,
+            _ => Kind::Tsvm { switches: m.count("switches")?.unwrap_or(SvmlinParams::SWITCHES) },
+        };
+        let mut params = SvmlinParams::new(kind);
+        if let Some(l) = m.value("lambda") {
+            params.lambda = number(l).ok_or_else(|| m.error("lambda", "expected a number > 0"))?;
+        }
+        if let Some(l) = m.f64("lambda_u")? {
+            params.lambda_u = l;
+        }
+        if let Some(r) = m.value("r") {
+            params.r = match r {
+                Value::String(s) if s == "labeled" => PositiveFraction::Labeled,
+                Value::String(s) if s == "truth" => PositiveFraction::Truth,
+                v => PositiveFraction::Fixed(number(v).ok_or_else(|| m.error("r", "expected \"labeled\", \"truth\" or a number in (0, 1)"))?),
+            };
+        }
+        let checked = params.check().map_err(|e| m.param_error(e, ""))?;
+        let name = match kind {
+            Kind::Rls => "RLS".to_string(),
+            Kind::Svm => "SVM".to_string(),
+            Kind::Tsvm { switches } => format!("TSVM(S={switches})"),
+            Kind::Da => "DA".to_string(),
+        };
+        Ok(Checked::new(name, checked))
+    }
+}
+
+fn number(v: &Value) -> Option<f64> {
+    v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
+}
+
+impl Method for Svmlin {
+    fn params(&self) -> String {
+        self.params().describe()
+    }
+
+    fn lambda_policy(&self) -> &'static str {
+        "fixed"
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        Ok(Fitted::binary(Svmlin::fit(self, split.problem)?.scores(&split.problem.x_u), self.params().lambda))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
