@@ -99,7 +99,7 @@ fn fetch_file(
         let from = format!("mirror {}", mirror.display());
         match staged::place(&target, &from, &entry.sha256, accepts, |out| concat(&parts, rel, out)) {
             Ok(()) => return Ok(Outcome::Copied),
-            Err(e) => tried.push(e.to_string()),
+            Err(e) => tried.push(reason(e)),
         }
     }
     let fail = |tried: &[String], advice: String| {
@@ -123,7 +123,7 @@ fn fetch_file(
         }),
     };
     downloaded.map(|()| Outcome::Downloaded).map_err(|e| {
-        tried.push(e.to_string());
+        tried.push(reason(e));
         let advice = format!(
             "Offline? Download {url} by hand {hint}, or pass --mirror DIR (or set SSLAB_DATA_MIRROR) to a folder \
              that holds `{rel}`"
@@ -177,6 +177,14 @@ pub fn sha256_file(path: &Path) -> Result<String> {
         hasher.update(&buf[..n]);
     }
     Ok(hex(&hasher.finalize()))
+}
+
+/// An error's message without the `data: ` prefix, for the list of sources tried.
+fn reason(e: Error) -> String {
+    match e {
+        Error::Data(m) => m,
+        e => e.to_string(),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
