@@ -64,7 +64,8 @@ svmlin-figures:
 data: build
 	$(SSLAB) data fetch $(DATASETS) $(if $(MIRROR),--mirror $(MIRROR))
 
-# SVMlight parsing speed (MB/s) and a9a peak memory vs its CSR size; needs the data mirror.
+# SVMlight and .mat parsing speed (MB/s; .mat on SSL-book SecStr) and a9a peak memory vs its
+# CSR size; needs the data mirror.
 bench-data:
 	$(CARGO) bench --profile release --locked --bench data
 

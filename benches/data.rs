@@ -1,5 +1,6 @@
 //! Data loading benchmarks (one thread): SVMlight parsing throughput in MB/s of
-//! uncompressed text (target ≥ 100 MB/s), and the peak heap allocated while loading a9a
+//! uncompressed text (target ≥ 100 MB/s), the MATLAB `.mat` reader's MB/s (SSL-book SecStr
+//! and other originals, parsed from memory), and the peak heap allocated while loading a9a
 //! compared with its CSR size (target ≤ 2×), tracked by a counting global allocator.
 //! Run with `make bench-data`; reads the mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data).
 
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
+use sslab::data::mat;
 use sslab::data::svmlight::{self, SvmlightOptions};
 
 struct Counting;
@@ -78,6 +80,44 @@ fn synthetic_text() -> Vec<u8> {
     out.into_bytes()
 }
 
+/// MB/s of parsing the `.mat` bytes `bytes` from memory, median of `reps` runs.
+fn mat_throughput(bytes: &[u8], reps: usize) -> f64 {
+    let secs = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(mat::parse(bytes, Path::new("bench")).expect("valid .mat file"));
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    bytes.len() as f64 / 1e6 / median(secs)
+}
+
+/// The `.mat` reader on the mirror's originals (gzip'd ones decompressed beforehand).
+fn mat_bench(mirror: &Path) {
+    println!("\n| .mat file | MB (uncompressed) | what | parse MB/s (median, 1 thread) |\n|---|---|---|---|");
+    let files = [
+        ("ssl_book/mat/data8.mat.gz", "SecStr: T uint8 83679x15, y"),
+        ("ssl_book/mat/splits8-labeled10000.mat.gz", "SecStr splits: idxLabs, idxUnls double"),
+        ("ssl_book/mat/data1.mat", "Digit1: X double 1500x241"),
+        ("ssl_book/mat/data9.mat", "Text: X sparse double 1500x11960"),
+        ("pcmac/PCMAC.mat", "PCMAC: fea uint8 1943x3289, zlib-compressed"),
+    ];
+    for (f, what) in files {
+        let Ok(raw) = std::fs::read(mirror.join(f)) else {
+            println!("| {f} | - | {what} | skipped: not in {} |", mirror.display());
+            continue;
+        };
+        let mut bytes = Vec::new();
+        if f.ends_with(".gz") {
+            use std::io::Read;
+            flate2::read::GzDecoder::new(raw.as_slice()).read_to_end(&mut bytes).expect("valid gzip");
+        } else {
+            bytes = raw;
+        }
+        println!("| {f} | {:.2} | {what} | {:.0} |", bytes.len() as f64 / 1e6, mat_throughput(&bytes, 21));
+    }
+}
+
 fn main() {
     let mirror = std::env::var_os("SSLAB_DATA_MIRROR").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
     println!("| input | MB | parse MB/s (median, 1 thread) |\n|---|---|---|");
@@ -99,6 +139,7 @@ fn main() {
         println!("| all of the above, concatenated | {:.1} | {:.0} |", all.len() as f64 / 1e6, throughput(&all, &opts, 9));
     }
     drop(all);
+    mat_bench(&mirror);
 
     let a9a = mirror.join("adult/a9a");
     if a9a.is_file() {

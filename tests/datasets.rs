@@ -1,24 +1,12 @@
-//! Every registered dataset loads from the mirror with the shape and class counts listed in
-//! `../shared/data/MANIFEST.md` (numbers typed in here from the manifest). Skips, saying
-//! so, when the mirror is absent.
+//! Every registered dataset, fetched from the mirror into a temporary data directory, loads
+//! with the shape and class counts listed in `../shared/data/MANIFEST.md` (numbers typed in
+//! here from the manifest). Skips, saying so, when the mirror is absent.
 
-use std::path::PathBuf;
+mod common;
 
 use sslab::data::load::{load_named, official_splits};
 use sslab::data::registry::Registry;
 use sslab::data::{Features, svmlin};
-
-fn mirror() -> Option<PathBuf> {
-    let dir = std::env::var_os("SSLAB_DATA_MIRROR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIPPED: no data mirror at {} (set SSLAB_DATA_MIRROR)", dir.display());
-        None
-    }
-}
 
 /// (name, part, rows, features, per-class counts in registry class order)
 type Expected = (&'static str, Option<&'static str>, usize, usize, &'static [usize]);
@@ -51,11 +39,13 @@ const EXPECTED: &[Expected] = &[
 
 #[test]
 fn registered_datasets_match_the_manifest() {
-    let Some(root) = mirror() else { return };
+    let Some(mirror) = common::mirror() else { return };
+    let data = common::fetched(&mirror, &[], "datasets-all");
+    let root = &data.0;
     let reg = Registry::builtin().unwrap();
     for &(name, part, rows, features, counts) in EXPECTED {
         let parts = part.map(|p| vec![p.to_string()]);
-        let d = load_named(&reg, name, &root, parts.as_deref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let d = load_named(&reg, name, root, parts.as_deref()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!((d.len(), d.dim()), (rows, features), "{name} {part:?}");
         assert_eq!(d.class_counts(), counts, "{name} {part:?}");
         if name == "ssl_text" {
@@ -69,14 +59,16 @@ fn registered_datasets_match_the_manifest() {
 
 #[test]
 fn official_splits_and_svmlin_files_match_the_manifest() {
-    let Some(root) = mirror() else { return };
+    let Some(mirror) = common::mirror() else { return };
+    let data = common::fetched(&mirror, &["ssl_digit1", "ssl_text", "ssl_secstr", "svmlin_pcmac"], "datasets-splits");
+    let root = &data.0;
     let reg = Registry::builtin().unwrap();
     for (name, n, labeled, count) in [("ssl_digit1", 1500, 10, 12), ("ssl_text", 1500, 100, 12), ("ssl_secstr", 83679, 10000, 10)] {
-        let splits = official_splits(&reg, name, &root, labeled, n).unwrap();
+        let splits = official_splits(&reg, name, root, labeled, n).unwrap();
         assert_eq!(splits.len(), count, "{name}");
         assert!(splits.iter().all(|s| s.len() == labeled), "{name}");
     }
-    assert!(official_splits(&reg, "ssl_digit1", &root, 7, 1500).unwrap_err().to_string().contains("have: 10, 100"));
+    assert!(official_splits(&reg, "ssl_digit1", root, 7, 1500).unwrap_err().to_string().contains("have: 10, 100"));
     let train = svmlin::read(
         &root.join("svmlin_pcmac/training_examples"),
         &root.join("svmlin_pcmac/training_labels"),
@@ -88,6 +80,6 @@ fn official_splits_and_svmlin_files_match_the_manifest() {
     assert_eq!((count(1.0), count(-1.0), count(0.0)), (21, 29, 1410));
     let (lab, unl) = train.labeled_unlabeled();
     assert_eq!((lab.len(), unl.len()), (50, 1410));
-    let msg = load_named(&reg, "svmlin_pcmac", &root, None).unwrap_err().to_string();
+    let msg = load_named(&reg, "svmlin_pcmac", root, None).unwrap_err().to_string();
     assert!(msg.contains("1410 unlabeled rows"), "{msg}");
 }

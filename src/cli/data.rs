@@ -9,10 +9,10 @@ use sslab::{Error, Result};
 
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Copy (from a mirror) or download the files of NAMES (default: all), checking sha256.
+    /// Copy (from a mirror) or download the original files of NAMES (default: all), checking sha256.
     Fetch {
         names: Vec<String>,
-        /// Mirror directory (default: $SSLAB_DATA_MIRROR, else ../shared/data if it exists).
+        /// Mirror directory, tried first; then $SSLAB_DATA_MIRROR, ../shared/data, the public original.
         #[arg(long)]
         mirror: Option<PathBuf>,
     },
@@ -25,8 +25,7 @@ pub fn run(command: Command) -> Result<()> {
     let dest = load::data_dir();
     match command {
         Command::Fetch { names, mirror } => {
-            let mirror = fetch::mirror(mirror);
-            for (file, outcome) in fetch::fetch(&reg, &names, &dest, mirror.as_deref())? {
+            for (file, outcome) in fetch::fetch(&reg, &names, &dest, &fetch::mirrors(mirror))? {
                 let how = match outcome {
                     fetch::Outcome::Present => "present",
                     fetch::Outcome::Copied => "copied",

@@ -102,9 +102,13 @@ pub fn read_splits(path: &Path, n: usize) -> Result<Vec<Vec<usize>>> {
 mod tests {
     use super::*;
 
-    fn file(tag: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("sslab-dense-{}", std::process::id()));
+    fn dir(test: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("sslab-dense-{test}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn file(dir: &Path, tag: &str, text: &str) -> std::path::PathBuf {
         let p = dir.join(tag);
         std::fs::write(&p, text).unwrap();
         p
@@ -112,11 +116,13 @@ mod tests {
 
     #[test]
     fn reads_matrices_labels_and_splits() {
-        let m = read_matrix(&file("esl", "6 -1 0.5\n1 0.25 1\n"), true).unwrap();
+        let d = dir("ok");
+        let m = read_matrix(&file(&d, "esl", "6 -1 0.5\n1 0.25 1\n"), true).unwrap();
         assert_eq!(m.labels, [6.0, 1.0]);
         assert_eq!(m.x, ndarray::array![[-1.0, 0.5], [0.25, 1.0]]);
-        assert_eq!(read_labels(&file("y", "-1\n1\n\n")).unwrap(), [-1.0, 1.0]);
-        assert_eq!(read_splits(&file("s", "3 1\n2 3\n"), 3).unwrap(), [vec![2, 0], vec![1, 2]]);
+        assert_eq!(read_labels(&file(&d, "y", "-1\n1\n\n")).unwrap(), [-1.0, 1.0]);
+        assert_eq!(read_splits(&file(&d, "s", "3 1\n2 3\n"), 3).unwrap(), [vec![2, 0], vec![1, 2]]);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -131,9 +137,11 @@ mod tests {
             ("idx9", |p| read_splits(p, 5).map(drop), "1 2\n9\n", ":2: `9` is not an index"),
             ("dup", |p| read_splits(p, 5).map(drop), "1 1\n", ":1: index 1 listed twice"),
         ];
+        let d = dir("bad");
         for (tag, read, text, want) in cases {
-            let msg = read(&file(tag, text)).unwrap_err().to_string();
+            let msg = read(&file(&d, tag, text)).unwrap_err().to_string();
             assert!(msg.contains(tag) && msg.contains(want), "{tag}: {msg}");
         }
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -1,12 +1,19 @@
-//! `sslab data fetch`: copies registered files from a mirror directory, or downloads them
-//! (with `curl`) when there is no mirror, verifies their sha256 and places them under the
-//! data directory. Files already present with the right checksum are left alone.
+//! `sslab data fetch`: puts each registered file, as its original bytes, under the data
+//! directory. Sources are tried in order: every mirror directory (`--mirror`,
+//! `$SSLAB_DATA_MIRROR`, `../shared/data`), then the public original (a pinned URL, or a
+//! member of a pinned archive). Every copy and download goes through a temporary file that
+//! is renamed into place only when its sha256 is the registered one, so an interrupted or
+//! corrupted transfer leaves nothing behind. Files already present and intact are left alone.
+
+mod archive;
+mod http;
+mod staged;
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use flate2::read::MultiGzDecoder;
 use sha2::{Digest, Sha256};
 
 use super::registry::{FileEntry, Registry};
@@ -21,17 +28,23 @@ pub enum Outcome {
     Downloaded,
 }
 
-/// The mirror to copy from: `explicit`, else `$SSLAB_DATA_MIRROR`, else `../shared/data`
-/// when that directory exists.
-pub fn mirror(explicit: Option<PathBuf>) -> Option<PathBuf> {
-    explicit
-        .or_else(|| std::env::var_os("SSLAB_DATA_MIRROR").map(PathBuf::from))
-        .or_else(|| Some(PathBuf::from("../shared/data")).filter(|p| p.is_dir()))
+/// The mirror directories to try, in order: `explicit`, `$SSLAB_DATA_MIRROR`, and
+/// `../shared/data` when that directory exists.
+pub fn mirrors(explicit: Option<PathBuf>) -> Vec<PathBuf> {
+    let env = std::env::var_os("SSLAB_DATA_MIRROR").map(PathBuf::from);
+    let shared = Some(PathBuf::from("../shared/data")).filter(|p| p.is_dir());
+    let mut out: Vec<PathBuf> = Vec::new();
+    for dir in [explicit, env, shared].into_iter().flatten() {
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
 }
 
 /// Fetches every file of the datasets `names` (all registered when empty) into `dest`.
 /// Returns each file's relative path and outcome, in registry order.
-pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirror: Option<&Path>) -> Result<Vec<(String, Outcome)>> {
+pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirrors: &[PathBuf]) -> Result<Vec<(String, Outcome)>> {
     let names: Vec<&str> = if names.is_empty() {
         reg.datasets.keys().map(String::as_str).collect()
     } else {
@@ -45,74 +58,110 @@ pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirror: Option<&Path
             }
         }
     }
+    let mut verified = Vec::new();
     files
         .into_iter()
         .map(|rel| {
             let entry = reg.files.get(rel).ok_or_else(|| Error::Data(format!("no [files] entry for `{rel}`")))?;
-            Ok((rel.to_string(), fetch_file(rel, entry, dest, mirror)?))
+            Ok((rel.to_string(), fetch_file(reg, rel, entry, dest, mirrors, &mut verified)?))
         })
         .collect()
 }
 
-/// True when `dest/rel` exists with the registered checksum.
+/// True when `dest/rel` exists with an accepted checksum.
 pub fn is_present(rel: &str, entry: &FileEntry, dest: &Path) -> Result<bool> {
     let path = dest.join(rel);
-    Ok(path.is_file() && sha256_file(&path)? == entry.sha256)
+    Ok(path.is_file() && entry.accepts(&sha256_file(&path)?))
 }
 
-fn fetch_file(rel: &str, entry: &FileEntry, dest: &Path, mirror: Option<&Path>) -> Result<Outcome> {
+/// Fetches one file; `verified` lists the archives already checked during this fetch.
+fn fetch_file(
+    reg: &Registry,
+    rel: &str,
+    entry: &FileEntry,
+    dest: &Path,
+    mirrors: &[PathBuf],
+    verified: &mut Vec<PathBuf>,
+) -> Result<Outcome> {
     if is_present(rel, entry, dest)? {
         return Ok(Outcome::Present);
     }
     let target = dest.join(rel);
-    if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let accepts = |sha: &str| entry.accepts(sha);
+    let mut tried = Vec::new();
+    for mirror in mirrors {
+        let names = if entry.mirror.is_empty() { vec![rel.to_string()] } else { entry.mirror.clone() };
+        let parts: Vec<PathBuf> = names.iter().map(|n| mirror.join(n)).collect();
+        if let Some(missing) = parts.iter().find(|p| !p.is_file()) {
+            tried.push(format!("mirror: {} is not there", missing.display()));
+            continue;
+        }
+        let from = format!("mirror {}", mirror.display());
+        match staged::place(&target, &from, &entry.sha256, accepts, |out| concat(&parts, rel, out)) {
+            Ok(()) => return Ok(Outcome::Copied),
+            Err(e) => tried.push(reason(e)),
+        }
     }
-    let part = PathBuf::from(format!("{}.part", target.display()));
-    let source = mirror.map(|m| m.join(rel)).filter(|p| p.is_file());
-    let (outcome, from) = match (source, &entry.url) {
-        (Some(src), _) => {
-            std::fs::copy(&src, &part).map_err(|e| Error::io(&src, e))?;
-            (Outcome::Copied, src.display().to_string())
-        }
-        (None, Some(url)) => {
-            download(url, &part)?;
-            (Outcome::Downloaded, url.clone())
-        }
-        (None, None) => {
-            let tried = mirror.map_or("no mirror given".to_string(), |m| format!("not in mirror {}", m.display()));
-            return Err(Error::Data(format!(
-                "cannot fetch `{rel}`: {tried}, and it has no download URL (it was converted for the mirror); \
-                 pass --mirror DIR or set SSLAB_DATA_MIRROR"
-            )));
-        }
+    let fail = |tried: &[String], advice: String| {
+        Error::Data(format!("cannot fetch `{rel}`:\n  - {}\n{advice}", tried.join("\n  - ")))
     };
-    let got = sha256_file(&part)?;
-    if got != entry.sha256 {
-        std::fs::remove_file(&part).map_err(|e| Error::io(&part, e))?;
-        return Err(Error::Data(format!(
-            "checksum mismatch for `{rel}` from {from}: expected sha256 {}, got {got} (the file was removed)",
-            entry.sha256
-        )));
-    }
-    std::fs::rename(&part, &target).map_err(|e| Error::io(&target, e))?;
-    Ok(outcome)
+    let Ok((url, hint)) = public_source(reg, rel, entry, dest) else {
+        tried.push("no public source is registered".into());
+        return Err(fail(&tried, "Pass --mirror DIR (or set SSLAB_DATA_MIRROR) to a folder that holds it".into()));
+    };
+    let downloaded = match &entry.member {
+        None => staged::place(&target, url, &entry.sha256, accepts, |out| http::download(url, out)),
+        Some(member) => archive_path(reg, entry, dest).and_then(|(path, archive)| {
+            if !verified.contains(&path) {
+                if !path.is_file() || sha256_file(&path)? != archive.sha256 {
+                    staged::place(&path, url, &archive.sha256, |s| s == archive.sha256, |out| http::download(url, out))?;
+                }
+                verified.push(path.clone());
+            }
+            let from = format!("{} (member {member})", path.display());
+            staged::place(&target, &from, &entry.sha256, accepts, |out| archive::extract(&path, member, out))
+        }),
+    };
+    downloaded.map(|()| Outcome::Downloaded).map_err(|e| {
+        tried.push(reason(e));
+        let advice = format!(
+            "Offline? Download {url} by hand {hint}, or pass --mirror DIR (or set SSLAB_DATA_MIRROR) to a folder \
+             that holds `{rel}`"
+        );
+        fail(&tried, advice)
+    })
 }
 
-fn download(url: &str, out: &Path) -> Result<()> {
-    let status = Command::new("curl")
-        .args(["--fail", "--silent", "--show-error", "--location", "--retry", "2", "--output"])
-        .arg(out)
-        .arg(url)
-        .status()
-        .map_err(|e| Error::Data(format!("cannot run curl to download {url}: {e}")))?;
-    if status.success() {
-        return Ok(());
+/// The URL to download for `entry`, and where a user who fetches it by hand should put it.
+fn public_source<'a>(reg: &'a Registry, rel: &str, entry: &'a FileEntry, dest: &Path) -> Result<(&'a str, String)> {
+    match (&entry.url, &entry.member) {
+        (Some(url), _) => Ok((url, format!("to {} (sha256 {})", dest.join(rel).display(), entry.sha256))),
+        (None, Some(_)) => {
+            let (path, archive) = archive_path(reg, entry, dest)?;
+            Ok((&archive.url, format!("to {} (sha256 {})", path.display(), archive.sha256)))
+        }
+        (None, None) => Err(Error::Data(format!("registry file with sha256 {} has no public source", entry.sha256))),
     }
-    if out.exists() {
-        std::fs::remove_file(out).map_err(|e| Error::io(out, e))?;
+}
+
+/// Where the archive of `entry` is kept: `dest/archives/<file name of its URL>`.
+fn archive_path<'a>(reg: &'a Registry, entry: &FileEntry, dest: &Path) -> Result<(PathBuf, &'a super::registry::Archive)> {
+    let name = entry.archive.as_deref().unwrap_or_default();
+    let archive = reg.archives.get(name).ok_or_else(|| Error::Data(format!("unknown archive `{name}`")))?;
+    let file = archive.url.rsplit('/').next().unwrap_or(name);
+    Ok((dest.join("archives").join(file), archive))
+}
+
+/// Writes the mirror files `parts` one after the other, gunzipping `.gz` ones unless the
+/// registered file is itself `.gz`.
+fn concat(parts: &[PathBuf], rel: &str, out: &mut dyn Write) -> Result<()> {
+    for part in parts {
+        let file = File::open(part).map_err(|e| Error::io(part, e))?;
+        let gunzip = part.extension().is_some_and(|e| e == "gz") && !rel.ends_with(".gz");
+        let mut reader: Box<dyn Read> = if gunzip { Box::new(MultiGzDecoder::new(file)) } else { Box::new(file) };
+        std::io::copy(&mut reader, out).map_err(|e| Error::io(part, e))?;
     }
-    Err(Error::Data(format!("download of {url} failed (curl {status}); no mirror has the file either")))
+    Ok(())
 }
 
 /// Hex sha256 of a file's bytes.
@@ -127,7 +176,19 @@ pub fn sha256_file(path: &Path) -> Result<String> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&hasher.finalize()))
+}
+
+/// An error's message without the `data: ` prefix, for the list of sources tried.
+fn reason(e: Error) -> String {
+    match e {
+        Error::Data(m) => m,
+        e => e.to_string(),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

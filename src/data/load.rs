@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use ndarray::{Array2, Axis, concatenate};
 
-use super::registry::{Entry, Format, Registry};
+use super::registry::{Entry, Format, Part, Registry, Rescale};
 use super::svmlight::{self, SvmlightOptions};
-use super::{Csr, Dataset, Features, dense, svmlin};
+use super::{Csr, Dataset, Features, h5, mat, svmlin};
 use crate::error::{Error, Result};
 
 /// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
@@ -37,7 +37,8 @@ pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[Strin
     for part in chosen {
         let x = file(root, name, &part.x)?;
         let y = part.y.as_ref().map(|y| file(root, name, y)).transpose()?;
-        let (features, labels, label_path) = read_part(entry, &x, y.as_deref())?;
+        let (features, labels, label_path) = read_part(entry, part, &x, y.as_deref())?;
+        let (features, labels) = select_rows(features, labels, part.rows, &x)?;
         classes.extend(class_ids(&labels, entry, label_path)?);
         blocks.push(features);
     }
@@ -78,7 +79,7 @@ pub fn official_splits(reg: &Registry, name: &str, root: &Path, labeled: usize, 
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         )));
     };
-    dense::read_splits(&file(root, name, rel)?, n_rows)
+    mat::read_splits(&file(root, name, rel)?, n_rows)
 }
 
 /// `root/rel`, or an error telling how to fetch it.
@@ -92,23 +93,31 @@ fn file(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
 }
 
 /// Features and labels of one part, and the file the labels came from.
-fn read_part<'a>(entry: &Entry, x: &'a Path, y: Option<&'a Path>) -> Result<(Features, Vec<f64>, &'a Path)> {
+fn read_part<'a>(entry: &Entry, part: &Part, x: &'a Path, y: Option<&'a Path>) -> Result<(Features, Vec<f64>, &'a Path)> {
     let n_features = Some(entry.features);
     let need_y = || y.ok_or_else(|| Error::Data(format!("{}: registry part has no label file", x.display())));
+    let (x_var, y_var) = (part.x_var.as_deref().unwrap_or_default(), part.y_var.as_deref().unwrap_or_default());
     match entry.format {
         Format::Svmlight => {
             let opts = SvmlightOptions { n_features, unlabeled: false, labels: Some(entry.labels.clone()) };
             let f = svmlight::read(x, &opts)?;
             Ok((Features::Sparse(f.x), f.labels, x))
         }
-        Format::Esl => {
-            let f = dense::read_matrix(x, true)?;
-            Ok((Features::Dense(width(f.x, entry.features, x)?), f.labels, x))
+        Format::Mat => {
+            let file = mat::read(x)?;
+            let features = file.features(x_var, entry.sparse)?;
+            let labels = same_rows(file.vector(y_var)?, features.nrows(), x)?;
+            let features = match features {
+                Features::Dense(d) => Features::Dense(width(d, entry.features, x)?),
+                Features::Sparse(c) if c.ncols() == entry.features => Features::Sparse(c),
+                Features::Sparse(c) => return Err(width_error(c.ncols(), entry.features, x)),
+            };
+            Ok((features, labels, x))
         }
-        Format::Dense => {
-            let (f, y) = (dense::read_matrix(x, false)?, need_y()?);
-            let labels = same_rows(dense::read_labels(y)?, f.x.nrows(), y)?;
-            Ok((Features::Dense(width(f.x, entry.features, x)?), labels, y))
+        Format::H5 => {
+            let features = width(h5::read_matrix(x, x_var)?, entry.features, x)?;
+            let labels = same_rows(h5::read_vector(x, y_var)?, features.nrows(), x)?;
+            Ok((Features::Dense(rescale(features, entry.rescale)), labels, x))
         }
         Format::Svmlin => {
             let y = need_y()?;
@@ -128,12 +137,34 @@ fn read_part<'a>(entry: &Entry, x: &'a Path, y: Option<&'a Path>) -> Result<(Fea
     }
 }
 
-fn width(x: Array2<f64>, features: usize, path: &Path) -> Result<Array2<f64>> {
-    if x.ncols() == features {
-        Ok(x)
-    } else {
-        Err(Error::Data(format!("{}: {} columns but the registry declares {features}", path.display(), x.ncols())))
+/// Rows `first..=last` (1-based) of a part's features and labels.
+fn select_rows(x: Features, labels: Vec<f64>, rows: Option<[usize; 2]>, path: &Path) -> Result<(Features, Vec<f64>)> {
+    let Some([first, last]) = rows else {
+        return Ok((x, labels));
+    };
+    if first == 0 || first > last || last > labels.len() {
+        return Err(Error::Data(format!("{}: rows {first}..={last} requested but the file has {}", path.display(), labels.len())));
     }
+    let keep: Vec<usize> = (first - 1..last).collect();
+    Ok((x.select_rows(&keep), labels[first - 1..last].to_vec()))
+}
+
+/// `round(scale·v + shift, decimals)` of every value (k / 10^d with k an integer is the
+/// same f64 as the decimal k·10^-d written out, so the rounding is exact).
+fn rescale(mut x: Array2<f64>, rescale: Option<Rescale>) -> Array2<f64> {
+    if let Some(Rescale { scale, shift, decimals }) = rescale {
+        let p = 10f64.powi(decimals);
+        x.mapv_inplace(|v| ((scale * v + shift) * p).round() / p);
+    }
+    x
+}
+
+fn width(x: Array2<f64>, features: usize, path: &Path) -> Result<Array2<f64>> {
+    if x.ncols() == features { Ok(x) } else { Err(width_error(x.ncols(), features, path)) }
+}
+
+fn width_error(cols: usize, features: usize, path: &Path) -> Error {
+    Error::Data(format!("{}: {cols} columns but the registry declares {features}", path.display()))
 }
 
 fn same_rows(labels: Vec<f64>, rows: usize, path: &Path) -> Result<Vec<f64>> {

@@ -1,6 +1,7 @@
 //! Data: datasets (dense or sparse features, one row per sample, class ids and ±1 labels),
 //! the labeled/unlabeled problem a method sees, the synthetic generators, and the real
-//! datasets: registry, fetching, file readers, preprocessing and stratified splits.
+//! datasets: registry, fetching, file readers (text, `.mat`, HDF5), preprocessing and
+//! stratified splits.
 
 mod classes;
 mod csr;
@@ -10,7 +11,9 @@ pub mod sparse_text;
 mod sizes;
 mod source;
 pub mod fetch;
+pub mod h5;
 pub mod load;
+pub mod mat;
 pub mod preprocess;
 pub mod registry;
 pub mod split;

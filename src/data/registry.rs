@@ -1,5 +1,6 @@
 //! The dataset registry, `configs/datasets.toml`, compiled into the binary: for each named
-//! dataset its files, format, width, labels and upstream home; for each file its sha256.
+//! dataset its files, format, width, labels and upstream home; for each file the sha256 of
+//! its public original and where to get it (URL or archive member, and the mirror's copy).
 
 use std::collections::BTreeMap;
 
@@ -9,12 +10,14 @@ use crate::error::{Error, Result};
 
 const REGISTRY: &str = include_str!("../../configs/datasets.toml");
 
-/// All registered datasets and files.
+/// All registered datasets, files and the archives some files are extracted from.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Registry {
     pub datasets: BTreeMap<String, Entry>,
     pub files: BTreeMap<String, FileEntry>,
+    #[serde(default)]
+    pub archives: BTreeMap<String, Archive>,
 }
 
 /// One named dataset.
@@ -32,8 +35,13 @@ pub struct Entry {
     pub class_names: Vec<String>,
     /// SVMlin label files: the value marking an unlabeled row.
     pub unlabeled_label: Option<f64>,
+    /// Keep dense `.mat` features as CSR (as their SVMlight copies were read).
+    #[serde(default)]
+    pub sparse: bool,
+    /// h5 format: maps every stored feature value `v` to `round(scale·v + shift, decimals)`.
+    pub rescale: Option<Rescale>,
     pub parts: Vec<Part>,
-    /// Official split files keyed by the number of labelled points.
+    /// Official split files (`.mat`, `idxLabs`) keyed by the number of labelled points.
     #[serde(default)]
     pub splits: BTreeMap<String, String>,
 }
@@ -42,12 +50,12 @@ pub struct Entry {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
-    /// SVMlight/LIBSVM text.
+    /// SVMlight/LIBSVM text (LF or CRLF line ends).
     Svmlight,
-    /// ESL digits: label then dense values on each line.
-    Esl,
-    /// A dense matrix file (`x`) and a label file (`y`).
-    Dense,
+    /// MATLAB v5 `.mat`: variables `x_var` (features) and `y_var` (labels) of file `x`.
+    Mat,
+    /// HDF5: datasets `x_var` and `y_var` of file `x`.
+    H5,
     /// SVMlin: examples without labels (`x`) and a label file (`y`).
     Svmlin,
 }
@@ -59,14 +67,45 @@ pub struct Part {
     pub name: String,
     pub x: String,
     pub y: Option<String>,
+    /// `.mat` variable or HDF5 dataset holding the features / the labels.
+    pub x_var: Option<String>,
+    pub y_var: Option<String>,
+    /// Only these rows of the file, 1-based and inclusive (`[first, last]`).
+    pub rows: Option<[usize; 2]>,
 }
 
-/// Checksum and, when a byte-identical public copy exists, its download URL.
+/// `round(scale·v + shift, decimals)`, applied to every feature value.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rescale {
+    pub scale: f64,
+    pub shift: f64,
+    pub decimals: i32,
+}
+
+/// A file: the sha256 of its original bytes and where to get them. Public sources: `url`
+/// (the file itself) or `archive` + `member` (a file inside a registered zip archive).
+/// Mirror sources: the mirror files `mirror` (default: the same path) concatenated, each
+/// gunzipped when its name ends in `.gz`; a mirror copy that was normalised rather than
+/// kept byte for byte is accepted under `mirror_sha256`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileEntry {
     pub sha256: String,
     pub url: Option<String>,
+    pub archive: Option<String>,
+    pub member: Option<String>,
+    #[serde(default)]
+    pub mirror: Vec<String>,
+    pub mirror_sha256: Option<String>,
+}
+
+/// A downloadable archive (zip) that registered files are extracted from.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Archive {
+    pub url: String,
+    pub sha256: String,
 }
 
 impl Registry {
@@ -100,8 +139,31 @@ impl Registry {
                     return bad(format!("file `{path}` has no [files] entry"));
                 }
             }
+            if e.rescale.is_some() && e.format != Format::H5 {
+                return bad("`rescale` applies to the h5 format only".into());
+            }
+            let vars = matches!(e.format, Format::Mat | Format::H5);
+            if e.parts.iter().any(|p| vars != (p.x_var.is_some() && p.y_var.is_some()) || (vars && p.y.is_some())) {
+                return bad("the mat and h5 formats need `x_var` and `y_var` (and no `y`); other formats take neither".into());
+            }
+        }
+        for (path, f) in &self.files {
+            let source = match (&f.url, &f.archive, &f.member) {
+                (Some(_), None, None) => Ok(()),
+                (None, Some(a), Some(_)) if self.archives.contains_key(a) => Ok(()),
+                (None, Some(a), Some(_)) => Err(format!("unknown archive `{a}`")),
+                _ => Err("needs either `url`, or `archive` and `member`".to_string()),
+            };
+            source.map_err(|m| Error::Data(format!("configs/datasets.toml: file `{path}`: {m}")))?;
         }
         Ok(())
+    }
+}
+
+impl FileEntry {
+    /// True when `sha256` is the original's checksum or that of the mirror's copy.
+    pub fn accepts(&self, sha256: &str) -> bool {
+        self.sha256 == sha256 || self.mirror_sha256.as_deref() == Some(sha256)
     }
 }
 
@@ -126,6 +188,10 @@ mod tests {
         assert_eq!(reg.datasets.keys().filter(|k| k.starts_with("ssl_")).count(), 9);
         assert_eq!(reg.get("adult").unwrap().features, 123);
         assert!(reg.files.values().all(|f| f.sha256.len() == 64));
+        assert!(reg.archives.values().all(|a| a.sha256.len() == 64 && a.url.starts_with("https://")));
+        // Every file has a public source (check() insists), pinned to a commit or a release.
+        let pinned = |u: &str| u.starts_with("https://raw.githubusercontent.com/") || u.starts_with("https://files.pythonhosted.org/");
+        assert!(reg.files.values().all(|f| f.url.as_deref().is_none_or(pinned)));
         assert!(reg.get("nope").unwrap_err().to_string().contains("known: adult"));
     }
 }

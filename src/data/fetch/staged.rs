@@ -1,0 +1,73 @@
+//! Writing a file through a temporary `.part` file: hashed while written, renamed into
+//! place only when the checksum is accepted, removed on any failure (or panic).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::hex;
+use crate::error::{Error, Result};
+
+/// Fills `target` with what `fill` writes, read from `from` (named in messages); keeps it
+/// only when `accepts` its sha256 (`expected` is the one reported on a mismatch).
+pub fn place(
+    target: &Path,
+    from: &str,
+    expected: &str,
+    accepts: impl Fn(&str) -> bool,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    if let Some(dir) = target.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let mut part = Part { path: PathBuf::from(format!("{}.part", target.display())), keep: false };
+    let file = File::create(&part.path).map_err(|e| Error::io(&part.path, e))?;
+    let mut out = Hashing { inner: BufWriter::with_capacity(1 << 16, file), hasher: Sha256::new() };
+    fill(&mut out)?;
+    let file = out.inner.into_inner().map_err(|e| Error::io(&part.path, e.into_error()))?;
+    file.sync_all().map_err(|e| Error::io(&part.path, e))?;
+    let got = hex(&out.hasher.finalize());
+    if !accepts(&got) {
+        return Err(Error::Data(format!(
+            "checksum mismatch for `{}` from {from}: expected sha256 {expected}, got {got} (nothing was kept)",
+            target.display()
+        )));
+    }
+    std::fs::rename(&part.path, target).map_err(|e| Error::io(target, e))?;
+    part.keep = true;
+    Ok(())
+}
+
+/// A temporary file, removed when dropped unless it was renamed into place (`keep`).
+struct Part {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl Drop for Part {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A writer that hashes what it writes.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}

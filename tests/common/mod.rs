@@ -1,0 +1,51 @@
+//! Shared by the data tests: the mirror (or a clear "SKIPPED" when absent) and temporary
+//! data directories filled from it, removed when dropped.
+#![allow(dead_code)] // each test file uses part of these helpers
+
+use std::path::{Path, PathBuf};
+
+use sslab::data::fetch;
+use sslab::data::registry::Registry;
+
+/// The data mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data), or None after printing why
+/// the calling test is skipped.
+pub fn mirror() -> Option<PathBuf> {
+    let dir = std::env::var_os("SSLAB_DATA_MIRROR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: needs the data mirror, none at {} (set SSLAB_DATA_MIRROR)", dir.display());
+        None
+    }
+}
+
+/// A temporary directory, removed (with its contents) when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A fresh, empty `sslab-TAG-PID` directory under the system temporary folder.
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("sslab-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A temporary data directory holding the registered files of `names` (all when empty),
+/// fetched from `mirror` only.
+pub fn fetched(mirror: &Path, names: &[&str], tag: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let reg = Registry::builtin().unwrap();
+    fetch::fetch(&reg, &names, &dir.0, &[mirror.to_path_buf()]).unwrap();
+    dir
+}
