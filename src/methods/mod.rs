@@ -2,6 +2,7 @@
 //! [`Family`](crate::engine::Family) (its config) and [`Method`](crate::engine::Method)
 //! (fitting a split); the registry below is all the runner and the config know of them.
 
+pub mod gradient;
 pub mod graph;
 pub mod qlds;
 pub mod self_training;
@@ -10,4 +11,4 @@ pub mod svmlin;
 use crate::engine::Family;
 
 /// Every built-in family; a config's `kind` is looked up here, in this order.
-pub const FAMILIES: &[&dyn Family] = &[&qlds::QldsFamily, &self_training::SelfTrainingFamily, &graph::GraphFamily, &svmlin::SvmlinFamily];
+pub const FAMILIES: &[&dyn Family] = &[&qlds::QldsFamily, &self_training::SelfTrainingFamily, &graph::GraphFamily, &gradient::GradientFamily, &svmlin::SvmlinFamily];

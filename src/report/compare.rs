@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::tables::Table;
 use crate::error::{Error, Result};
 
-/// One published cell (error in %).
+/// One published cell (error in %); a mean lost in our copy of the paper is `NaN`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Published {
     pub dataset: String,
@@ -31,8 +31,11 @@ pub fn load_published(path: &Path) -> Result<Vec<Published>> {
 }
 
 /// How far our mean is from the paper's, in the paper's std, or in ours (`our_std`) when
-/// the paper gives none (std 0); None when both are 0.
+/// the paper gives none (std 0); None when both are 0 or the paper's mean is lost.
 pub fn distance(ours: f64, our_std: f64, paper: &Published) -> Option<f64> {
+    if paper.mean.is_nan() {
+        return None;
+    }
     let scale = if paper.std > 0.0 { paper.std } else { our_std };
     (scale > 0.0).then(|| (ours - paper.mean) / scale)
 }
@@ -47,7 +50,8 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
         let d = ours.datasets.iter().position(|x| *x == p.dataset);
         let m = ours.methods.iter().position(|x| *x == p.method);
         let cell = d.zip(m).and_then(|(d, m)| ours.cells[d][m].as_ref());
-        let paper = format!("{:.2}{} ± {:.2}", p.mean, if p.worse { " ↓" } else { "" }, p.std);
+        let mean = if p.mean.is_nan() { "lost".to_string() } else { format!("{:.2}", p.mean) };
+        let paper = format!("{mean}{} ± {:.2}", if p.worse { " ↓" } else { "" }, p.std);
         let (mine, dist, ok) = match cell {
             None => ("–".to_string(), "–".to_string(), "–".to_string()),
             Some(c) => {
@@ -81,18 +85,20 @@ mod tests {
     #[test]
     fn reads_published_files_and_measures_distance_in_paper_stds() {
         let path = std::env::temp_dir().join(format!("sslab-pub-{}.csv", std::process::id()));
-        std::fs::write(&path, "# comment\ndataset,method,mean,std,worse,note\nd,A,10,2,true,\nd,B,5,0,false,label lost\n").unwrap();
+        std::fs::write(&path, "# comment\ndataset,method,mean,std,worse,note\nd,A,10,2,true,\nd,B,5,0,false,label lost\nd,C,NaN,1.5,false,mean lost\n").unwrap();
         let published = load_published(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(published.len(), 2);
+        assert_eq!(published.len(), 3);
+        assert_eq!(distance(1.0, 2.0, &published[2]), None);
         assert_eq!(distance(13.0, 4.0, &published[0]), Some(1.5));
         assert_eq!(distance(1.0, 2.0, &published[1]), Some(-2.0));
         assert_eq!(distance(1.0, 0.0, &published[1]), None);
         let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
-        let table = Table { measure: crate::report::tables::ERROR, datasets: vec!["d".into()], methods: vec!["A".into()], cells: vec![vec![cell(15.0)]], stamp: "s".into() };
+        let table = Table { measure: crate::report::tables::ERROR, datasets: vec!["d".into()], methods: vec!["A".into(), "C".into()], cells: vec![vec![cell(15.0), cell(3.0)]], stamp: "s".into() };
         let md = markdown(&table, &published, "Table 2");
         assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
         assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));
+        assert!(md.contains("| d | C | 3.00 ± 1.00 | lost ± 1.50 | – | – | mean lost |"), "{md}");
         assert!(md.contains("0 of 1 compared cells within 2 std"));
     }
 }

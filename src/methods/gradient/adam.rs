@@ -1,0 +1,90 @@
+//! Full-batch Adam (Kingma & Ba 2015) as PyTorch's `torch.optim.Adam`: the weight decay is
+//! added to the gradient (L2, not AdamW's decoupled decay), β = (0.9, 0.999), ε = 1e-8.
+
+use ndarray::{Array1, ArrayView1, Zip};
+
+/// Adam's settings and its stopping rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Adam {
+    pub learning_rate: f64,
+    pub weight_decay: f64,
+    /// Cap on the iterations of one run.
+    pub max_iterations: usize,
+    /// Stop when the mean of ω over the last [`Adam::WINDOW`] iterations moved by at most
+    /// `tolerance` times its norm from the previous window's mean (robust to mini-batch noise).
+    pub tolerance: f64,
+}
+
+/// How one run ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    pub iterations: usize,
+    /// Whether the stopping rule fired before the cap.
+    pub converged: bool,
+}
+
+/// Buffers of one dimension, reused across runs (moments are reset by each run).
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    grad: Array1<f64>,
+    m: Array1<f64>,
+    v: Array1<f64>,
+    sum: Array1<f64>,
+    previous: Array1<f64>,
+}
+
+impl Workspace {
+    /// Buffers for `dim` parameters.
+    pub fn new(dim: usize) -> Self {
+        let z = Array1::zeros(dim);
+        Workspace { grad: z.clone(), m: z.clone(), v: z.clone(), sum: z.clone(), previous: z }
+    }
+}
+
+impl Adam {
+    /// The paper's settings: learning rate 1e-3, weight decay 1e-5.
+    pub const LEARNING_RATE: f64 = 1e-3;
+    pub const WEIGHT_DECAY: f64 = 1e-5;
+    /// Default cap on the iterations of one run (enough for square + quadratic margin to
+    /// reach the QLDS closed form on the Table 4 grid, `configs/qlds_table4.toml`).
+    pub const ITERATIONS: usize = 10_000;
+    /// Default tolerance of the stopping rule (as validated there).
+    pub const TOLERANCE: f64 = 1e-3;
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    const EPS: f64 = 1e-8;
+    /// Iterations per window of the stopping rule.
+    pub const WINDOW: usize = 50;
+
+    /// Minimises the function whose gradient `grad(ω, out)` writes, from ω (updated in place).
+    pub fn minimise(&self, omega: &mut Array1<f64>, work: &mut Workspace, mut grad: impl FnMut(ArrayView1<f64>, &mut Array1<f64>)) -> Run {
+        work.m.fill(0.0);
+        work.v.fill(0.0);
+        work.sum.fill(0.0);
+        let (mut c1, mut c2) = (1.0, 1.0);
+        for t in 1..=self.max_iterations {
+            grad(omega.view(), &mut work.grad);
+            c1 *= Self::BETA1;
+            c2 *= Self::BETA2;
+            let (lr, wd) = (self.learning_rate / (1.0 - c1), self.weight_decay);
+            let root_c2 = (1.0 - c2).sqrt();
+            Zip::from(&mut *omega).and(&work.grad).and(&mut work.m).and(&mut work.v).for_each(|w, &g, m, v| {
+                let g = g + wd * *w;
+                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                *w -= lr * *m / (v.sqrt() / root_c2 + Self::EPS);
+            });
+            work.sum += &*omega;
+            if t % Self::WINDOW == 0 {
+                work.sum /= Self::WINDOW as f64;
+                let moved = Zip::from(&work.sum).and(&work.previous).fold(0.0, |s, a, b| s + (a - b) * (a - b)).sqrt();
+                if t > Self::WINDOW && moved <= self.tolerance * work.sum.dot(&work.sum).sqrt() {
+                    return Run { iterations: t, converged: true };
+                }
+                std::mem::swap(&mut work.previous, &mut work.sum);
+                work.sum.fill(0.0);
+            }
+        }
+        Run { iterations: self.max_iterations, converged: false }
+    }
+}

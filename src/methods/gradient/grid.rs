@@ -1,0 +1,107 @@
+//! The oracle protocol of the paper's Table 4: every point of a grid over (α_l, α_u, λ) is
+//! trained by Adam and the one of lowest error on the unlabeled truth is kept.
+
+use ndarray::{Array1, ArrayView1, s};
+
+use super::adam::{Adam, Run, Workspace};
+use super::objective::{Data, Objective, bounded};
+use super::{Labeled, Unlabeled};
+use crate::data::error_rate;
+use crate::error::{Error, Result};
+
+/// A grid over α_l, α_u and λ, λ given as multiples of λ_max(C_u) so that the points where
+/// the quadratic margin is unbounded below (α_u ≥ λ/λ_max(C_u)) are the same on every split.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    pub alpha_l: Vec<f64>,
+    pub alpha_u: Vec<f64>,
+    /// λ / λ_max(C_u).
+    pub lambda_scale: Vec<f64>,
+}
+
+/// The grid point of lowest unlabeled error and its scores.
+#[derive(Debug, Clone)]
+pub struct Best {
+    pub alpha_l: f64,
+    pub alpha_u: f64,
+    pub lambda: f64,
+    pub error: f64,
+    /// f(x) = ωᵀx/√n of the unlabeled rows.
+    pub scores: Array1<f64>,
+}
+
+impl Grid {
+    /// Number of grid points.
+    pub fn points(&self) -> usize {
+        self.alpha_l.len() * self.alpha_u.len() * self.lambda_scale.len()
+    }
+
+    /// Number of points where the objective is unbounded below (invalid, never trained).
+    pub fn invalid(&self, unlabeled: Unlabeled) -> usize {
+        let per_l = self.alpha_u.iter().map(|&au| self.lambda_scale.iter().filter(|&&k| !bounded(unlabeled, au, k, 1.0)).count()).sum::<usize>();
+        per_l * self.alpha_l.len()
+    }
+
+    /// Trains every valid point and returns the best on `y_u`. For each α_u the (α_l, λ)
+    /// pairs run by increasing α_l/λ (growing margins), each run warm-started from the
+    /// previous solution (ω = 0 first: warm starts across α_u led the non-convex smooth
+    /// absolute margin into worse minima). Ties go to the first point in that order.
+    pub fn oracle(&self, data: Data, top_u: f64, loss: (Labeled, Unlabeled), train: &Training, y_u: ArrayView1<f64>) -> Result<Best> {
+        let mut chain: Vec<(f64, f64)> = self.alpha_l.iter().flat_map(|&l| self.lambda_scale.iter().map(move |&k| (l, k))).collect();
+        chain.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)).then(a.0.total_cmp(&b.0)));
+        let mut work = Workspace::new(data.x_l.ncols());
+        let mut best: Option<Best> = None;
+        for &alpha_u in &self.alpha_u {
+            let mut omega = Array1::zeros(data.x_l.ncols());
+            for &(alpha_l, k) in &chain {
+                let lambda = k * top_u;
+                if !bounded(loss.1, alpha_u, lambda, top_u) {
+                    continue;
+                }
+                let f = Objective { data, labeled: loss.0, unlabeled: loss.1, alpha_l, alpha_u, lambda };
+                train.run(&f, &mut omega, &mut work);
+                let scores = data.x_u.dot(&omega) * data.scale;
+                if !scores.iter().all(|s| s.is_finite()) {
+                    return Err(Error::Data(format!("Adam diverged at α_l = {alpha_l}, α_u = {alpha_u}, λ = {lambda}")));
+                }
+                let error = error_rate(scores.view(), y_u);
+                if best.as_ref().is_none_or(|b| error < b.error) {
+                    best = Some(Best { alpha_l, alpha_u, lambda, error, scores });
+                }
+            }
+        }
+        best.ok_or_else(|| Error::Data("every grid point is invalid (the quadratic margin outweighs λ everywhere)".into()))
+    }
+}
+
+/// How each grid point is trained: Adam, with the smooth absolute margin on mini-batches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Training {
+    pub adam: Adam,
+    /// Unlabeled rows per step of the smooth absolute margin (≥ n_u: full batch).
+    pub batch: usize,
+}
+
+impl Training {
+    /// Default mini-batch of the smooth absolute margin (that of Table 4).
+    pub const BATCH: usize = 64;
+
+    /// One Adam run of `f` from ω. The labeled loss and the quadratic margin (through C_u)
+    /// are full-batch; the smooth absolute margin takes consecutive blocks of `batch`
+    /// unlabeled rows in turn (the split's rows are in random order), scaled by n_u/|block|.
+    pub fn run(&self, f: &Objective, omega: &mut Array1<f64>, work: &mut Workspace) -> Run {
+        let x_u = f.data.x_u;
+        let n_u = x_u.nrows();
+        if f.unlabeled == Unlabeled::QuadraticMargin || self.batch >= n_u {
+            return self.adam.minimise(omega, work, |w, g| {
+                f.value_grad(w, g);
+            });
+        }
+        let mut start = 0;
+        self.adam.minimise(omega, work, |w, g| {
+            let end = (start + self.batch).min(n_u);
+            f.value_grad_on(w, g, x_u.slice(s![start..end, ..]), n_u as f64 / (end - start) as f64);
+            start = if end == n_u { 0 } else { end };
+        })
+    }
+}

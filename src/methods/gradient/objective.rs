@@ -1,0 +1,99 @@
+//! The objective J(ω) = λ‖ω‖² + α_l Σ_l ℓ(y_i, m_i) + α_u Σ_u h(m_i), m_i = ωᵀx_i/√n on
+//! QLDS's centred rows, and its gradient by hand. The sums and the 1/√n are QLDS's: with the
+//! square loss and the quadratic margin, J = λ‖ω‖² + α_l Σ(y − m)² − α_u ωᵀC_uω, whose
+//! minimiser has the direction of the QLDS closed form (λI + α_l C_l − α_u C_u)⁻¹X_lᵀy_l.
+//!
+//! Convexity: ℓ is convex for the three labeled losses. With the quadratic margin the
+//! Hessian is 2λI + α_l(ℓ'' terms) − 2α_u C_u: J is convex, and bounded below, iff
+//! λ > α_u λ_max(C_u) (for the square loss, α_l C_l can also fill the negative directions;
+//! we use the same condition for all three losses). Where λ ≤ α_u λ_max(C_u), J is unbounded
+//! below ([`bounded`] is false) and the grid point is invalid. The smooth absolute margin is
+//! bounded but non-convex: h'' = (36m² − 6)e^{−3m²} < 0 for |m| < 1/√6, so J is convex
+//! only while λ ≥ 3 α_u λ_max(C_u) and may have several minima otherwise.
+
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, Par};
+use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
+
+use super::{Labeled, Unlabeled};
+use crate::linalg::view;
+
+/// One split's training data as the objective reads them (QLDS's centred rows).
+#[derive(Debug, Clone, Copy)]
+pub struct Data<'a> {
+    /// Centred labeled rows and their ±1 labels.
+    pub x_l: ArrayView2<'a, f64>,
+    pub y_l: ArrayView1<'a, f64>,
+    /// Centred unlabeled rows (read by the smooth absolute margin).
+    pub x_u: ArrayView2<'a, f64>,
+    /// C_u = X_uᵀX_u/n, row-major (read by the quadratic margin: Σ_u m² = ωᵀC_uω).
+    pub c_u: ArrayView2<'a, f64>,
+    /// 1/√n, n = n_l + n_u.
+    pub scale: f64,
+}
+
+/// J at one (α_l, α_u, λ).
+#[derive(Debug, Clone, Copy)]
+pub struct Objective<'a> {
+    pub data: Data<'a>,
+    pub labeled: Labeled,
+    pub unlabeled: Unlabeled,
+    pub alpha_l: f64,
+    pub alpha_u: f64,
+    pub lambda: f64,
+}
+
+impl Objective<'_> {
+    /// J(ω), with ∇J(ω) written into `grad`.
+    pub fn value_grad(&self, w: ArrayView1<f64>, grad: &mut Array1<f64>) -> f64 {
+        self.value_grad_on(w, grad, self.data.x_u, 1.0)
+    }
+
+    /// J and ∇J with the smooth absolute margin summed over `rows` (a mini-batch of the
+    /// unlabeled rows) times `weight` (n_u / batch size, so the estimate is unbiased); the
+    /// quadratic margin is always exact (through C_u).
+    pub fn value_grad_on(&self, w: ArrayView1<f64>, grad: &mut Array1<f64>, rows: ArrayView2<f64>, weight: f64) -> f64 {
+        let Data { x_l, y_l, c_u, scale, .. } = self.data;
+        let (al, au) = (self.alpha_l, self.alpha_u);
+        grad.assign(&w);
+        *grad *= 2.0 * self.lambda;
+        let mut value = self.lambda * w.dot(&w);
+        for (x, &y) in x_l.rows().into_iter().zip(y_l) {
+            let (loss, d) = self.labeled.eval(y, scale * x.dot(&w));
+            value += al * loss;
+            grad.scaled_add(al * d * scale, &x);
+        }
+        if au == 0.0 {
+            return value;
+        }
+        match self.unlabeled {
+            Unlabeled::QuadraticMargin => {
+                // grad −= 2α_u C_u ω in one faer product (C_u symmetric: its transpose is a
+                // column-major view); the value's −α_u ωᵀC_uω is half the change of ω·grad.
+                let before = w.dot(&*grad);
+                let d = grad.len();
+                let g = grad.as_slice_mut().expect("an Array1 is contiguous");
+                matmul(MatMut::from_column_major_slice_mut(g, d, 1), Accum::Add, view(&c_u.t()), view(&w.insert_axis(Axis(1))), -2.0 * au, Par::Seq);
+                value += (w.dot(&*grad) - before) / 2.0;
+            }
+            Unlabeled::SmoothAbsMargin => {
+                let au = au * weight;
+                for x in rows.rows() {
+                    let (h, d) = self.unlabeled.eval(scale * x.dot(&w));
+                    value += au * h;
+                    grad.scaled_add(au * d * scale, &x);
+                }
+            }
+        }
+        value
+    }
+}
+
+/// Whether J is bounded below at (α_u, λ), given λ_max(C_u): always for the smooth absolute
+/// margin; for the rewarded quadratic margin iff λ > α_u λ_max(C_u).
+pub fn bounded(unlabeled: Unlabeled, alpha_u: f64, lambda: f64, top_u: f64) -> bool {
+    match unlabeled {
+        Unlabeled::QuadraticMargin => lambda > alpha_u * top_u,
+        Unlabeled::SmoothAbsMargin => true,
+    }
+}
