@@ -5,6 +5,7 @@
 
 mod array;
 mod element;
+mod file;
 mod splits;
 
 use std::io::Read;
@@ -57,7 +58,7 @@ pub fn read(path: &Path) -> Result<MatFile> {
 
 /// Parses the bytes of a `.mat` file; `path` is only used in messages.
 pub fn parse(bytes: &[u8], path: &Path) -> Result<MatFile> {
-    Ok(MatFile { path: path.to_path_buf(), vars: element::variables(bytes, path)? })
+    Ok(MatFile { path: path.to_path_buf(), vars: file::variables(bytes, path)? })
 }
 
 /// An error about `path`'s contents.

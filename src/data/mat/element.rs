@@ -1,50 +1,14 @@
-//! The element layer of a v5 `.mat` file: the 128-byte header, tagged data elements (full
-//! and small formats, 8-byte padding), zlib-compressed elements, and numeric payloads.
-
-use std::io::Read;
-use std::path::Path;
-
-use flate2::read::ZlibDecoder;
-
-use super::{Var, array, bad};
-use crate::error::Result;
+//! The element layer of a v5 `.mat` file: tagged data elements (full and small formats,
+//! 8-byte padding) and numeric payloads.
 
 /// Data type codes of element tags.
 pub const MI_MATRIX: u32 = 14;
-const MI_COMPRESSED: u32 = 15;
+pub const MI_COMPRESSED: u32 = 15;
 
 /// One tagged element: its type code and payload.
 pub struct Element<'a> {
     pub kind: u32,
     pub data: &'a [u8],
-}
-
-/// Every numeric variable of the file's bytes, in file order.
-pub fn variables(bytes: &[u8], path: &Path) -> Result<Vec<Var>> {
-    if bytes.len() < 128 || &bytes[126..128] != b"IM" {
-        let why = if bytes.get(126..128) == Some(b"MI") { "big-endian files are not supported" } else { "not a MATLAB v5 file" };
-        return Err(bad(path, format!("{why} (v4 and v7.3/HDF5 .mat files are not read either)")));
-    }
-    let mut vars = Vec::new();
-    for el in Elements::new(&bytes[128..], 128) {
-        let (el, offset) = el.map_err(|m| bad(path, m))?;
-        let at = |m: String| bad(path, format!("variable at byte {offset}: {m}"));
-        match el.kind {
-            MI_MATRIX => vars.extend(array::parse(el.data).map_err(at)?),
-            MI_COMPRESSED => {
-                let mut inner = Vec::new();
-                ZlibDecoder::new(el.data).read_to_end(&mut inner).map_err(|e| at(format!("cannot inflate: {e}")))?;
-                for sub in Elements::new(&inner, 0) {
-                    let (sub, _) = sub.map_err(at)?;
-                    if sub.kind == MI_MATRIX {
-                        vars.extend(array::parse(sub.data).map_err(at)?);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(vars)
 }
 
 /// Iterator over consecutive elements of a byte slice, with each one's offset (`base` +
