@@ -135,6 +135,15 @@ fn general_covariances_reduce_to_the_isotropic_theory() {
     }
 }
 
+/// Mean and standard deviation of the scores of class +1 and of class −1.
+fn class_moments(f: &ndarray::Array1<f64>, y: &ndarray::Array1<f64>) -> [(f64, f64); 2] {
+    [1.0, -1.0].map(|label| {
+        let class: Vec<f64> = f.iter().zip(y).filter(|(_, t)| **t == label).map(|(s, _)| *s).collect();
+        let mean = class.iter().sum::<f64>() / class.len() as f64;
+        (mean, (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64).sqrt())
+    })
+}
+
 #[test]
 fn general_covariances_match_simulation() {
     // Class +1: variances 0.5 and 2 on alternate features; class −1: 2.5 everywhere.
@@ -155,11 +164,9 @@ fn general_covariances_match_simulation() {
         for seed in 0..draws {
             let p = mixture.sample_problem(labeled, unlabeled, &mut ChaCha8Rng::seed_from_u64(seed));
             let f = q.fit(&p).unwrap().scores(p.x_u.to_dense().view());
-            for (j, label) in [1.0, -1.0].into_iter().enumerate() {
-                let class: Vec<f64> = f.iter().zip(&p.y_u).filter(|(_, y)| **y == label).map(|(s, _)| *s).collect();
-                let mean = class.iter().sum::<f64>() / class.len() as f64;
+            for (j, (mean, sdev)) in class_moments(&f, &p.y_u).into_iter().enumerate() {
                 m[j] += mean / draws as f64;
-                sd[j] += (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64).sqrt() / draws as f64;
+                sd[j] += sdev / draws as f64;
             }
             err += crate::data::error_rate(f.view(), p.y_u.view()) / draws as f64;
         }
@@ -203,10 +210,7 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
     let f = fit.scores(p.x_u.to_dense().view());
     let source = crate::data::DataSource::Synthetic(mixture);
     let th = score_gaussians(&source, &p, &prep, policy, (0.5, 1.0), fit.lambda).unwrap();
-    for (j, label) in [1.0, -1.0].into_iter().enumerate() {
-        let class: Vec<f64> = f.iter().zip(&p.y_u).filter(|(_, y)| **y == label).map(|(s, _)| *s).collect();
-        let mean = class.iter().sum::<f64>() / class.len() as f64;
-        let sd = (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64).sqrt();
+    for (j, (mean, sd)) in class_moments(&f, &p.y_u).into_iter().enumerate() {
         assert!((th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1, "class {j}: theory {:?}, empirical ({mean}, {sd})", th[j]);
     }
     assert!(th[1].1 / th[0].1 > 1.1, "{th:?}");
