@@ -23,6 +23,10 @@ enum Command {
     /// Run every (dataset, split, method) of a config; writes OUT/<name>/results.csv and
     /// OUT/<name>/summary.md.
     Run(run::Args),
+    /// Merge the row logs of a sharded run (OUT/<name>) into results.csv and summary.md.
+    Merge(merge::Args),
+    /// Write SLURM scripts running a config as a job array of shards and a merge job.
+    Slurm(slurm::Args),
     /// Tables from result files: OUT/NAME.{md,tex,csv}, and OUT/NAME_vs_paper.md with
     /// --published.
     Table(table::Args),
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),
+        Command::Merge(a) => merge::run(a),
+        Command::Slurm(a) => slurm::run(a),
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
         Command::PlotScores(a) => plot_scores::run(a),

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use sslab::config::Experiment;
 use sslab::protocol::{self, ResultRow};
+use sslab::report::{self, tables};
 use sslab::{Error, Result};
 
 /// Rows of several results files, pooled.
@@ -28,6 +30,17 @@ pub fn create_parent(out: &Path) -> Result<()> {
         Some(parent) => std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e)),
         None => Ok(()),
     }
+}
+
+/// The outputs of a whole run in `dir`: results.csv and summary.md (also printed).
+pub fn write_run(exp: &Experiment, rows: &[ResultRow], dir: &Path) -> Result<()> {
+    let csv = dir.join("results.csv");
+    protocol::write_results(&csv, rows)?;
+    let md = tables::markdown(&tables::build(rows, tables::ERROR, &report::stamp(&exp.hash))?);
+    let md_path = dir.join("summary.md");
+    write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
+    println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
+    Ok(())
 }
 
 /// Writes `text` to `path`.

@@ -1,13 +1,13 @@
 //! `sslab run`: every (dataset, split, method) of a config into OUT/<name>/results.csv and
-//! OUT/<name>/summary.md, with wall time and peak memory.
+//! OUT/<name>/summary.md, with wall time and peak memory; with `--shard I/N` only that
+//! shard's share, into its own row log, for `sslab merge`.
 
 use std::path::PathBuf;
 
-use sslab::protocol::{self, RunOptions};
-use sslab::report::{self, tables};
+use sslab::protocol::{self, RunOptions, Shard};
 use sslab::{Error, Result, config};
 
-use super::output::write;
+use super::output::write_run;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,22 +24,28 @@ pub struct Args {
     /// Keep the rows of an interrupted run of the same config and run only the rest.
     #[arg(long)]
     resume: bool,
+    /// Run only shard I of N (1 ≤ I ≤ N): its rows go to OUT/<name>/rows.shard-I-of-N.log;
+    /// `sslab merge OUT/<name>` writes results.csv once every shard is done.
+    #[arg(long)]
+    shard: Option<Shard>,
 }
 
 pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let options = RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume };
+    if a.shard.is_some() {
+        let text = std::fs::read(&a.config).map_err(|e| Error::io(&a.config, e))?;
+        protocol::write_atomic(&dir.join("config.toml"), &text)?;
+    }
+    let options = RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;
     let wall = started.elapsed().as_secs_f64();
-    let csv = dir.join("results.csv");
-    protocol::write_results(&csv, &rows)?;
-    let md = tables::markdown(&tables::build(&rows, tables::ERROR, &report::stamp(&exp.hash))?);
-    let md_path = dir.join("summary.md");
-    write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
-    println!("{md}\nwrote {} and {}", csv.display(), md_path.display());
+    match a.shard {
+        Some(s) => println!("shard {}/{}: {} rows in {}; merge with `sslab merge {}`", s.index, s.count, rows.len(), dir.join(s.log_name()).display(), dir.display()),
+        None => write_run(&exp, &rows, &dir)?,
+    }
     let peak = peak_memory_mib().map_or("n/a".to_string(), |m| format!("{m:.0} MiB"));
     println!("wall time {wall:.1} s, peak memory {peak}, {} threads", a.threads.unwrap_or_else(rayon::current_num_threads));
     let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();

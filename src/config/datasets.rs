@@ -6,6 +6,7 @@ use toml::{Spanned, Value};
 
 use super::values::positive;
 use super::{files, generators, raw};
+use crate::data::split::class_shares;
 use crate::data::{DataSource, Sizes};
 use crate::engine::Located;
 use crate::error::Result;
@@ -23,6 +24,22 @@ impl DatasetSpec {
     /// Number of classes (2 for the generators; more for a multi-class file dataset).
     pub fn n_classes(&self) -> usize {
         self.source.n_classes()
+    }
+
+    /// Points per split (labeled and unlabeled) and features, without drawing a split.
+    pub fn shape(&self) -> (usize, usize) {
+        let two = |s: &Sizes| s.two().iter().sum::<usize>();
+        match &self.source {
+            DataSource::Synthetic(m) => (two(&self.labeled) + two(&self.unlabeled), m.dim()),
+            DataSource::SparseText(t) => (two(&self.labeled) + two(&self.unlabeled), t.dim()),
+            DataSource::Loaded(data) => {
+                let d = &data.dataset;
+                let shares = class_shares(d);
+                let labeled = self.labeled.per_class(&shares, &[]);
+                let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).map(|(c, l)| c.saturating_sub(*l)).collect();
+                (labeled.iter().sum::<usize>() + self.unlabeled.per_class(&shares, &rest).iter().sum::<usize>(), d.dim())
+            }
+        }
     }
 }
 

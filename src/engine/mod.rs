@@ -59,6 +59,12 @@ pub trait Method: Debug + Send + Sync {
     /// Fits on the split and scores its unlabeled rows.
     fn fit(&self, split: &Split) -> Result<Fitted>;
 
+    /// A rough relative cost of one fit on `n` points of `dim` features (flops, up to a
+    /// constant), used to balance the shards of a run.
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        (n * dim) as f64
+    }
+
     /// Theoretical score distributions N(m, σ²) of the two classes at the fitted
     /// parameters, for methods that have a theory (used by `sslab plot-scores --theory`).
     fn theory(&self, split: &Split, fitted: &Fitted) -> Result<Option<[(f64, f64); 2]>> {

@@ -25,34 +25,14 @@ impl RowLog {
     /// log is replaced; with it, the rows already there are returned (a trailing partial line
     /// left by a crash is dropped). Rows from another config hash are an error.
     pub fn open(path: &Path, hash: &str, resume: bool) -> Result<(RowLog, Vec<ResultRow>)> {
-        let mut previous = Vec::new();
-        if resume && path.exists() {
-            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-            let complete = match text.rfind('\n') {
-                Some(end) => &text[..=end],
-                None => "",
-            };
-            let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(complete.as_bytes());
-            for (i, row) in reader.deserialize::<ResultRow>().enumerate() {
-                let row = row.map_err(|e| Error::Csv {
-                    path: path.to_path_buf(),
-                    message: format!("row {}: {e}", i + 1),
-                })?;
-                if row.config_hash != hash {
-                    return Err(Error::Csv {
-                        path: path.to_path_buf(),
-                        message: format!(
-                            "holds results of another config (hash {} ≠ {hash}); use another --out or run without --resume",
-                            row.config_hash
-                        ),
-                    });
-                }
-                previous.push(row);
-            }
+        let previous = if resume && path.exists() {
+            let (rows, complete) = read(path, hash)?;
             std::fs::write(path, complete).map_err(|e| Error::io(path, e))?;
+            rows
         } else {
             std::fs::write(path, "").map_err(|e| Error::io(path, e))?;
-        }
+            Vec::new()
+        };
         let file = OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, e))?;
         Ok((RowLog { path: path.to_path_buf(), file: Mutex::new(file) }, previous))
     }
@@ -66,6 +46,29 @@ impl RowLog {
         let mut file = self.file.lock().map_err(|_| Error::Report("row log lock poisoned".into()))?;
         file.write_all(&line).and_then(|_| file.flush()).map_err(|e| Error::io(&self.path, e))
     }
+}
+
+/// The rows of a log written by [`RowLog`] and its text up to the last complete line (a
+/// trailing partial line left by a crash is dropped); rows of another config hash are an error.
+pub fn read(path: &Path, hash: &str) -> Result<(Vec<ResultRow>, String)> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let complete = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(complete.as_bytes());
+    let mut rows = Vec::new();
+    for (i, row) in reader.deserialize::<ResultRow>().enumerate() {
+        let row = row.map_err(|e| Error::Csv { path: path.to_path_buf(), message: format!("row {}: {e}", i + 1) })?;
+        if row.config_hash != hash {
+            return Err(Error::Csv {
+                path: path.to_path_buf(),
+                message: format!("holds results of another config (hash {} ≠ {hash}); use another --out or run without --resume", row.config_hash),
+            });
+        }
+        rows.push(row);
+    }
+    Ok((rows, complete.to_string()))
 }
 
 /// The tasks already done in `rows`.

@@ -1,18 +1,26 @@
-//! The experiment protocol: per-split seeds and draws, the parallel runner and the result
-//! rows it writes.
+//! The experiment protocol: per-split seeds and draws, the parallel runner, shards of a run
+//! and their merge, and the result rows.
 
+mod atomic;
 mod draw;
 mod log;
+mod merge;
 mod results;
 mod runner;
 mod seeds;
+pub mod shard;
+mod slurm;
 pub mod splits;
 
+pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
 pub use results::{ResultRow, read_results, write_results};
 #[cfg(test)]
 pub(crate) use results::test_row;
-pub use runner::{RunOptions, run};
+pub use merge::merge;
+pub use runner::{RunOptions, run, sort_rows};
+pub use shard::Shard;
+pub use slurm::SlurmJob;
 pub use seeds::derive_seed;
 
 #[cfg(test)]

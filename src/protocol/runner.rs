@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::draw::draw;
 use super::log::{RowLog, TaskKey, done};
+use super::shard::{self, Shard};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::{DataSource, Problem};
@@ -21,28 +22,31 @@ use crate::engine::{Fitted, Split, Store};
 use crate::error::{Error, Result};
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
-/// not a terminal), and whether to keep the rows of an earlier run of the same config.
+/// not a terminal), whether to keep the rows of an earlier run of the same config, and which
+/// shard of the run (None: all of it).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions {
     pub threads: Option<usize>,
     pub progress: bool,
     pub resume: bool,
+    pub shard: Option<Shard>,
 }
 
-/// Runs the experiment in folder `dir`: persists the split indices (`splits/`), appends rows
-/// to `rows.log` as they finish; returns all rows (earlier ones too when resuming) ordered
-/// by (dataset, split, method) as in the config.
+/// Runs the experiment (or one shard of it) in folder `dir`: persists the split indices
+/// (`splits/`), appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`) as they
+/// finish; returns its rows (earlier ones too when resuming) in [`sort_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     super::splits::persist(exp, dir, opts.resume)?;
-    let (log, previous) = RowLog::open(&dir.join("rows.log"), &exp.hash, opts.resume)?;
+    let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
+    let (log, previous) = RowLog::open(&dir.join(log_name), &exp.hash, opts.resume)?;
     let finished = done(&previous);
     let stores = dataset_stores(exp);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
-    let tasks: Vec<(usize, usize)> = (0..exp.datasets.len()).flat_map(|d| (0..exp.splits).map(move |s| (d, s))).collect();
+    let tasks = shard::tasks(exp, opts.shard);
     let total = (tasks.len() * exp.methods.len()) as u64;
     let bar = if opts.progress {
         ProgressBar::new(total).with_style(
@@ -56,13 +60,17 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>())?;
     bar.finish_and_clear();
     let mut rows: Vec<ResultRow> = previous.into_iter().chain(fresh.into_iter().flatten()).collect();
-    let position = |r: &ResultRow| {
+    sort_rows(exp, &mut rows);
+    Ok(rows)
+}
+
+/// Orders rows by (dataset, split, method) as in the config.
+pub fn sort_rows(exp: &Experiment, rows: &mut [ResultRow]) {
+    rows.sort_by_key(|r| {
         let d = exp.datasets.iter().position(|x| x.name == r.dataset);
         let m = exp.methods.iter().position(|x| x.name == r.method);
         (d, r.split, m)
-    };
-    rows.sort_by_key(position);
-    Ok(rows)
+    });
 }
 
 /// One store per dataset entry, shared by the entries that read the same loaded rows.

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use super::atomic::write_atomic;
 use super::derive_seed;
 use super::draw::loaded_split;
 use crate::config::Experiment;
@@ -37,14 +38,15 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
     Ok(())
 }
 
-/// Writes `split,labeled,unlabeled` lines, row indices 0-based and space-separated.
+/// Writes `split,labeled,unlabeled` lines, row indices 0-based and space-separated (whole or
+/// not at all: shards of a run write the same files).
 pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
     let join = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
     let mut text = String::from("split,labeled,unlabeled\n");
     for (i, s) in splits.iter().enumerate() {
         text.push_str(&format!("{i},{},{}\n", join(&s.labeled), join(&s.unlabeled)));
     }
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    write_atomic(path, text.as_bytes())
 }
 
 /// Reads a file written by [`write`].

@@ -97,6 +97,12 @@ impl Method for GradientSsl {
         "oracle_grid"
     }
 
+    /// Every valid grid point trains up to the iteration cap: passes over n×d.
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        let points = (self.grid.points() - self.grid.invalid(self.unlabeled)) as f64;
+        points * self.training.adam.max_iterations as f64 * (n * dim) as f64
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let top_u = prep.top_eig_unlabeled()?;

@@ -27,6 +27,12 @@ impl Method for GraphMethod {
         "fixed"
     }
 
+    /// Kernel and graph (N²·d), N×N factorisations (N³) and the outer iterations (N² each).
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        let n = n as f64;
+        n * n * (dim as f64 + n + self.params().iterations as f64)
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let problem = split.problem;
         let multiclass = problem.n_classes > 2;

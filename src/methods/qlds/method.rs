@@ -27,6 +27,12 @@ fn basis(split: &Split, prep: &Prepared) -> Result<Arc<EigenBasis>> {
     split.split_store.get("qlds eigenbasis", || Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone())))
 }
 
+/// The cost of the moments and a d×d factorisation: n·d² + d³.
+pub fn dense_cost(n: usize, dim: usize) -> f64 {
+    let (n, d) = (n as f64, dim as f64);
+    n * d * d + d * d * d
+}
+
 /// Scores of the unlabeled rows with (α_l, α_u) and λ.
 fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
     Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda }
@@ -39,6 +45,10 @@ fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(
 }
 
 impl Method for Qlds {
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        dense_cost(n, dim)
+    }
+
     fn lambda_policy(&self) -> &'static str {
         self.params().lambda.name()
     }
@@ -59,6 +69,10 @@ impl Method for Qlds {
 }
 
 impl Method for Spectral {
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        dense_cost(n, dim)
+    }
+
     fn lambda_policy(&self) -> &'static str {
         "top_eig_unlabeled"
     }
@@ -75,6 +89,10 @@ impl Method for Spectral {
 }
 
 impl Method for SelectQlds {
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        dense_cost(n, dim)
+    }
+
     fn params(&self) -> String {
         match self.policy {
             Policy::CrossValidation { folds } => format!("select=cv folds={folds} grid={}", self.grid.points),
@@ -102,6 +120,10 @@ impl Method for SelectQlds {
 }
 
 impl Method for SelectLambda {
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        dense_cost(n, dim)
+    }
+
     fn lambda_policy(&self) -> &'static str {
         "cv"
     }

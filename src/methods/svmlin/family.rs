@@ -70,6 +70,12 @@ impl Method for Svmlin {
         "fixed"
     }
 
+    /// Linear passes over the design; the transductive methods make many.
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        let passes = if matches!(self.params().kind, Kind::Rls | Kind::Svm) { 10.0 } else { 1000.0 };
+        passes * (n * dim) as f64
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         Ok(Fitted::binary(Svmlin::fit(self, split.problem)?.scores(&split.problem.x_u), self.params().lambda))
     }
