@@ -34,10 +34,6 @@ pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    if a.shard.is_some() {
-        let text = std::fs::read(&a.config).map_err(|e| Error::io(&a.config, e))?;
-        protocol::write_atomic(&dir.join("config.toml"), &text)?;
-    }
     let options = RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;

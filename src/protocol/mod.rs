@@ -3,6 +3,7 @@
 
 mod atomic;
 mod draw;
+mod lock;
 mod log;
 mod merge;
 mod results;
@@ -12,7 +13,6 @@ pub mod shard;
 mod slurm;
 pub mod splits;
 
-pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
 pub use results::{ResultRow, read_results, write_results};
 #[cfg(test)]

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::draw::draw;
+use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
 use super::shard::{self, Shard};
 use super::{ResultRow, derive_seed};
@@ -32,11 +33,13 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
-/// Runs the experiment (or one shard of it) in folder `dir`: persists the split indices
+/// Runs the experiment (or one shard of it) in folder `dir`, locked against other runs (see
+/// [`RunLock`]): persists the split indices
 /// (`splits/`), appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`) as they
 /// finish; returns its rows (earlier ones too when resuming) in [`sort_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
+    let _lock = RunLock::acquire(exp, dir, opts.shard)?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
     let (log, previous) = RowLog::open(&dir.join(log_name), &exp.hash, opts.resume)?;

@@ -1,0 +1,99 @@
+//! The lock on a run folder, an OS file lock (flock) held for the run's lifetime and released
+//! by the kernel on any exit, so a killed run leaves no stale lock. A whole run holds
+//! `.run.lock` exclusively; the shards of one config share it (and each holds its own
+//! `.shard-I-of-N.lock`), so exactly the shards of the same config can run side by side.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::Path;
+
+use super::Shard;
+use super::atomic::write_atomic;
+use crate::config::Experiment;
+use crate::error::{Error, Result};
+
+/// Held locks; dropping it releases them.
+#[derive(Debug)]
+pub struct RunLock {
+    _files: Vec<File>,
+}
+
+impl RunLock {
+    /// Locks `dir` for a whole run or for one shard; a shard alone in the folder also leaves
+    /// the config there (`config.toml`, for `sslab merge`).
+    pub fn acquire(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Result<Self> {
+        let run = open(&dir.join(".run.lock"))?;
+        let busy = |what: String| Error::Data(format!("{}: {what}; wait for it to finish or use another --out", dir.display()));
+        let Some(s) = shard else {
+            return match run.try_lock() {
+                Ok(()) => Ok(RunLock { _files: vec![run] }),
+                Err(TryLockError::WouldBlock) => Err(busy("another sslab run is writing into this folder".into())),
+                Err(TryLockError::Error(e)) => Err(Error::io(dir.join(".run.lock"), e)),
+            };
+        };
+        let config = dir.join("config.toml");
+        match run.try_lock() {
+            Ok(()) => {
+                // Alone: this shard's config becomes the folder's, then others may join.
+                let text = std::fs::read(&exp.path).map_err(|e| Error::io(&exp.path, e))?;
+                write_atomic(&config, &text)?;
+                run.lock_shared().map_err(|e| Error::io(dir.join(".run.lock"), e))?;
+            }
+            Err(TryLockError::WouldBlock) => match run.try_lock_shared() {
+                Ok(()) => {
+                    let theirs = crate::config::load(&config).map(|c| c.hash).unwrap_or_default();
+                    if theirs != exp.hash {
+                        return Err(busy(format!("shards of another config (hash {theirs}) are writing into this folder")));
+                    }
+                }
+                Err(TryLockError::WouldBlock) => return Err(busy("a whole (unsharded) sslab run is writing into this folder".into())),
+                Err(TryLockError::Error(e)) => return Err(Error::io(dir.join(".run.lock"), e)),
+            },
+            Err(TryLockError::Error(e)) => return Err(Error::io(dir.join(".run.lock"), e)),
+        }
+        let path = dir.join(format!(".shard-{}-of-{}.lock", s.index, s.count));
+        let own = open(&path)?;
+        match own.try_lock() {
+            Ok(()) => Ok(RunLock { _files: vec![run, own] }),
+            Err(TryLockError::WouldBlock) => Err(busy(format!("shard {}/{} is already running", s.index, s.count))),
+            Err(TryLockError::Error(e)) => Err(Error::io(path, e)),
+        }
+    }
+}
+
+fn open(path: &Path) -> Result<File> {
+    OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "[experiment]\nname = \"l\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 3\nmean_norm = 1\nlabeled = 4\nunlabeled = 10\n\n[[methods]]\nkind = \"ls_svm\"\n";
+
+    #[test]
+    fn one_whole_run_or_the_shards_of_one_config() {
+        let dir = std::env::temp_dir().join(format!("sslab-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let load = |seed: u32, name: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, CONFIG.replace("seed = 1", &format!("seed = {seed}"))).unwrap();
+            crate::config::load(&path).unwrap()
+        };
+        let (exp, other) = (load(1, "a.toml"), load(2, "b.toml"));
+        let shard = |i| Some(Shard { index: i, count: 2 });
+        let err = |r: Result<RunLock>| r.unwrap_err().to_string();
+        let whole = RunLock::acquire(&exp, &dir, None).unwrap();
+        assert!(err(RunLock::acquire(&exp, &dir, None)).contains("another sslab run"));
+        assert!(err(RunLock::acquire(&exp, &dir, shard(1))).contains("whole (unsharded)"));
+        drop(whole);
+        let first = RunLock::acquire(&exp, &dir, shard(1)).unwrap();
+        assert_eq!(crate::config::load(&dir.join("config.toml")).unwrap().hash, exp.hash);
+        let second = RunLock::acquire(&exp, &dir, shard(2)).unwrap();
+        assert!(err(RunLock::acquire(&exp, &dir, shard(2))).contains("shard 2/2 is already running"));
+        assert!(err(RunLock::acquire(&exp, &dir, None)).contains("another sslab run"));
+        assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
+        drop((first, second));
+        assert!(RunLock::acquire(&other, &dir, None).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
