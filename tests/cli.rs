@@ -109,6 +109,12 @@ fn resume_keeps_finished_rows_and_completes_the_rest() {
     run(&["--resume"]);
     assert_eq!(results_without_timing(&out.join("cli-test/results.csv")), full);
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), full.len() - 1);
+    // A duplicated log line (e.g. two runs into one folder before the lock) is dropped.
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, format!("{text}{}\n", text.lines().next().unwrap())).unwrap();
+    run(&["--resume"]);
+    assert_eq!(results_without_timing(&out.join("cli-test/results.csv")), full);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), full.len() - 1);
     // A log from another config is refused.
     std::fs::write(&cfg, CONFIG.replace("seed = 11", "seed = 12")).unwrap();
     let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--resume"]);

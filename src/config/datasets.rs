@@ -26,20 +26,31 @@ impl DatasetSpec {
         self.source.n_classes()
     }
 
-    /// Points per split (labeled and unlabeled) and features, without drawing a split.
-    pub fn shape(&self) -> (usize, usize) {
-        let two = |s: &Sizes| s.two().iter().sum::<usize>();
+    /// Labeled and unlabeled points per class of a split (official splits: the class shares
+    /// of their sizes): generators take equal shares, loaded data its class shares.
+    pub fn class_sizes(&self) -> (Vec<usize>, Vec<usize>) {
         match &self.source {
-            DataSource::Synthetic(m) => (two(&self.labeled) + two(&self.unlabeled), m.dim()),
-            DataSource::SparseText(t) => (two(&self.labeled) + two(&self.unlabeled), t.dim()),
+            DataSource::Synthetic(_) | DataSource::SparseText(_) => (self.labeled.two().to_vec(), self.unlabeled.two().to_vec()),
             DataSource::Loaded(data) => {
                 let d = &data.dataset;
                 let shares = class_shares(d);
                 let labeled = self.labeled.per_class(&shares, &[]);
                 let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).map(|(c, l)| c.saturating_sub(*l)).collect();
-                (labeled.iter().sum::<usize>() + self.unlabeled.per_class(&shares, &rest).iter().sum::<usize>(), d.dim())
+                let unlabeled = self.unlabeled.per_class(&shares, &rest);
+                (labeled, unlabeled)
             }
         }
+    }
+
+    /// Points per split (labeled and unlabeled) and features, without drawing a split.
+    pub fn shape(&self) -> (usize, usize) {
+        let (l, u) = self.class_sizes();
+        let dim = match &self.source {
+            DataSource::Synthetic(m) => m.dim(),
+            DataSource::SparseText(t) => t.dim(),
+            DataSource::Loaded(data) => data.dataset.dim(),
+        };
+        (l.iter().sum::<usize>() + u.iter().sum::<usize>(), dim)
     }
 }
 
@@ -125,12 +136,26 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary
             (sizes(labeled, &d.labeled_per_class, "labeled")?, sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?)
         }
     };
-    if let DataSource::Loaded(data) = &source
-        && data.official_splits.is_none()
-    {
-        files::check_fit(&data.dataset, &labeled, &unlabeled, span.clone(), i, at)?;
+    let spec = DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source };
+    let (l, u) = spec.class_sizes();
+    if let DataSource::Loaded(data) = &spec.source {
+        match &data.official_splits {
+            None => files::check_fit(&data.dataset, &l, &u, span.clone(), i, at)?,
+            Some(splits) => files::check_official(&data.dataset, splits, span.clone(), i, at)?,
+        }
     }
-    Ok(DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source })
+    let classes = |v: &[usize]| v.iter().filter(|c| **c > 0).count();
+    if classes(&l) < 2 || classes(&u) < 2 {
+        return Err(at.error(span, format!(
+            "datasets[{i}]: a split would have {} labeled and {} unlabeled points per class: both sets need two classes or more",
+            fmt(&l), fmt(&u)
+        )));
+    }
+    Ok(spec)
+}
+
+fn fmt(v: &[usize]) -> String {
+    v.iter().map(usize::to_string).collect::<Vec<_>>().join("/")
 }
 
 /// `n` (the same for every class) or one count per class, `[n1, n2, ...]`, each ≥ 1.

@@ -1,6 +1,7 @@
 //! The checked experiment and the validation of a whole config.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use super::datasets::{self, DatasetSpec};
@@ -43,6 +44,9 @@ pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dy
     if raw.methods.is_empty() {
         return Err(at.error(exp_span, "no [[methods]] entry".into()));
     }
+    // The line of each entry's `kind` (array-of-tables spans do not point at their entry).
+    let method_spans: Vec<_> = raw.methods.iter().map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span())).collect();
+    let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
     let methods = raw.methods.into_iter().enumerate().map(|(i, m)| methods::method(m, i, at, families)).collect::<Result<Vec<_>>>()?;
     let binary = methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> = families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
@@ -53,17 +57,17 @@ pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dy
         .enumerate()
         .map(|(i, d)| datasets::dataset(d, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
         .collect::<Result<Vec<_>>>()?;
-    unique(datasets.iter().map(|d| d.name.as_str()), "dataset", at)?;
-    unique(methods.iter().map(|m| m.name.as_str()), "method", at)?;
+    unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;
+    unique(methods.iter().map(|m| m.name.as_str()).zip(method_spans), "methods", at)?;
     Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
 }
 
-fn unique<'a>(names: impl Iterator<Item = &'a str>, what: &str, at: Located) -> Result<()> {
-    let mut seen = HashSet::new();
-    for name in names {
-        if !seen.insert(name) {
-            let offset = at.src.find(&format!("\"{name}\"")).unwrap_or(0);
-            return Err(at.error(offset..offset, format!("{what} name `{name}` is used twice")));
+/// Errors at the second entry that takes a name already taken (names may be defaults).
+fn unique<'a>(names: impl Iterator<Item = (&'a str, Range<usize>)>, what: &str, at: Located) -> Result<()> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, (name, span)) in names.enumerate() {
+        if let Some(first) = seen.insert(name, i) {
+            return Err(at.error(span, format!("{what}[{i}]: name `{name}` is used twice (also by {what}[{first}]; set `name` to tell them apart)")));
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use toml::Value;
 use super::raw;
 use crate::data::preprocess::{self, Step};
 use crate::data::registry::Registry;
-use crate::data::{DataSource, Dataset, LoadedData, Sizes, load, split};
+use crate::data::{DataSource, Dataset, LoadedData, Sizes, load};
 use crate::engine::Located;
 use crate::error::Result;
 
@@ -86,18 +86,28 @@ pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usi
     Ok((DataSource::Loaded(Arc::new(LoadedData { dataset: data, official_splits: official })), sizes))
 }
 
-/// Errors unless the split sizes fit in every class.
-pub(super) fn check_fit(data: &Dataset, labeled: &Sizes, unlabeled: &Sizes, span: Range<usize>, i: usize, at: Located) -> Result<()> {
+/// Errors unless the per-class split sizes `l` and `u` fit in every class.
+pub(super) fn check_fit(data: &Dataset, l: &[usize], u: &[usize], span: Range<usize>, i: usize, at: Located) -> Result<()> {
     let counts = data.class_counts();
-    let shares = split::class_shares(data);
-    let l = labeled.per_class(&shares, &[]);
-    let u = unlabeled.per_class(&shares, &counts.iter().zip(&l).map(|(c, l)| c.saturating_sub(*l)).collect::<Vec<_>>());
     for k in 0..counts.len() {
         if l[k] + u[k] > counts[k] {
             return Err(at.error(span, format!(
                 "datasets[{i}]: the split asks for {} labeled + {} unlabeled points of class `{}`, which has only {}",
                 l[k], u[k], data.class_names[k], counts[k]
             )));
+        }
+    }
+    Ok(())
+}
+
+/// Errors unless the labeled rows of every official split hold two classes or more.
+pub(super) fn check_official(data: &Dataset, splits: &[Vec<usize>], span: Range<usize>, i: usize, at: Located) -> Result<()> {
+    for (s, rows) in splits.iter().enumerate() {
+        let mut classes: Vec<usize> = rows.iter().filter_map(|&r| data.classes.get(r).copied()).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        if classes.len() < 2 {
+            return Err(at.error(span, format!("datasets[{i}]: official split {s} labels points of one class only")));
         }
     }
     Ok(())

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::derive_seed;
 use crate::config::DatasetSpec;
-use crate::data::split::{Split, class_shares, stratified};
+use crate::data::split::{Split, stratified};
 use crate::data::{DataSource, LoadedData, Problem, Sampler};
 use crate::error::{Error, Result};
 
@@ -41,10 +41,8 @@ pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, 
             Ok(Split::complement(labeled, d.len()))
         }
         None => {
-            let shares = class_shares(d);
-            let labeled = spec.labeled.per_class(&shares, &[]);
-            let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).map(|(c, l)| c.saturating_sub(*l)).collect();
-            stratified(d, &labeled, &spec.unlabeled.per_class(&shares, &rest), rng)
+            let (labeled, unlabeled) = spec.class_sizes();
+            stratified(d, &labeled, &unlabeled, rng)
         }
     }
 }

@@ -26,8 +26,16 @@ impl RowLog {
     /// left by a crash is dropped). Rows from another config hash are an error.
     pub fn open(path: &Path, hash: &str, resume: bool) -> Result<(RowLog, Vec<ResultRow>)> {
         let previous = if resume && path.exists() {
-            let (rows, complete) = read(path, hash)?;
-            std::fs::write(path, complete).map_err(|e| Error::io(path, e))?;
+            // Keep complete lines only, and each task once (the first row of a task wins).
+            let (rows, _) = read(path, hash)?;
+            let mut seen = HashSet::new();
+            let rows: Vec<ResultRow> = rows.into_iter().filter(|r| seen.insert((r.dataset.clone(), r.split, r.method.clone()))).collect();
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+            for r in &rows {
+                w.serialize(r).map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+            }
+            let text = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
+            std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
             rows
         } else {
             std::fs::write(path, "").map_err(|e| Error::io(path, e))?;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::tables::Table;
+use super::tables::{Table, cell};
 use crate::error::{Error, Result};
 
 /// One published cell (error in %); a mean lost in our copy of the paper is `NaN`.
@@ -49,10 +49,10 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
     for p in published {
         let d = ours.datasets.iter().position(|x| *x == p.dataset);
         let m = ours.methods.iter().position(|x| *x == p.method);
-        let cell = d.zip(m).and_then(|(d, m)| ours.cells[d][m].as_ref());
+        let ours_cell = d.zip(m).and_then(|(d, m)| ours.cells[d][m].as_ref());
         let mean = if p.mean.is_nan() { "lost".to_string() } else { format!("{:.2}", p.mean) };
         let paper = format!("{mean}{} ± {:.2}", if p.worse { " ↓" } else { "" }, p.std);
-        let (mine, dist, ok) = match cell {
+        let (mine, dist, ok) = match ours_cell {
             None => ("–".to_string(), "–".to_string(), "–".to_string()),
             Some(c) => {
                 let mine = format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
@@ -68,7 +68,7 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
                 }
             }
         };
-        out.push_str(&format!("| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n", p.dataset, p.method, p.note));
+        out.push_str(&format!("| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n", cell(&p.dataset), cell(&p.method), cell(&p.note)));
     }
     out.push_str(&format!(
         "\n{} of {} compared cells within 2 std (the paper's std; ours where the paper gives none). Paper: {source}. Ours: {}\n",

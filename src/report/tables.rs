@@ -197,7 +197,8 @@ fn legend(t: &Table) -> String {
 
 /// Markdown rendering.
 pub fn markdown(t: &Table) -> String {
-    let mut out = format!("| dataset | {} |\n|---|{}\n", t.methods.join(" | "), "---|".repeat(t.methods.len()));
+    let methods: Vec<String> = t.methods.iter().map(|m| cell(m)).collect();
+    let mut out = format!("| dataset | {} |\n|---|{}\n", methods.join(" | "), "---|".repeat(t.methods.len()));
     for (d, row) in t.datasets.iter().zip(&t.cells) {
         let cells: Vec<String> = row
             .iter()
@@ -207,10 +208,15 @@ pub fn markdown(t: &Table) -> String {
                 Some(c) => format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std),
             })
             .collect();
-        out.push_str(&format!("| {d} | {} |\n", cells.join(" | ")));
+        out.push_str(&format!("| {} | {} |\n", cell(d), cells.join(" | ")));
     }
     out.push_str(&format!("\n{}\n", legend(t)));
     out
+}
+
+/// A name as one Markdown table cell: `|` escaped, line breaks as spaces.
+pub fn cell(name: &str) -> String {
+    name.replace('|', "\\|").replace(['\r', '\n'], " ")
 }
 
 /// LaTeX (booktabs) rendering.
@@ -279,6 +285,14 @@ mod tests {
         assert_eq!(lines[2], "| b | **20.00 ± 14.14** | 20.00 ± 0.00 |");
         assert!(lines[3].starts_with("| a | **50.00 ±") && lines[3].ends_with("| – |"));
         assert!(md.contains("stamp"));
+    }
+
+    #[test]
+    fn names_with_pipes_or_line_breaks_stay_in_their_cell() {
+        let t = build(&[row("a|b", "M\nN", 0, 0.1), row("a|b", "M\nN", 1, 0.2)], ERROR, "s").unwrap();
+        let md = markdown(&t);
+        assert!(md.starts_with("| dataset | M N |\n") && md.contains("| a\\|b | "), "{md}");
+        assert_eq!(md.lines().nth(2).unwrap().matches(" | ").count(), 1, "{md}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Running-time tables: mean ± std of `fit_seconds` per (dataset, method), in milliseconds,
 //! datasets as rows (with d and n) and methods as columns.
 
+use super::tables::cell;
 use crate::protocol::ResultRow;
 
 /// Mean and sample standard deviation (ddof = 1; 0 for a single value).
@@ -22,7 +23,8 @@ pub fn times_markdown(rows: &[ResultRow], stamp: &str) -> String {
             methods.push(&r.method);
         }
     }
-    let mut out = format!("| dataset | d | n | {} |\n|---|---|---|{}\n", methods.join(" | "), "---|".repeat(methods.len()));
+    let header: Vec<String> = methods.iter().map(|m| cell(m)).collect();
+    let mut out = format!("| dataset | d | n | {} |\n|---|---|---|{}\n", header.join(" | "), "---|".repeat(methods.len()));
     for d in &datasets {
         let cells: Vec<String> = methods
             .iter()
@@ -35,7 +37,7 @@ pub fn times_markdown(rows: &[ResultRow], stamp: &str) -> String {
                 format!("{mean:.1} ± {std:.1}")
             })
             .collect();
-        out.push_str(&format!("| {} | {} | {} | {} |\n", d.dataset, d.dim, d.n_labeled + d.n_unlabeled, cells.join(" | ")));
+        out.push_str(&format!("| {} | {} | {} | {} |\n", cell(&d.dataset), d.dim, d.n_labeled + d.n_unlabeled, cells.join(" | ")));
     }
     out.push_str(&format!("\nFit time per split in ms (selection + final fit + scoring), mean ± std over splits. {stamp}\n"));
     out

@@ -85,6 +85,12 @@ fn out_of_range_values_name_line_and_key() {
 }
 
 #[test]
+fn single_class_splits_are_refused_naming_the_dataset() {
+    let msg = err(&GOOD.replace("labeled_per_class = 5", "labeled = 1"));
+    assert!(msg.starts_with("cfg.toml:") && msg.contains("datasets[0]: a split would have 1/0 labeled"), "{msg}");
+}
+
+#[test]
 fn inconsistent_entries_are_errors() {
     assert!(err(&GOOD.replace("kind = \"spectral\"", "kind = \"spectral\"\nalpha_l = 1")).contains("not a parameter"));
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"lssvm\"")).contains("unknown kind"));
@@ -92,6 +98,9 @@ fn inconsistent_entries_are_errors() {
     assert!(err(&GOOD.replace("unlabeled = 40", "unlabeled = 40\nunlabeled_per_class = 3")).contains("exactly one"));
     let dup = format!("{GOOD}\n[[methods]]\nkind = \"ls_svm\"\n");
     assert!(err(&dup).contains("used twice"));
+    // A default name taken twice is blamed on the second entry's line, not on line 1.
+    let msg = err(&dup);
+    assert!(msg.starts_with("cfg.toml:28:") && msg.contains("methods[3]: name `LS-SVM` is used twice (also by methods[0]"), "{msg}");
     assert!(err("[experiment]\nname = \"x\"\nseed = 1\n").contains("no [[datasets]]"));
     assert!(err("not toml [").starts_with("cfg.toml:1:"));
 }
