@@ -2,7 +2,7 @@
 //! incomplete set is refused with the missing tasks named, a killed shard resumes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 const CONFIG: &str = r#"
 [experiment]
@@ -116,5 +116,30 @@ fn a_killed_shard_resumes_where_it_stopped() {
     b.sort();
     assert_eq!(a, b);
     assert!(resumed.starts_with(first), "the finished row is kept, not recomputed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_started_together_all_run() {
+    let (dir, cfg) = setup("together");
+    let out = dir.join("out");
+    for _ in 0..3 {
+        let children: Vec<_> = (1..=4)
+            .map(|i| {
+                Command::new(env!("CARGO_BIN_EXE_sslab"))
+                    .args(["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--threads", "1", "--shard", &format!("{i}/4")])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+    }
+    let o = sslab(&["merge", out.join("shards").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,6 +2,8 @@
 //! by the kernel on any exit, so a killed run leaves no stale lock. A whole run holds
 //! `.run.lock` exclusively; the shards of one config share it (and each holds its own
 //! `.shard-I-of-N.lock`), so exactly the shards of the same config can run side by side.
+//! Shards never hold `.run.lock` exclusively for long: only the first, to write the config
+//! copy, while `.config.lock` keeps the other shards waiting.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
@@ -18,38 +20,41 @@ pub struct RunLock {
 }
 
 impl RunLock {
-    /// Locks `dir` for a whole run or for one shard; a shard alone in the folder also leaves
-    /// the config there (`config.toml`, for `sslab merge`).
+    /// Locks `dir` for a whole run or for one shard; the first shard in the folder also
+    /// leaves the config there (`config.toml`, for `sslab merge`). Shards start one at a
+    /// time (`.config.lock`), so each sees whether others of its config are running.
     pub fn acquire(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Result<Self> {
-        let run = open(&dir.join(".run.lock"))?;
+        let run_path = dir.join(".run.lock");
+        let run = open(&run_path)?;
         let busy = |what: String| Error::Data(format!("{}: {what}; wait for it to finish or use another --out", dir.display()));
         let Some(s) = shard else {
             return match run.try_lock() {
                 Ok(()) => Ok(RunLock { _files: vec![run] }),
                 Err(TryLockError::WouldBlock) => Err(busy("another sslab run is writing into this folder".into())),
-                Err(TryLockError::Error(e)) => Err(Error::io(dir.join(".run.lock"), e)),
+                Err(TryLockError::Error(e)) => Err(Error::io(run_path, e)),
             };
         };
-        let config = dir.join("config.toml");
+        let start_path = dir.join(".config.lock");
+        let start = open(&start_path)?;
+        start.lock().map_err(|e| Error::io(&start_path, e))?;
+        let whole = || busy("a whole (unsharded) sslab run is writing into this folder".into());
         match run.try_lock() {
             Ok(()) => {
-                // Alone: this shard's config becomes the folder's, then others may join.
+                // Nobody else runs here: this shard's config becomes the folder's.
                 let text = std::fs::read(&exp.path).map_err(|e| Error::io(&exp.path, e))?;
-                write_atomic(&config, &text)?;
-                run.lock_shared().map_err(|e| Error::io(dir.join(".run.lock"), e))?;
+                write_atomic(&dir.join("config.toml"), &text)?;
+                run.try_lock_shared().map_err(|_| whole())?;
             }
-            Err(TryLockError::WouldBlock) => match run.try_lock_shared() {
-                Ok(()) => {
-                    let theirs = crate::config::load(&config).map(|c| c.hash).unwrap_or_default();
-                    if theirs != exp.hash {
-                        return Err(busy(format!("shards of another config (hash {theirs}) are writing into this folder")));
-                    }
+            Err(TryLockError::WouldBlock) => {
+                run.try_lock_shared().map_err(|_| whole())?;
+                let theirs = crate::config::load(&dir.join("config.toml")).map(|c| c.hash).unwrap_or_default();
+                if theirs != exp.hash {
+                    return Err(busy(format!("shards of another config (hash {theirs}) are writing into this folder")));
                 }
-                Err(TryLockError::WouldBlock) => return Err(busy("a whole (unsharded) sslab run is writing into this folder".into())),
-                Err(TryLockError::Error(e)) => return Err(Error::io(dir.join(".run.lock"), e)),
-            },
-            Err(TryLockError::Error(e)) => return Err(Error::io(dir.join(".run.lock"), e)),
+            }
+            Err(TryLockError::Error(e)) => return Err(Error::io(run_path, e)),
         }
+        drop(start);
         let path = dir.join(format!(".shard-{}-of-{}.lock", s.index, s.count));
         let own = open(&path)?;
         match own.try_lock() {
