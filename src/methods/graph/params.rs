@@ -194,7 +194,7 @@ impl GraphMethod {
     }
 
     /// The (λ, r, γ) of the label-independent smoother K(λI + rK + γLK)⁻¹ the method uses,
-    /// binary or multi-class, to precompute with [`Prepared::cache_smoother`](super::Prepared::cache_smoother).
+    /// binary or multi-class, to share through [`Prepared::add_smoother`](super::Prepared::add_smoother).
     pub fn smoother_key(&self, multiclass: bool) -> Option<(f64, f64, f64)> {
         let p = &self.params;
         match p.kind {

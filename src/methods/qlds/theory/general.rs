@@ -38,7 +38,7 @@ const MAX_ITER: usize = 20_000;
 const TOL: f64 = 1e-13;
 
 impl GeneralSetting {
-    /// A setting with diagonal covariances diag(variances[k]).
+    /// A setting with diagonal covariances `diag(variances[k])`.
     pub fn diagonal(labeled: [usize; 2], unlabeled: [usize; 2], means: [Vec<f64>; 2], variances: &[ndarray::Array1<f64>; 2]) -> Self {
         let d = means[0].len();
         let covariances = variances.each_ref().map(|v| Mat::from_fn(d, d, |i, j| if i == j { v[i] } else { 0.0 }));
