@@ -55,6 +55,26 @@ fn results_without_timing(path: &Path) -> Vec<String> {
 }
 
 #[test]
+fn a_fit_above_the_memory_limit_is_a_failed_row() {
+    let dir = temp_dir("memory");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let out = dir.join("out");
+    // Dataset g (d = 20, 128 points) needs ~81 KB per QLDS-family fit, h (d = 30, 110 points) ~122 KB.
+    let o = Command::new(env!("CARGO_BIN_EXE_sslab"))
+        .args(["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
+        .env("SSLAB_MEMORY_LIMIT", "100K")
+        .output()
+        .unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("fits failed"));
+    let csv = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(rows.iter().filter(|l| l.contains(",h,")).all(|l| l.contains(",failed,") && l.contains("above the memory limit")), "{csv}");
+    assert!(rows.iter().filter(|l| l.contains(",g,")).all(|l| l.contains(",ok,")), "{csv}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn results_are_identical_with_one_or_two_threads() {
     let dir = temp_dir("threads");
     let cfg = dir.join("c.toml");

@@ -45,6 +45,8 @@ impl Method for NearestMean {
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
+        // A stand-in for a refused allocation deep inside a solver.
+        assert!(self.shrink < 0.9, "cannot allocate");
         Ok(Fitted::binary(scores(split.problem, self.shrink)?, 0.0))
     }
 
@@ -119,6 +121,22 @@ fn its_keys_are_checked_with_file_and_line() {
     assert!(e.contains("methods[0].k: not a parameter of `nearest_mean`"), "{e}");
     let e = sslab::config::parse(CONFIG, Path::new("means.toml")).unwrap_err().to_string();
     assert!(e.contains("unknown kind `nearest_mean`"), "{e}");
+}
+
+#[test]
+fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
+    let src = format!("{CONFIG}\n[[methods]]\nkind = \"nearest_mean\"\nshrink = 0.95\n");
+    let exp = parse_with(&src, Path::new("means.toml"), &families()).unwrap();
+    let dir = tempdir("panic");
+    let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(rows.len(), 9);
+    for r in &rows {
+        match r.method.as_str() {
+            "NM(0.95)" => assert!(r.status == "failed" && r.message.contains("the fit panicked: cannot allocate"), "{r:?}"),
+            _ => assert_eq!(r.status, "ok", "{r:?}"),
+        }
+    }
 }
 
 fn tempdir(tag: &str) -> std::path::PathBuf {

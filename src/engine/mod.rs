@@ -4,6 +4,7 @@
 //! only these traits; the built-in families are listed in `methods::FAMILIES`.
 
 mod entry;
+pub mod memory;
 mod scores;
 mod store;
 
@@ -63,6 +64,13 @@ pub trait Method: Debug + Send + Sync {
     /// constant), used to balance the shards of a run.
     fn cost(&self, n: usize, dim: usize) -> f64 {
         (n * dim) as f64
+    }
+
+    /// The memory (bytes) one fit needs on `n` points of `dim` features, roughly; a fit
+    /// above [`memory::limit`] becomes a `failed` row instead of running. Default: two
+    /// dense n×d copies.
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        16.0 * n as f64 * dim as f64
     }
 
     /// Theoretical score distributions N(m, σ²) of the two classes at the fitted

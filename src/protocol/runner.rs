@@ -5,6 +5,7 @@
 //! log at once; a method that fails records a `failed` row and the run goes on.
 
 use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,7 +20,7 @@ use super::shard::{self, Shard};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::{DataSource, Problem};
-use crate::engine::{Fitted, Split, Store};
+use crate::engine::{Fitted, Split, Store, memory};
 use crate::error::{Error, Result};
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
@@ -108,10 +109,11 @@ impl Task<'_> {
         let (problem, rows) = draw(spec, self.exp.seed, split)?;
         let split_store = Store::default();
         let view = Split { problem: &problem, source: &spec.source, rows: rows.as_deref(), dataset_store, split_store: &split_store };
+        let limit = memory::limit();
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
-                let fitted = m.method.fit(&view);
+                let fitted = fit(m, &view, limit);
                 let row = row(self.exp, spec, split, m, &problem, fitted, start.elapsed().as_secs_f64());
                 self.log.append(&row)?;
                 self.bar.inc(1);
@@ -119,6 +121,25 @@ impl Task<'_> {
             })
             .collect()
     }
+}
+
+/// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
+/// inside a fit (e.g. a refused allocation), become errors for its row only.
+fn fit(m: &MethodSpec, split: &Split, limit: f64) -> Result<Fitted> {
+    let p = split.problem;
+    let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
+    let need = m.method.memory(n, dim);
+    if need > limit {
+        return Err(Error::Data(format!(
+            "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
+            need / memory::GIB,
+            limit / memory::GIB
+        )));
+    }
+    std::panic::catch_unwind(AssertUnwindSafe(|| m.method.fit(split))).unwrap_or_else(|panic| {
+        let why = panic.downcast_ref::<String>().map(String::as_str).or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("unknown panic");
+        Err(Error::Data(format!("the fit panicked: {why}")))
+    })
 }
 
 /// The result row of one method on one split; a failure becomes a `failed` row carrying

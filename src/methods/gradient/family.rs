@@ -9,7 +9,7 @@ use super::{Labeled, Unlabeled};
 use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
-use crate::methods::qlds::moments;
+use crate::methods::qlds::{dense_memory, moments};
 
 /// Linear semi-supervised losses trained by Adam, oracle-tuned over a grid (QLDS Table 4).
 pub struct GradientFamily;
@@ -101,6 +101,10 @@ impl Method for GradientSsl {
     fn cost(&self, n: usize, dim: usize) -> f64 {
         let points = (self.grid.points() - self.grid.invalid(self.unlabeled)) as f64;
         points * self.training.adam.max_iterations as f64 * (n * dim) as f64
+    }
+
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {

@@ -33,6 +33,12 @@ impl Method for GraphMethod {
         n * n * (dim as f64 + n + self.params().iterations as f64)
     }
 
+    /// The dense rows, the N×N kernel, its permuted copy and a smoother.
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        let n = n as f64;
+        8.0 * (n * dim as f64 + 3.0 * n * n)
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let problem = split.problem;
         let multiclass = problem.n_classes > 2;

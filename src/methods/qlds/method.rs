@@ -33,6 +33,12 @@ pub fn dense_cost(n: usize, dim: usize) -> f64 {
     n * d * d + d * d * d
 }
 
+/// The split's moments: three dense n×d copies and six d×d matrices, in bytes.
+pub fn dense_memory(n: usize, dim: usize) -> f64 {
+    let (n, d) = (n as f64, dim as f64);
+    8.0 * (3.0 * n * d + 6.0 * d * d)
+}
+
 /// Scores of the unlabeled rows with (α_l, α_u) and λ.
 fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
     Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda }
@@ -47,6 +53,10 @@ fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(
 impl Method for Qlds {
     fn cost(&self, n: usize, dim: usize) -> f64 {
         dense_cost(n, dim)
+    }
+
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
     }
 
     fn lambda_policy(&self) -> &'static str {
@@ -73,6 +83,10 @@ impl Method for Spectral {
         dense_cost(n, dim)
     }
 
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
+    }
+
     fn lambda_policy(&self) -> &'static str {
         "top_eig_unlabeled"
     }
@@ -91,6 +105,10 @@ impl Method for Spectral {
 impl Method for SelectQlds {
     fn cost(&self, n: usize, dim: usize) -> f64 {
         dense_cost(n, dim)
+    }
+
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
     }
 
     fn params(&self) -> String {
@@ -122,6 +140,10 @@ impl Method for SelectQlds {
 impl Method for SelectLambda {
     fn cost(&self, n: usize, dim: usize) -> f64 {
         dense_cost(n, dim)
+    }
+
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
     }
 
     fn lambda_policy(&self) -> &'static str {

@@ -14,7 +14,7 @@ pub mod theory;
 
 pub use family::{QldsFamily, lambda_policy};
 pub use fit::FittedQlds;
-pub use method::{dense_cost, moments};
+pub use method::{dense_cost, dense_memory, moments};
 pub use params::{LambdaPolicy, Qlds, QldsParams};
 pub use prepared::Prepared;
 pub use spectral::{FittedSpectral, Spectral};

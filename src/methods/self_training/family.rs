@@ -5,7 +5,7 @@ use std::any::Any;
 use super::{SelfTraining, SelfTrainingParams, Threshold};
 use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
 use crate::error::Result;
-use crate::methods::qlds::{dense_cost, lambda_policy, moments};
+use crate::methods::qlds::{dense_cost, dense_memory, lambda_policy, moments};
 
 /// ST(LS-SVM).
 pub struct SelfTrainingFamily;
@@ -47,6 +47,10 @@ impl Method for SelfTraining {
 
     fn cost(&self, n: usize, dim: usize) -> f64 {
         self.params().max_rounds as f64 * dense_cost(n, dim)
+    }
+
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        dense_memory(n, dim)
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {

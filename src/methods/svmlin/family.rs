@@ -76,6 +76,11 @@ impl Method for Svmlin {
         passes * (n * dim) as f64
     }
 
+    /// Sparse: the design is already in memory; the solvers keep a few vectors of n and d.
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        80.0 * (n + dim) as f64
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         Ok(Fitted::binary(Svmlin::fit(self, split.problem)?.scores(&split.problem.x_u), self.params().lambda))
     }
