@@ -8,7 +8,7 @@ use super::values::positive;
 use super::{files, generators, raw};
 use crate::data::split::class_shares;
 use crate::data::{DataSource, Sizes};
-use crate::engine::Located;
+use crate::engine::{Located, memory};
 use crate::error::Result;
 
 /// A dataset and the split sizes drawn from it.
@@ -143,6 +143,20 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary
             None => files::check_fit(&data.dataset, &l, &u, span.clone(), i, at)?,
             Some(splits) => files::check_official(&data.dataset, splits, span.clone(), i, at)?,
         }
+    }
+    let (n, dim) = spec.shape();
+    // The rows a split draws: dense, or (sparse text) an index and a value per non-zero.
+    let need = match &spec.source {
+        DataSource::Synthetic(_) => 8.0 * n as f64 * dim as f64,
+        DataSource::SparseText(t) => 16.0 * n as f64 * t.nnz_per_doc() as f64,
+        DataSource::Loaded(_) => 0.0,
+    };
+    if need > memory::limit() {
+        return Err(at.error(span, format!(
+            "datasets[{i}]: a split of {n} points × {dim} features needs about {:.1} GiB, above the memory limit of {:.1} GiB (SSLAB_MEMORY_LIMIT)",
+            need / memory::GIB,
+            memory::limit() / memory::GIB
+        )));
     }
     let classes = |v: &[usize]| v.iter().filter(|c| **c > 0).count();
     if classes(&l) < 2 || classes(&u) < 2 {

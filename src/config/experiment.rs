@@ -26,6 +26,9 @@ pub struct Experiment {
     pub methods: Vec<MethodSpec>,
 }
 
+/// The most splits a config may ask for.
+const MAX_SPLITS: usize = 100_000;
+
 pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
@@ -35,7 +38,10 @@ pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dy
     }
     let seed = u64::try_from(*exp.seed.get_ref()).map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
     let splits = match &exp.splits {
-        Some(s) => positive(s, "experiment.splits", at)?,
+        Some(s) => match positive(s, "experiment.splits", at)? {
+            n if n > MAX_SPLITS => return Err(at.error(s.span(), format!("experiment.splits: at most {MAX_SPLITS}, got {n}"))),
+            n => n,
+        },
         None => 20,
     };
     if raw.datasets.is_empty() {

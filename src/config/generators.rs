@@ -10,13 +10,13 @@ use super::raw;
 use super::values::positive;
 use crate::data::sparse_text::SparseText;
 use crate::data::synthetic::GaussianMixture;
-use crate::engine::Located;
+use crate::engine::{Located, memory};
 use crate::error::Result;
 
 pub(super) fn synthetic(d: &raw::Dataset, i: usize, span: Range<usize>, at: Located) -> Result<GaussianMixture> {
     let key = |k: &str| format!("datasets[{i}].{k}");
     let dim = match &d.dim {
-        Some(v) => positive(v, &key("dim"), at)?,
+        Some(v) => within_memory(positive(v, &key("dim"), at)?, 32, v, &key("dim"), at)?,
         None => return Err(at.error(span, format!("{}: required for a synthetic dataset", key("dim")))),
     };
     let means = match (&d.mean_norm, &d.means) {
@@ -76,7 +76,20 @@ pub(super) fn sparse_text(d: &raw::Dataset, i: usize, span: Range<usize>, at: Lo
             .ok_or_else(|| at.error(s.span(), format!("{}: must be ≥ 1, got {}", key(name), s.get_ref()))),
     };
     let (vocabulary, nnz) = (count(&d.dim, "dim")?, count(&d.nnz_per_doc, "nnz_per_doc")?);
+    if let Some(v) = &d.dim {
+        within_memory(vocabulary, 32, v, &key("dim"), at)?;
+    }
     let weight = d.topic_weight.as_ref().map_or(SparseText::TOPIC_WEIGHT, |w| *w.get_ref());
     let exponent = d.zipf_exponent.as_ref().map_or(SparseText::ZIPF_EXPONENT, |e| *e.get_ref());
     SparseText::new(vocabulary, nnz, weight, exponent).map_err(|e| at.error(span, format!("datasets[{i}]: {e}")))
+}
+
+/// `count` when `count × bytes` fits in the memory limit, else an error at `v`'s line.
+fn within_memory(count: usize, bytes: usize, v: &Spanned<i64>, key: &str, at: Located) -> Result<usize> {
+    let need = count as f64 * bytes as f64;
+    let limit = memory::limit();
+    if need > limit {
+        return Err(at.error(v.span(), format!("{key}: {count} needs about {:.1} GiB, above the memory limit of {:.1} GiB (SSLAB_MEMORY_LIMIT)", need / memory::GIB, limit / memory::GIB)));
+    }
+    Ok(count)
 }

@@ -21,8 +21,14 @@ use sha2::{Digest, Sha256};
 use crate::engine::{Family, Located};
 use crate::error::{Error, Result};
 
-/// Reads and validates a config file.
+/// The largest config file read (16 MiB).
+const MAX_CONFIG: u64 = 16 << 20;
+
+/// Reads and validates a config file (a regular file of at most 16 MiB).
 pub fn load(path: &Path) -> Result<Experiment> {
+    if crate::data::text::regular_file(path)? > MAX_CONFIG {
+        return Err(Error::Data(format!("{}: larger than {} MiB: not a config", path.display(), MAX_CONFIG >> 20)));
+    }
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     parse(&src, path)
 }

@@ -20,7 +20,7 @@ pub mod split;
 pub mod svmlight;
 pub mod svmlin;
 pub mod synthetic;
-mod text;
+pub mod text;
 
 pub use csr::Csr;
 pub use features::Features;

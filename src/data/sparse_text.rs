@@ -48,6 +48,11 @@ impl SparseText {
         Ok(SparseText { vocabulary, nnz_per_doc, topic_weight, zipf_exponent })
     }
 
+    /// Non-zeros per document.
+    pub fn nnz_per_doc(&self) -> usize {
+        self.nnz_per_doc
+    }
+
     /// Number of features (the vocabulary size).
     pub fn dim(&self) -> usize {
         self.vocabulary

@@ -9,8 +9,14 @@ use flate2::read::MultiGzDecoder;
 
 use crate::error::{Error, Result};
 
-/// Opens `path` for buffered reading, decompressing it when it starts with the gzip magic.
+/// The longest line read (64 MiB): a longer one, or a file without line ends such as
+/// `/dev/zero`, is an error instead of unbounded memory.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// Opens `path` for buffered reading, decompressing it when it starts with the gzip magic;
+/// only regular files (not devices or pipes).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
+    regular_file(path)?;
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut magic = [0u8; 2];
     let mut got = 0;
@@ -46,11 +52,14 @@ impl<R: BufRead> Lines<R> {
     /// The next line and its 1-based number, or None at the end.
     pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>> {
         self.buf.clear();
-        let n = self.reader.read_until(b'\n', &mut self.buf).map_err(|e| Error::io(&self.path, e))?;
+        let n = (&mut self.reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.buf).map_err(|e| Error::io(&self.path, e))?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
+        if n > MAX_LINE {
+            return Err(error_at(&self.path, self.line, format!("line longer than {} MiB", MAX_LINE >> 20)));
+        }
         let mut end = self.buf.len();
         while end > 0 && matches!(self.buf[end - 1], b'\n' | b'\r') {
             end -= 1;
@@ -62,6 +71,15 @@ impl<R: BufRead> Lines<R> {
     pub fn file_error(&self, message: impl Into<String>) -> Error {
         error_at(&self.path, self.line + 1, message)
     }
+}
+
+/// Errors unless `path` is a regular file (a device such as `/dev/zero` never ends).
+pub fn regular_file(path: &Path) -> Result<u64> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::Data(format!("{}: not a regular file", path.display())));
+    }
+    Ok(meta.len())
 }
 
 /// A parse error at `line` (1-based) of `path`.

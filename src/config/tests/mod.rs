@@ -127,3 +127,17 @@ fn lambda_by_cross_validation_on_the_corners() {
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nfolds = 5")).contains("only used with lambda = \"cv\""));
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 1")).contains("methods[0].folds"));
 }
+
+#[test]
+fn sizes_beyond_memory_or_reason_are_config_errors() {
+    let msg = err(&GOOD.replace("dim = 10", "dim = 1000000000000"));
+    assert!(msg.contains("datasets[0].dim: 1000000000000 needs about") && msg.contains("memory limit"), "{msg}");
+    let msg = err(&GOOD.replace("unlabeled = 40", "unlabeled = 1000000000000"));
+    assert!(msg.contains("datasets[0]: a split of") && msg.contains("memory limit"), "{msg}");
+    let msg = err(&GOOD.replace("splits = 4", "splits = 1000000000000"));
+    assert!(msg.starts_with("cfg.toml:5: experiment.splits: at most 100000"), "{msg}");
+    let msg = err(&GOOD.replace("kind = \"spectral\"", "kind = \"qlds\"\nselect = \"th\"\ngrid = 1000000000"));
+    assert!(msg.contains("grid: needs 2 to 1000 points per axis"), "{msg}");
+    let e = load(Path::new("/dev/zero")).unwrap_err().to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+}

@@ -91,3 +91,9 @@ fn random_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn devices_are_refused_not_read_forever() {
+    let e = read(std::path::Path::new("/dev/zero"), &SvmlightOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+}

@@ -10,6 +10,8 @@ pub struct Grid {
 impl Grid {
     /// Default: 11 points per axis, α ∈ {0, 0.1, …, 1} (120 grid points).
     pub const DEFAULT_POINTS: usize = 11;
+    /// Largest number of points per axis (10⁶ grid points).
+    pub const MAX_POINTS: usize = 1000;
 
     /// The α values of one axis.
     pub fn values(&self) -> Vec<f64> {

@@ -72,8 +72,8 @@ pub struct Selected {
 impl SelectQlds {
     /// Checks the grid (≥ 2 points per axis), the folds (≥ 2) and the λ policy.
     pub fn new(policy: Policy, grid: Grid, lambda: LambdaPolicy) -> Result<Self> {
-        if grid.points < 2 {
-            return Err(Error::param("grid", format!("needs ≥ 2 points per axis, got {}", grid.points)));
+        if !(2..=Grid::MAX_POINTS).contains(&grid.points) {
+            return Err(Error::param("grid", format!("needs 2 to {} points per axis, got {}", Grid::MAX_POINTS, grid.points)));
         }
         if let Policy::CrossValidation { folds } = policy
             && folds < 2
