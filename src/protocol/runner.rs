@@ -34,10 +34,10 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
-/// Runs the experiment (or one shard of it) in folder `dir`, locked against other runs (see
-/// [`RunLock`]): persists the split indices
-/// (`splits/`), appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`) as they
-/// finish; returns its rows (earlier ones too when resuming) in [`sort_rows`] order.
+/// Runs the experiment (or one shard of it) in folder `dir`, locked against other runs
+/// ([`RunLock`]): persists the split indices (`splits/`), appends rows to `rows.log` (a
+/// shard: `rows.shard-I-of-N.log`) as they finish; returns its rows (earlier ones too when
+/// resuming) in [`sort_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
