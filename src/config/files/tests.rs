@@ -7,8 +7,26 @@ use crate::config::parse;
 use crate::data::{DataSource, Sizes};
 use crate::protocol::split_problem;
 
+/// A data file in its own temporary folder, removed when the fixture is dropped.
+struct Fixture(PathBuf);
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+impl std::ops::Deref for Fixture {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
 /// A 3-class SVMlight fixture: labels 1 (6 rows), 2 (4 rows), 3 (10 rows).
-fn fixture(tag: &str, text: Option<&str>) -> PathBuf {
+fn fixture(tag: &str, text: Option<&str>) -> Fixture {
     let dir = std::env::temp_dir().join(format!("sslab-cfg-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("d.svm");
@@ -19,7 +37,7 @@ fn fixture(tag: &str, text: Option<&str>) -> PathBuf {
         })
         .collect();
     std::fs::write(&path, text.unwrap_or(&default)).unwrap();
-    path
+    Fixture(path)
 }
 
 fn config(path: &Path, extra: &str) -> String {
