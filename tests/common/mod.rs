@@ -1,5 +1,5 @@
-//! Shared by the data tests: the mirror (or a clear "SKIPPED" when absent) and temporary
-//! data directories filled from it, removed when dropped.
+//! Shared by the data tests: the mirror (those tests are ignored, and counted as such, where
+//! it is absent) and temporary data directories filled from it, removed when dropped.
 #![allow(dead_code)] // each test file uses part of these helpers
 
 use std::path::{Path, PathBuf};
@@ -7,18 +7,14 @@ use std::path::{Path, PathBuf};
 use sslab::data::fetch;
 use sslab::data::registry::Registry;
 
-/// The data mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data), or None after printing why
-/// the calling test is skipped.
-pub fn mirror() -> Option<PathBuf> {
+/// The data mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data); a test that asks for it
+/// without one fails instead of passing silently.
+pub fn mirror() -> PathBuf {
     let dir = std::env::var_os("SSLAB_DATA_MIRROR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIPPED: needs the data mirror, none at {} (set SSLAB_DATA_MIRROR)", dir.display());
-        None
-    }
+    assert!(dir.is_dir(), "needs the data mirror, none at {} (set SSLAB_DATA_MIRROR)", dir.display());
+    dir
 }
 
 /// A temporary directory, removed (with its contents) when dropped.
