@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables
+.PHONY: fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables
 
 build:
 	$(CARGO) build --release --locked
@@ -122,3 +122,13 @@ bench-graph:
 # scratch folder; prints wall time and peak memory (targets: < 10 min, < 4 GiB).
 bench-tv-usps: build
 	$(SSLAB) run configs/tv_usps_multiclass.toml --out $${TMPDIR:-/tmp}/sslab-bench-tv --quiet
+
+# Every parser's fuzz target (cargo-fuzz on the nightly toolchain; `cargo install cargo-fuzz`)
+# for FUZZ_SECONDS each, all at once; seeds and findings stay in fuzz/corpus/<target>.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := config svmlight dense svmlin mat
+fuzz:
+	cd fuzz && env -u CARGO_TARGET_DIR cargo +nightly fuzz build --sanitizer none -O
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		(env -u CARGO_TARGET_DIR cargo +nightly fuzz run $$t --sanitizer none -O -- -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 > target/$$t.log 2>&1; echo "$$t: exit $$?") & \
+	done; wait; for t in $(FUZZ_TARGETS); do grep -E "stat::number_of_executed_units|SUMMARY|crash-" target/$$t.log | sed "s/^/$$t: /"; done

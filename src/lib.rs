@@ -13,6 +13,7 @@ pub mod error;
 pub mod linalg;
 pub mod methods;
 pub mod protocol;
+#[cfg(feature = "report")]
 pub mod report;
 pub mod stats;
 

@@ -2,6 +2,7 @@
 //! ESL `zip.train` with the label first), one-label-per-line files, and split files
 //! (one split per line, 1-based indices of the labelled points).
 
+use std::io::BufRead;
 use std::path::Path;
 
 use ndarray::Array2;
@@ -17,7 +18,12 @@ pub struct DenseText {
 
 /// Reads a dense matrix; every row must have the same number of values.
 pub fn read_matrix(path: &Path, label_first: bool) -> Result<DenseText> {
-    let mut lines = Lines::new(text::open(path)?, path);
+    parse_matrix(text::open(path)?, path, label_first)
+}
+
+/// [`read_matrix`] from any reader; `path` is only used in messages.
+pub fn parse_matrix<R: BufRead>(reader: R, path: &Path, label_first: bool) -> Result<DenseText> {
+    let mut lines = Lines::new(reader, path);
     let (mut values, mut labels, mut width) = (Vec::new(), Vec::new(), None);
     let mut rows = 0;
     while let Some((no, line)) = lines.next_line()? {
@@ -52,7 +58,12 @@ pub fn read_matrix(path: &Path, label_first: bool) -> Result<DenseText> {
 
 /// Reads one numeric label per line.
 pub fn read_labels(path: &Path) -> Result<Vec<f64>> {
-    let mut lines = Lines::new(text::open(path)?, path);
+    parse_labels(text::open(path)?, path)
+}
+
+/// [`read_labels`] from any reader; `path` is only used in messages.
+pub fn parse_labels<R: BufRead>(reader: R, path: &Path) -> Result<Vec<f64>> {
+    let mut lines = Lines::new(reader, path);
     let mut labels = Vec::new();
     while let Some((no, line)) = lines.next_line()? {
         if text::is_blank(line) {
@@ -72,7 +83,12 @@ pub fn read_labels(path: &Path) -> Result<Vec<f64>> {
 
 /// Reads split files: one split per line, 1-based distinct indices ≤ `n`; returned 0-based.
 pub fn read_splits(path: &Path, n: usize) -> Result<Vec<Vec<usize>>> {
-    let mut lines = Lines::new(text::open(path)?, path);
+    parse_splits(text::open(path)?, path, n)
+}
+
+/// [`read_splits`] from any reader; `path` is only used in messages.
+pub fn parse_splits<R: BufRead>(reader: R, path: &Path, n: usize) -> Result<Vec<Vec<usize>>> {
+    let mut lines = Lines::new(reader, path);
     let mut splits = Vec::new();
     while let Some((no, line)) = lines.next_line()? {
         if text::is_blank(line) {

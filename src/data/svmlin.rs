@@ -1,6 +1,7 @@
 //! SVMlin's own format: an examples file (SVMlight lines without labels) and a labels file
 //! (one label per line, `+1`/`-1`, `0` = unlabeled), as in the SVMlin paper's pcmac.
 
+use std::io::BufRead;
 use std::path::Path;
 
 use ndarray::Array1;
@@ -27,7 +28,18 @@ impl SvmlinSet {
 pub fn read(examples: &Path, labels: &Path, n_features: Option<usize>) -> Result<SvmlinSet> {
     let opts = SvmlightOptions { n_features, unlabeled: true, labels: None };
     let x = svmlight::read(examples, &opts)?.x;
-    let y = dense::read_labels(labels)?;
+    pair(x, dense::read_labels(labels)?, examples, labels)
+}
+
+/// [`read`] from two readers; the paths are only used in messages.
+pub fn parse<R: BufRead, S: BufRead>(examples: R, labels: S, paths: (&Path, &Path), n_features: Option<usize>) -> Result<SvmlinSet> {
+    let opts = SvmlightOptions { n_features, unlabeled: true, labels: None };
+    let x = svmlight::parse(examples, paths.0, &opts)?.x;
+    pair(x, dense::parse_labels(labels, paths.1)?, paths.0, paths.1)
+}
+
+/// The examples with their labels: as many labels as rows, each +1, −1 or 0.
+fn pair(x: Csr, y: Vec<f64>, examples: &Path, labels: &Path) -> Result<SvmlinSet> {
     if y.len() != x.nrows() {
         return Err(Error::Data(format!(
             "{} has {} labels but {} has {} rows",
