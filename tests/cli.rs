@@ -75,6 +75,33 @@ fn a_fit_above_the_memory_limit_is_a_failed_row() {
 }
 
 #[test]
+fn one_very_wide_sparse_file_fails_its_own_fits_not_the_run() {
+    // An SVMlight row with index 4000000000 and no `features` key: QLDS would need a dense
+    // 4·10⁹-wide matrix, SVMlin 4·10⁹-long weight vectors. Their rows become failed rows
+    // naming the memory needed; the other dataset's rows are computed as usual.
+    let dir = temp_dir("wide");
+    let rows: String = (0..40).map(|i| format!("{} 1:{}.5 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, i % 3)).collect();
+    std::fs::write(dir.join("d.svm"), format!("{rows}+1 4000000000:1\n")).unwrap();
+    let cfg = dir.join("c.toml");
+    let config = format!(
+        "[experiment]\nname = \"wide\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled = 6\nunlabeled = 20\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 5\nmean_norm = 2\nlabeled = 6\nunlabeled = 20\n\n[[methods]]\nkind = \"ls_svm\"\n\n[[methods]]\nkind = \"linear_svm\"\n",
+        dir.join("d.svm").display()
+    );
+    std::fs::write(&cfg, config).unwrap();
+    let out = dir.join("out");
+    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("wide/results.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        let want = if line.contains(",d,") { ",failed," } else { ",ok," };
+        assert!(line.contains(want), "{line}");
+        assert!(!line.contains(",d,") || line.contains("above the memory limit"), "{line}");
+    }
+    assert_eq!(csv.lines().count(), 9);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn results_are_identical_with_one_or_two_threads() {
     let dir = temp_dir("threads");
     let cfg = dir.join("c.toml");
