@@ -22,7 +22,7 @@ impl Family for QldsFamily {
         m.only(match kind.as_str() {
             "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon", "select", "grid", "folds", "theory_scale"],
             "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
-            _ => &[],
+            _ => &["center", "matrix", "orient"],
         })?;
         if let Some(policy) = m.string("select")? {
             return select(m, &policy);
@@ -39,7 +39,7 @@ impl Family for QldsFamily {
         }
         let lambda = if lambda_cv { LambdaPolicy::MaxEigAll { epsilon: m.f64("epsilon")?.unwrap_or(LambdaPolicy::EPSILON) } } else { lambda_policy(m)? };
         let (alpha_l, alpha_u, name) = match kind.as_str() {
-            "spectral" => return Ok(Checked::new("Spectral", Spectral)),
+            "spectral" => return spectral(m),
             "ls_svm" => (1.0, 0.0, "LS-SVM".to_string()),
             "gb_ssl" => (0.0, 1.0, "GB-SSL".to_string()),
             _ => {
@@ -106,4 +106,20 @@ fn select(m: &Entry, select: &str) -> Result<Checked> {
     let lambda = lambda_policy(m)?;
     let checked = SelectQlds::new(policy, Grid { points }, lambda).map_err(|e| m.param_error(e, "select"))?;
     Ok(Checked::new(format!("QLDS({})", policy.name()), checked))
+}
+
+/// A `spectral` entry: `center` and `orient` (default true), `matrix` = "unlabeled"
+/// (default) or "all" (the top eigenvector of the second moments of all points).
+fn spectral(m: &Entry) -> Result<Checked> {
+    let unlabeled_only = match m.string("matrix")?.as_deref() {
+        None | Some("unlabeled") => true,
+        Some("all") => false,
+        Some(other) => return Err(m.error("matrix", format!("unknown `{other}` (known: unlabeled, all)"))),
+    };
+    let s = Spectral { center: m.get("center")?.unwrap_or(true), unlabeled_only, orient: m.get("orient")?.unwrap_or(true) };
+    let name = match s.describe() {
+        d if d.is_empty() => "Spectral".to_string(),
+        d => format!("Spectral({})", d.replace(' ', ",")),
+    };
+    Ok(Checked::new(name, s))
 }

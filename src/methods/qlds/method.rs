@@ -87,13 +87,17 @@ impl Method for Spectral {
         dense_memory(n, dim)
     }
 
+    fn params(&self) -> String {
+        self.describe()
+    }
+
     fn lambda_policy(&self) -> &'static str {
-        "top_eig_unlabeled"
+        if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" }
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
-        let f = self.fit_eigen(&prep, &*eigen_u(split, &prep)?);
+        let f = if *self == Spectral::default() { self.fit_eigen(&prep, &*eigen_u(split, &prep)?) } else { self.fit_prepared(&prep)? };
         Ok(Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue))
     }
 

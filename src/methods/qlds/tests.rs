@@ -145,15 +145,39 @@ fn spectral_is_projection_on_top_eigenvector_oriented_by_labels() {
     if u.dot(&xl.t().dot(&p.y_l)) < 0.0 {
         u.mapv_inplace(|v| -v);
     }
-    let fitted = Spectral.fit(&p).unwrap();
+    let fitted = Spectral::default().fit(&p).unwrap();
     assert!(max_abs_diff(&fitted.direction, &u) < 1e-8);
     assert!(max_abs_diff(&fitted.scores(raw_unlabeled(&p).view()), &xu.dot(&u)) < 1e-8);
 }
 
 #[test]
+fn spectral_variants_use_raw_or_all_points_and_may_skip_orientation() {
+    let p = problem(6, 5, 40, 3.0, 4);
+    let xu = raw_unlabeled(&p);
+    let xl = p.x_l.to_dense().into_owned();
+    let n = (xl.nrows() + xu.nrows()) as f64;
+    let same_line = |a: &Array1<f64>, b: &Array1<f64>| (a.dot(b).abs() - 1.0).abs() < 1e-8;
+    // No centring: the top eigenvector of the raw X_uᵀX_u/n, scores xᵀu.
+    let raw = Spectral { center: false, ..Spectral::default() }.fit(&p).unwrap();
+    let (_, u) = power_iteration(&(xu.t().dot(&xu) / n));
+    assert!(same_line(&raw.direction, &u));
+    assert!(max_abs_diff(&raw.scores(xu.view()), &xu.dot(&raw.direction)) < 1e-10);
+    // All points: the top eigenvector of the centred XᵀX/n.
+    let (cl, cu) = centred(&p);
+    let all = Spectral { unlabeled_only: false, ..Spectral::default() }.fit(&p).unwrap();
+    let (_, v) = power_iteration(&((cl.t().dot(&cl) + cu.t().dot(&cu)) / n));
+    assert!(same_line(&all.direction, &v));
+    // Without orientation the direction is the eigensolver's, up to the sign the default fixes.
+    let free = Spectral { orient: false, ..Spectral::default() }.fit(&p).unwrap();
+    let fixed = Spectral::default().fit(&p).unwrap();
+    assert!(max_abs_diff(&free.direction, &fixed.direction) < 1e-12 || max_abs_diff(&free.direction, &(-&fixed.direction)) < 1e-12);
+    assert_eq!(Spectral { center: false, orient: false, ..Spectral::default() }.describe(), "center=false orient=false");
+}
+
+#[test]
 fn spectral_is_the_gb_ssl_limit_at_the_top_eigenvalue() {
     let p = problem(6, 5, 40, 3.0, 5);
-    let spectral = Spectral.fit(&p).unwrap();
+    let spectral = Spectral::default().fit(&p).unwrap();
     let limit = QldsParams::new(0.0, 1.0)
         .lambda(LambdaPolicy::MaxEigUnlabeled { epsilon: 1e-9 })
         .check()
