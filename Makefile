@@ -132,6 +132,9 @@ ablations: build
 	$(SSLAB) run configs/ablations/qlds_adult.toml --out results/ablations --quiet
 	$(SSLAB) table results/ablations/ablation_qlds_adult/results.csv --name qlds_adult \
 		--out results/tables/ablations --published configs/ablations/qlds_adult_paper.csv
+	$(SSLAB) run configs/ablations/qlds_mushrooms_splice.toml --out results/ablations --quiet
+	$(SSLAB) table results/ablations/ablation_qlds_mushrooms_splice/results.csv --name qlds_mushrooms_splice \
+		--out results/tables/ablations --published configs/ablations/qlds_mushrooms_splice_paper.csv
 
 # Every parser's fuzz target (cargo-fuzz on the nightly toolchain; `cargo install cargo-fuzz`)
 # for FUZZ_SECONDS each, all at once; seeds and findings stay in fuzz/corpus/<target>.
