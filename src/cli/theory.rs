@@ -16,10 +16,11 @@ pub struct Args {
     /// Unlabeled counts per class, `N` or `N1,N2`.
     #[arg(long, value_parser = per_class)]
     unlabeled: [usize; 2],
-    /// ‖μ‖ with μ₁ = −μ₂ (or give --g).
+    /// ‖μ‖ with μ₁ = −μ₂ (or give --g); centred with the population mean of the counts.
     #[arg(long, conflicts_with = "g", required_unless_present = "g")]
     mean_norm: Option<f64>,
-    /// G = MᵀM as `G11,G12,G22` (write `--g=2.25,-2.25,2.25` when it starts with a minus).
+    /// G = MᵀM of the class means as given, `G11,G12,G22` (write `--g=2.25,-2.25,2.25` when it
+    /// starts with a minus); centred with the population mean of the counts, as QLDS centres.
     #[arg(long, value_parser = three_numbers, allow_hyphen_values = true)]
     g: Option<[f64; 3]>,
     #[arg(long)]
@@ -53,7 +54,7 @@ fn per_class(s: &str) -> std::result::Result<[usize; 2], String> {
 
 pub fn run(a: Args) -> Result<()> {
     let setting = match (&a.g, a.mean_norm) {
-        (Some(g), _) => Setting::new(a.dim, a.labeled, a.unlabeled, [[g[0], g[1]], [g[1], g[2]]])?,
+        (Some(g), _) => Setting::centred(a.dim, a.labeled, a.unlabeled, [[g[0], g[1]], [g[1], g[2]]])?,
         (None, Some(norm)) => Setting::symmetric(a.dim, a.labeled, a.unlabeled, norm)?,
         (None, None) => return Err(Error::param("mean_norm", "give --mean-norm or --g")),
     };

@@ -5,6 +5,7 @@
 use ndarray::{Array1, ArrayView2, Axis};
 
 use super::Setting;
+use super::setting::centre_gram;
 use crate::error::{Error, Result};
 use crate::methods::qlds::Prepared;
 
@@ -82,11 +83,8 @@ pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Estimate> {
     let unlabeled = [u1, n_u - u1];
     let n = (labeled[0] + labeled[1] + n_u) as f64;
     let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
-    let raw = [[halves[0], g12], [g12, halves[1]]];
-    // (P Ĝ Pᵀ)_jk = Ĝ_jk − (Ĝρ)_j − (Ĝρ)_k + ρᵀĜρ.
-    let gr = [0, 1].map(|j| raw[j][0] * rho[0] + raw[j][1] * rho[1]);
-    let rgr = rho[0] * gr[0] + rho[1] * gr[1];
-    let g = [0, 1].map(|j| [0, 1].map(|k| (raw[j][k] - gr[j] - gr[k] + rgr) / var));
+    let centred = centre_gram([[halves[0], g12], [g12, halves[1]]], rho);
+    let g = centred.map(|row| row.map(|v| v / var));
     // A negative estimate of ‖μ_j − μ̄‖² is noise around a small value: clip it to 0.
     let g = [[g[0][0].max(0.0), g[0][1]], [g[0][1], g[1][1].max(0.0)]];
     Ok(Estimate { setting: Setting::new(prep.dim(), labeled, unlabeled, g)?, variance: var })

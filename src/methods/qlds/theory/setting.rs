@@ -33,13 +33,22 @@ impl Setting {
         Ok(Setting { dim, labeled, unlabeled, g })
     }
 
-    /// μ₁ = −μ₂ = μ with ‖μ‖ = `norm`: G = ‖μ‖² [[1, −1], [−1, 1]].
+    /// μ₁ = −μ₂ = μ with ‖μ‖ = `norm`, centred as QLDS centres: [`Setting::centred`] of
+    /// G = ‖μ‖² [[1, −1], [−1, 1]] (that G itself when the classes have equal counts).
     pub fn symmetric(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], norm: f64) -> Result<Self> {
         if !(norm.is_finite() && norm >= 0.0) {
             return Err(Error::param("mean_norm", format!("must be finite and ≥ 0, got {norm}")));
         }
         let q = norm * norm;
-        Self::new(dim, labeled, unlabeled, [[q, -q], [-q, q]])
+        Self::centred(dim, labeled, unlabeled, [[q, -q], [-q, q]])
+    }
+
+    /// The setting of class means with Gram matrix `g` = MᵀM (as given, uncentred) after
+    /// centring with the population mean of the given counts: G = P g Pᵀ, P = I − 1ρᵀ.
+    pub fn centred(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], g: [[f64; 2]; 2]) -> Result<Self> {
+        let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
+        let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
+        Self::new(dim, labeled, unlabeled, centre_gram(g, rho))
     }
 
     /// The exact setting of a Gaussian mixture with identity covariances: G of the class
@@ -73,4 +82,12 @@ pub fn centred_means(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: 
     let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
     let centre = &mixture.means[0] * rho[0] + &mixture.means[1] * rho[1];
     mixture.means.each_ref().map(|mu| mu - &centre)
+}
+
+/// P g Pᵀ with P = I − 1ρᵀ: (P g Pᵀ)_jk = g_jk − (gρ)_j − (gρ)_k + ρᵀgρ, the Gram matrix of
+/// the class means after subtracting their mean with weights ρ.
+pub fn centre_gram(g: [[f64; 2]; 2], rho: [f64; 2]) -> [[f64; 2]; 2] {
+    let gr = [0, 1].map(|j| g[j][0] * rho[0] + g[j][1] * rho[1]);
+    let rgr = rho[0] * gr[0] + rho[1] * gr[1];
+    [0, 1].map(|j| [0, 1].map(|k| g[j][k] - gr[j] - gr[k] + rgr))
 }

@@ -116,7 +116,7 @@ fn imbalanced_unlabeled_classes_match_simulation() {
 }
 
 fn general_setting(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> GeneralSetting {
-    GeneralSetting::diagonal(labeled, unlabeled, mixture.means.each_ref().map(|m| m.to_vec()), &mixture.variances)
+    GeneralSetting::diagonal(labeled, unlabeled, super::setting::centred_means(mixture, labeled, unlabeled).map(|m| m.to_vec()), &mixture.variances)
 }
 
 #[test]
@@ -214,4 +214,24 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
         assert!((th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1, "class {j}: theory {:?}, empirical ({mean}, {sd})", th[j]);
     }
     assert!(th[1].1 / th[0].1 > 1.1, "{th:?}");
+}
+
+#[test]
+fn unequal_class_counts_are_centred_like_qlds_and_match_simulation() {
+    // QLDS centres with the global mean: with unequal counts the class means seen by the
+    // classifier are not ±μ, and the theory must say so (it used to depend on the totals only).
+    let (d, norm) = (100, 1.5);
+    let unequal = Setting::symmetric(d, [5, 15], [700, 300], norm).unwrap();
+    let equal = Setting::symmetric(d, [10, 10], [500, 500], norm).unwrap();
+    let mixture = GaussianMixture::symmetric(d, norm).unwrap();
+    let exact = Setting::from_mixture(&mixture, [5, 15], [700, 300]).unwrap();
+    for (j, k) in [(0, 0), (0, 1), (1, 1)] {
+        assert!((unequal.g[j][k] - exact.g[j][k]).abs() < 1e-12, "{:?} vs {:?}", unequal.g, exact.g);
+    }
+    assert_ne!(unequal.g, equal.g);
+    for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
+        let th = theory_at_policy(&unequal, al, au, LambdaPolicy::default()).unwrap().unwrap();
+        let sim = simulate(&unequal, norm, al, au, LambdaPolicy::default(), 12, 17).unwrap();
+        assert!((th.error - sim.error).abs() < 0.02, "({al},{au}): theory {} simulation {}", th.error, sim.error);
+    }
 }
