@@ -135,6 +135,9 @@ ablations: build
 	$(SSLAB) run configs/ablations/qlds_mushrooms_splice.toml --out results/ablations --quiet
 	$(SSLAB) table results/ablations/ablation_qlds_mushrooms_splice/results.csv --name qlds_mushrooms_splice \
 		--out results/tables/ablations --published configs/ablations/qlds_mushrooms_splice_paper.csv
+	$(SSLAB) run configs/ablations/qlds_self_training.toml --out results/ablations --quiet
+	$(SSLAB) table results/ablations/ablation_qlds_self_training/results.csv --name qlds_self_training \
+		--out results/tables/ablations --published configs/ablations/qlds_self_training_paper.csv
 
 # Every parser's fuzz target (cargo-fuzz on the nightly toolchain; `cargo install cargo-fuzz`)
 # for FUZZ_SECONDS each, all at once; seeds and findings stay in fuzz/corpus/<target>.
