@@ -123,21 +123,15 @@ bench-graph:
 bench-tv-usps: build
 	$(SSLAB) run configs/tv_usps_multiclass.toml --out $${TMPDIR:-/tmp}/sslab-bench-tv --quiet
 
-# Ablations explaining mismatches with the papers, one config per hypothesis group, tables
-# with the paper's numbers under results/tables/ablations/.
+# Ablations explaining mismatches with the papers, one config per hypothesis group
+# (configs/ablations/NAME.toml, experiment `ablation_NAME`, the paper's numbers beside it in
+# NAME_paper.csv); tables under results/tables/ablations/.
+ABLATIONS := qlds_table2_column3 qlds_adult qlds_mushrooms_splice qlds_self_training
 ablations: build
-	$(SSLAB) run configs/ablations/qlds_table2_column3.toml --out results/ablations --quiet
-	$(SSLAB) table results/ablations/ablation_qlds_table2_column3/results.csv --name qlds_table2_column3 \
-		--out results/tables/ablations --published configs/ablations/qlds_table2_column3_paper.csv
-	$(SSLAB) run configs/ablations/qlds_adult.toml --out results/ablations --quiet
-	$(SSLAB) table results/ablations/ablation_qlds_adult/results.csv --name qlds_adult \
-		--out results/tables/ablations --published configs/ablations/qlds_adult_paper.csv
-	$(SSLAB) run configs/ablations/qlds_mushrooms_splice.toml --out results/ablations --quiet
-	$(SSLAB) table results/ablations/ablation_qlds_mushrooms_splice/results.csv --name qlds_mushrooms_splice \
-		--out results/tables/ablations --published configs/ablations/qlds_mushrooms_splice_paper.csv
-	$(SSLAB) run configs/ablations/qlds_self_training.toml --out results/ablations --quiet
-	$(SSLAB) table results/ablations/ablation_qlds_self_training/results.csv --name qlds_self_training \
-		--out results/tables/ablations --published configs/ablations/qlds_self_training_paper.csv
+	for a in $(ABLATIONS); do \
+		$(SSLAB) run configs/ablations/$$a.toml --out results/ablations --quiet && \
+		$(SSLAB) table results/ablations/ablation_$$a/results.csv --name $$a \
+			--out results/tables/ablations --published configs/ablations/$${a}_paper.csv || exit 1; done
 
 # Every parser's fuzz target (cargo-fuzz on the nightly toolchain; `cargo install cargo-fuzz`)
 # for FUZZ_SECONDS each, all at once; seeds and findings stay in fuzz/corpus/<target>.

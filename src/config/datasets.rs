@@ -151,11 +151,12 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary
         DataSource::SparseText(t) => 16.0 * n as f64 * t.nnz_per_doc() as f64,
         DataSource::Loaded(_) => 0.0,
     };
-    if need > memory::limit() {
+    let limit = memory::limit();
+    if need > limit {
         return Err(at.error(span, format!(
             "datasets[{i}]: a split of {n} points × {dim} features needs about {:.1} GiB, above the memory limit of {:.1} GiB (SSLAB_MEMORY_LIMIT)",
             need / memory::GIB,
-            memory::limit() / memory::GIB
+            limit / memory::GIB
         )));
     }
     let classes = |v: &[usize]| v.iter().filter(|c| **c > 0).count();

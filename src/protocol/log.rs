@@ -27,7 +27,7 @@ impl RowLog {
     pub fn open(path: &Path, hash: &str, resume: bool) -> Result<(RowLog, Vec<ResultRow>)> {
         let previous = if resume && path.exists() {
             // Keep complete lines only, and each task once (the first row of a task wins).
-            let (rows, _) = read(path, hash)?;
+            let rows = read(path, hash)?;
             let mut seen = HashSet::new();
             let rows: Vec<ResultRow> = rows.into_iter().filter(|r| seen.insert((r.dataset.clone(), r.split, r.method.clone()))).collect();
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
@@ -56,9 +56,9 @@ impl RowLog {
     }
 }
 
-/// The rows of a log written by [`RowLog`] and its text up to the last complete line (a
-/// trailing partial line left by a crash is dropped); rows of another config hash are an error.
-pub fn read(path: &Path, hash: &str) -> Result<(Vec<ResultRow>, String)> {
+/// The rows of a log written by [`RowLog`] (a trailing partial line left by a crash is
+/// dropped); rows of another config hash are an error.
+pub fn read(path: &Path, hash: &str) -> Result<Vec<ResultRow>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let complete = match text.rfind('\n') {
         Some(end) => &text[..=end],
@@ -76,7 +76,7 @@ pub fn read(path: &Path, hash: &str) -> Result<(Vec<ResultRow>, String)> {
         }
         rows.push(row);
     }
-    Ok((rows, complete.to_string()))
+    Ok(rows)
 }
 
 /// The tasks already done in `rows`.

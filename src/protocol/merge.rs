@@ -27,7 +27,7 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     let mut seen: BTreeMap<TaskKey, Vec<String>> = BTreeMap::new();
     for log in &logs {
         let name = log.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-        for row in read(log, &exp.hash)?.0 {
+        for row in read(log, &exp.hash)? {
             seen.entry((row.dataset.clone(), row.split, row.method.clone())).or_default().push(name.clone());
             rows.push(row);
         }

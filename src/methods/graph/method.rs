@@ -42,9 +42,10 @@ impl Method for GraphMethod {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let problem = split.problem;
         let multiclass = problem.n_classes > 2;
-        let prepared = prepared(self, split)?;
+        let base = shared_base(self, split)?;
+        let prepared = prepared(self, split, base.clone())?;
         let mut prep = prepared.lock().unwrap_or_else(PoisonError::into_inner);
-        if let (Some((base, rows)), Some(key)) = (shared_base(self, split)?, self.smoother_key(multiclass))
+        if let (Some((base, rows)), Some(key)) = (base, self.smoother_key(multiclass))
             && prep.cached_smoother(key.0, key.1, key.2).is_none()
         {
             let name = format!("{} smoother {key:?}", setting(self));
@@ -89,15 +90,14 @@ fn shared_base<'s>(g: &GraphMethod, split: &Split<'s>) -> Result<Option<(Arc<Pre
 }
 
 /// This split's points (labeled first) with their kernel and graph, shared by the split's
-/// methods of the same setting: the dataset's base permuted, or built from the split's rows.
-fn prepared(g: &GraphMethod, split: &Split) -> Result<Arc<Mutex<Prepared>>> {
+/// methods of the same setting: the dataset's `base` permuted, or built from the split's rows.
+fn prepared(g: &GraphMethod, split: &Split, base: Option<(Arc<Prepared>, &[usize])>) -> Result<Arc<Mutex<Prepared>>> {
     let p = g.params();
     let problem = split.problem;
     let labels: Vec<f64> = match problem.n_classes {
         2 => problem.y_l.to_vec(),
         _ => problem.classes_l.iter().map(|&c| c as f64).collect(),
     };
-    let base = shared_base(g, split)?;
     // A split's own kernel has a graph only when its first method needs one.
     let uses_graph = p.kind.uses_graph();
     let key = if base.is_some() { setting(g) } else { format!("{} graph={uses_graph}", setting(g)) };
