@@ -1,4 +1,4 @@
-//! `sslab validate`: check a config without running it.
+//! `sslab validate`: check a config without running it; lists the entries (sweeps expanded).
 
 use std::path::PathBuf;
 
@@ -21,5 +21,12 @@ pub fn run(a: Args) -> Result<()> {
         exp.methods.len(),
         exp.hash
     );
+    let show = |swept: &[(String, String)]| swept.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>();
+    for d in &exp.datasets {
+        println!("  dataset {}{}", d.name, show(&d.swept));
+    }
+    for m in &exp.methods {
+        println!("  method  {}{}", m.name, show(&m.swept));
+    }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::ops::Range;
 use toml::{Spanned, Value};
 
 use super::values::positive;
+use super::sweep::Swept;
 use super::{files, generators, raw};
 use crate::data::split::class_shares;
 use crate::data::{DataSource, Sizes};
@@ -18,6 +19,8 @@ pub struct DatasetSpec {
     pub source: DataSource,
     pub labeled: Sizes,
     pub unlabeled: Sizes,
+    /// Swept keys and the values this entry took (empty without sweeps).
+    pub swept: Vec<(String, String)>,
 }
 
 impl DatasetSpec {
@@ -71,7 +74,7 @@ pub(super) type Loaded = Vec<(String, (DataSource, Option<(Sizes, Sizes)>))>;
 
 /// Checks the `i`-th dataset entry; `binary` is the first method without multi-class
 /// support (if any) and the kinds that have it, for the multi-class check.
-pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary, multiclass): (Option<&str>, &[&str]), loaded: &mut Loaded, at: Located) -> Result<DatasetSpec> {
+pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: usize, (binary, multiclass): (Option<&str>, &[&str]), loaded: &mut Loaded, at: Located) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
@@ -136,7 +139,11 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, i: usize, splits: usize, (binary
             (sizes(labeled, &d.labeled_per_class, "labeled")?, sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?)
         }
     };
-    let spec = DatasetSpec { name: d.name.get_ref().clone(), labeled, unlabeled, source };
+    let name = d.name.get_ref().clone() + &swept.suffix;
+    if name.contains(['/', '\\']) {
+        return Err(at.error(d.name.span(), format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
+    }
+    let spec = DatasetSpec { name, labeled, unlabeled, source, swept: swept.values };
     let (l, u) = spec.class_sizes();
     if let DataSource::Loaded(data) = &spec.source {
         match &data.official_splits {

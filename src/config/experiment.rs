@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use super::datasets::{self, DatasetSpec};
 use super::methods::{self, MethodSpec};
 use super::raw;
+use super::sweep::Swept;
 use super::values::positive;
 use crate::engine::{Family, Located};
 use crate::error::Result;
@@ -26,10 +27,30 @@ pub struct Experiment {
     pub methods: Vec<MethodSpec>,
 }
 
+impl Experiment {
+    /// The swept keys, datasets' first, in config order: the extra columns of results.csv.
+    pub fn swept_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        let all = self.datasets.iter().flat_map(|d| &d.swept).chain(self.methods.iter().flat_map(|m| &m.swept));
+        for (k, _) in all {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        keys
+    }
+
+    /// The swept values of a (dataset, method) pair: the dataset's, then the method's.
+    pub fn swept(&self, dataset: &str, method: &str) -> Vec<(String, String)> {
+        let d = self.datasets.iter().filter(|d| d.name == dataset).flat_map(|d| d.swept.iter().cloned());
+        d.chain(self.methods.iter().filter(|m| m.name == method).flat_map(|m| m.swept.iter().cloned())).collect()
+    }
+}
+
 /// The most splits a config may ask for.
 const MAX_SPLITS: usize = 100_000;
 
-pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
+pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<Swept>), at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
     let name = exp.name.get_ref().trim().to_string();
@@ -53,18 +74,22 @@ pub(super) fn check(raw: raw::Config, at: Located, hash: String, families: &[&dy
     // The line of each entry's `kind` (array-of-tables spans do not point at their entry).
     let method_spans: Vec<_> = raw.methods.iter().map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span())).collect();
     let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
-    let methods = raw.methods.into_iter().enumerate().map(|(i, m)| methods::method(m, i, at, families)).collect::<Result<Vec<_>>>()?;
+    let methods = raw.methods.into_iter().zip(method_sweeps).enumerate().map(|(i, (m, s))| methods::method(m, s, i, at, families)).collect::<Result<Vec<_>>>()?;
     let binary = methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> = families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
     let mut loaded = datasets::Loaded::default();
     let datasets = raw
         .datasets
         .into_iter()
+        .zip(dataset_sweeps)
         .enumerate()
-        .map(|(i, d)| datasets::dataset(d, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
+        .map(|(i, (d, s))| datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
         .collect::<Result<Vec<_>>>()?;
     unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;
     unique(methods.iter().map(|m| m.name.as_str()).zip(method_spans), "methods", at)?;
+    if let Some((k, _)) = datasets.iter().flat_map(|d| &d.swept).find(|(k, _)| methods.iter().any(|m| m.swept.iter().any(|(j, _)| j == k))) {
+        return Err(at.error(exp_span, format!("`{k}` is swept by a dataset and by a method: it would name two result columns")));
+    }
     Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use toml::{Spanned, Value};
 
+use super::sweep::Swept;
 use crate::engine::{Entry, Family, Located, Method};
 use crate::error::Result;
 
@@ -16,9 +17,11 @@ pub struct MethodSpec {
     /// The config `kind` (`qlds`, `ls_svm`, `tv_svm`, `tsvm`, ...).
     pub kind: String,
     pub method: Arc<dyn Method>,
+    /// Swept keys and the values this entry took (empty without sweeps).
+    pub swept: Vec<(String, String)>,
 }
 
-pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, i: usize, at: Located, families: &[&dyn Family]) -> Result<MethodSpec> {
+pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, swept: Swept, i: usize, at: Located, families: &[&dyn Family]) -> Result<MethodSpec> {
     let span = table.span();
     let mut values = table.into_inner();
     let string = |v: Spanned<Value>| match v.get_ref() {
@@ -37,8 +40,8 @@ pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, i: usize,
         entry.error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
     })?;
     let checked = family.check(&entry)?;
-    let name = name.map_or(checked.name, Spanned::into_inner);
-    Ok(MethodSpec { name, kind: kind_name, method: Arc::from(checked.method) })
+    let name = name.map_or(checked.name, Spanned::into_inner) + &swept.suffix;
+    Ok(MethodSpec { name, kind: kind_name, method: Arc::from(checked.method), swept: swept.values })
 }
 
 /// Whether the family of `kind` fits more than two classes with it.

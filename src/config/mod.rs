@@ -8,6 +8,7 @@ mod files;
 mod generators;
 mod methods;
 mod raw;
+mod sweep;
 mod values;
 
 pub use datasets::DatasetSpec;
@@ -16,6 +17,7 @@ pub use methods::MethodSpec;
 
 use std::path::Path;
 
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::engine::{Family, Located};
@@ -41,9 +43,18 @@ pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
 
 /// Validates config text; method kinds are looked up in `families`.
 pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Experiment> {
-    let at = Located { path, src };
-    let raw: raw::Config = toml::from_str(src).map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
-    experiment::check(raw, at, hash(src)?, families)
+    let plain = Located { path, src, swept: &[] };
+    let syntax = |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
+    let doc = toml::de::DeTable::parse(src).map_err(syntax)?;
+    let span = doc.span();
+    let mut root = doc.into_inner();
+    let (datasets, mut origins) = sweep::expand(&mut root, "datasets", plain)?;
+    let (methods, more) = sweep::expand(&mut root, "methods", plain)?;
+    origins.extend(more);
+    let at = Located { path, src, swept: &origins };
+    let raw = raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
+        .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
+    experiment::check(raw, (datasets, methods), at, hash(src)?, families)
 }
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.

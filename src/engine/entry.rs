@@ -14,12 +14,18 @@ use crate::error::{Error, Result};
 pub struct Located<'a> {
     pub path: &'a Path,
     pub src: &'a str,
+    /// Spans of swept values and what each is (`datasets[0].dim, sweep value 2 of 3`),
+    /// named by errors pointing into them.
+    pub swept: &'a [(Range<usize>, String)],
 }
 
 impl Located<'_> {
     /// An error at the line containing the start of `span`.
-    pub fn error(&self, span: Range<usize>, message: String) -> Error {
+    pub fn error(&self, span: Range<usize>, mut message: String) -> Error {
         let offset = span.start.min(self.src.len());
+        if let Some((_, what)) = self.swept.iter().find(|(s, _)| s.contains(&offset)) {
+            message.push_str(&format!(" (at {what})"));
+        }
         Error::Config { path: PathBuf::from(self.path), line: self.src[..offset].matches('\n').count() + 1, message }
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::log::{TaskKey, read};
-use super::{ResultRow, sort_rows};
+use super::{ResultRow, finish_rows};
 use crate::config::Experiment;
 use crate::error::{Error, Result};
 
@@ -48,6 +48,6 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     if !problems.is_empty() {
         return Err(Error::Data(format!("{}: the run is incomplete or inconsistent ({} logs):\n{}", dir.display(), logs.len(), problems.join("\n"))));
     }
-    sort_rows(&exp, &mut rows);
+    finish_rows(&exp, &mut rows);
     Ok((exp, rows))
 }

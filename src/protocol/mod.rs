@@ -18,7 +18,7 @@ pub use results::{ResultRow, read_results, write_results};
 #[cfg(test)]
 pub(crate) use results::test_row;
 pub use merge::merge;
-pub use runner::{RunOptions, run, sort_rows};
+pub use runner::{RunOptions, run, finish_rows};
 pub use shard::Shard;
 pub use slurm::SlurmJob;
 pub use seeds::derive_seed;

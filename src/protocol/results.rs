@@ -37,6 +37,11 @@ pub struct ResultRow {
     /// Empty, or the failure's reason.
     pub message: String,
     pub fit_seconds: f64,
+    /// The swept keys of the config and the values this row's dataset and method took: one
+    /// extra column per key after the fixed ones (named `swept.KEY` where KEY is a fixed
+    /// column's name); empty cells where the row's entries do not sweep the key.
+    #[serde(skip)]
+    pub swept: Vec<(String, String)>,
 }
 
 impl ResultRow {
@@ -54,12 +59,8 @@ pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) ->
         config_hash: "h".into(),
         dataset: dataset.into(),
         split,
-        split_seed: 0,
         method: method.into(),
         kind: "qlds".into(),
-        params: String::new(),
-        alpha_l: None,
-        alpha_u: None,
         lambda_policy: "fixed".into(),
         lambda: 1.0,
         error,
@@ -68,38 +69,97 @@ pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) ->
         n_unlabeled: 1,
         dim: 1,
         status: "ok".into(),
-        message: String::new(),
-        fit_seconds: 0.0,
+        ..empty_row()
     }
 }
 
-/// Writes rows to `path` (header first), through a temporary file renamed into place.
+/// Writes rows to `path` (header first; the swept keys of all rows as extra columns, in
+/// first-seen order), through a temporary file renamed into place.
 pub fn write_results(path: &Path, rows: &[ResultRow]) -> Result<()> {
-    let csv_err = |e: csv::Error| Error::Csv {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
+    let csv_err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
+    let mut keys: Vec<&str> = Vec::new();
+    for (k, _) in rows.iter().flat_map(|r| &r.swept) {
+        if !keys.contains(&k.as_str()) {
+            keys.push(k);
+        }
+    }
+    let fixed = fixed_columns()?;
     let tmp = path.with_extension("csv.tmp");
     let mut w = csv::Writer::from_path(&tmp).map_err(csv_err)?;
+    let header = keys.iter().map(|k| if fixed.iter().any(|f| f == k) { format!("swept.{k}") } else { k.to_string() });
+    w.write_record(fixed.iter().cloned().chain(header)).map_err(csv_err)?;
     for row in rows {
-        w.serialize(row).map_err(csv_err)?;
+        let extra = keys.iter().map(|k| row.swept.iter().find(|(j, _)| j == k).map_or("", |(_, v)| v.as_str()));
+        w.write_record(fields(row)?.iter().chain(extra)).map_err(csv_err)?;
     }
     w.flush().map_err(|e| Error::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
-/// Reads rows written by [`write_results`]; a bad row names its line.
+/// The cells of a row's fixed columns.
+fn fields(row: &ResultRow) -> Result<csv::StringRecord> {
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.serialize(row).map_err(|e| Error::Report(e.to_string()))?;
+    let line = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_slice());
+    r.records().next().and_then(|r| r.ok()).ok_or_else(|| Error::Report("cannot serialise a result row".into()))
+}
+
+/// The names of the fixed columns, in order.
+fn fixed_columns() -> Result<Vec<String>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.serialize(empty_row()).map_err(|e| Error::Report(e.to_string()))?;
+    let text = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
+    let header = String::from_utf8_lossy(&text).lines().next().unwrap_or_default().to_string();
+    Ok(header.split(',').map(str::to_string).collect())
+}
+
+/// A row of empty strings and zeros.
+fn empty_row() -> ResultRow {
+    ResultRow {
+        experiment: String::new(),
+        config_hash: String::new(),
+        dataset: String::new(),
+        split: 0,
+        split_seed: 0,
+        method: String::new(),
+        kind: String::new(),
+        params: String::new(),
+        alpha_l: None,
+        alpha_u: None,
+        lambda_policy: String::new(),
+        lambda: 0.0,
+        error: 0.0,
+        prbep: 0.0,
+        n_labeled: 0,
+        n_unlabeled: 0,
+        dim: 0,
+        status: String::new(),
+        message: String::new(),
+        fit_seconds: 0.0,
+        swept: Vec::new(),
+    }
+}
+
+/// Reads rows written by [`write_results`] (columns not among the fixed ones are swept
+/// keys); a bad row names its line.
 pub fn read_results(path: &Path) -> Result<Vec<ResultRow>> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| Error::Csv {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    r.deserialize()
-        .map(|row| {
-            row.map_err(|e| Error::Csv {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            })
+    let csv_err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
+    let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
+    let headers = r.headers().map_err(csv_err)?.clone();
+    let fixed = fixed_columns()?;
+    let extra: Vec<(usize, String)> = headers
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !fixed.iter().any(|f| f == h))
+        .map(|(i, h)| (i, h.strip_prefix("swept.").unwrap_or(h).to_string()))
+        .collect();
+    r.records()
+        .map(|record| {
+            let record = record.map_err(csv_err)?;
+            let mut row: ResultRow = record.deserialize(Some(&headers)).map_err(csv_err)?;
+            row.swept = extra.iter().filter_map(|(i, k)| record.get(*i).filter(|v| !v.is_empty()).map(|v| (k.clone(), v.to_string()))).collect();
+            Ok(row)
         })
         .collect()
 }

@@ -37,7 +37,7 @@ pub struct RunOptions {
 /// Runs the experiment (or one shard of it) in folder `dir`, locked against other runs
 /// ([`RunLock`]): persists the split indices (`splits/`), appends rows to `rows.log` (a
 /// shard: `rows.shard-I-of-N.log`) as they finish; returns its rows (earlier ones too when
-/// resuming) in [`sort_rows`] order.
+/// resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
@@ -64,12 +64,16 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>())?;
     bar.finish_and_clear();
     let mut rows: Vec<ResultRow> = previous.into_iter().chain(fresh.into_iter().flatten()).collect();
-    sort_rows(exp, &mut rows);
+    finish_rows(exp, &mut rows);
     Ok(rows)
 }
 
-/// Orders rows by (dataset, split, method) as in the config.
-pub fn sort_rows(exp: &Experiment, rows: &mut [ResultRow]) {
+/// Orders rows by (dataset, split, method) as in the config and attaches each row's swept
+/// values (rows read back from a row log do not carry them).
+pub fn finish_rows(exp: &Experiment, rows: &mut [ResultRow]) {
+    for r in rows.iter_mut() {
+        r.swept = exp.swept(&r.dataset, &r.method);
+    }
     rows.sort_by_key(|r| {
         let d = exp.datasets.iter().position(|x| x.name == r.dataset);
         let m = exp.methods.iter().position(|x| x.name == r.method);
@@ -166,6 +170,7 @@ fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, probl
         status: "ok".into(),
         message: String::new(),
         fit_seconds,
+        swept: Vec::new(),
     };
     match fitted {
         Ok(f) => {
