@@ -98,8 +98,8 @@ figures: build
 			--out figures/qlds_fig3_books_$$s.png; done
 	$(SSLAB) run configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
-		$(SSLAB) plot-curve results/qlds_curves/results.csv --prefix $$d- --value $$v \
-			--title "$$d: $$v against the number of labeled examples" --out figures/qlds_curves_$${d}_$$v.png; done; done
+		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
+			--title "$$d: $$v against the number of labeled examples per class" --out figures/qlds_curves_$${d}_$$v.png; done; done
 
 # QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
 qlds-table1: build

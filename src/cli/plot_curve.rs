@@ -1,4 +1,4 @@
-//! `sslab plot-curve`: error (or selected α) against the number of labeled examples, one
+//! `sslab plot-curve`: error (or selected α) against a swept key of the config (`--x`), one
 //! curve per method, over the datasets whose name starts with --prefix (PNG).
 
 use std::path::PathBuf;
@@ -14,7 +14,11 @@ pub struct Args {
     /// One or more results.csv files.
     #[arg(required = true)]
     results: Vec<PathBuf>,
+    /// The swept key on the x axis (a results.csv column with numbers).
     #[arg(long)]
+    x: String,
+    /// Only datasets whose name starts with this.
+    #[arg(long, default_value = "")]
     prefix: String,
     /// What to plot: error (in %), alpha_l or alpha_u.
     #[arg(long, default_value = "error", value_parser = ["error", "alpha_l", "alpha_u"])]
@@ -32,11 +36,11 @@ pub fn run(a: Args) -> Result<()> {
         "alpha_u" => (|r| r.alpha_u, "selected α_u (mean over splits)"),
         _ => (tables::error_percent, "error on unlabeled points (%)"),
     };
-    let curves = figures::curves::by_labeled(&rows, &a.prefix, pick)?;
+    let curves = figures::curves::along(&rows, &a.x, &a.prefix, pick)?;
     let plot = figures::curves::CurvePlot {
         curves: &curves,
-        title: a.title.unwrap_or_else(|| format!("{}: {}", a.prefix, a.value)),
-        x_label: "number of labeled examples".into(),
+        title: a.title.unwrap_or_else(|| format!("{}{} against {}", a.prefix, a.value, a.x)),
+        x_label: a.x.clone(),
         y_label: y_label.into(),
         stamp: report::stamp(&hashes(&rows)),
     };

@@ -28,11 +28,18 @@ pub struct Args {
     /// What the cells summarise: error (in %) or prbep (in %, higher is better).
     #[arg(long, default_value = "error", value_parser = ["error", "prbep"])]
     value: String,
+    /// One table row per value of this swept key (a results.csv column) instead of one
+    /// per dataset; a method key is dropped from the method names.
+    #[arg(long)]
+    rows: Option<String>,
 }
 
 pub fn run(a: Args) -> Result<()> {
     let measure = if a.value == "prbep" { tables::PRBEP } else { tables::ERROR };
     let mut rows = read_all(&a.results)?;
+    if let Some(key) = &a.rows {
+        rows = report::swept::along(&rows, key)?.into_iter().map(|(r, _)| r).collect();
+    }
     if let Some(list) = &a.methods {
         if let Some(missing) = list.iter().find(|m| !rows.iter().any(|r| &r.method == *m)) {
             return Err(Error::Data(format!("no rows for method `{missing}` in the results")));

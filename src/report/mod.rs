@@ -5,6 +5,7 @@ pub mod compare;
 mod csv_rows;
 pub mod figures;
 mod stamp;
+pub mod swept;
 pub mod tables;
 pub mod times;
 

@@ -1,5 +1,5 @@
-//! Line plots of a per-split quantity against the number of labeled examples: one curve
-//! per method (mean over splits, shaded ± std band), as in the QLDS paper's Figs. 2, 6, 7.
+//! Line plots of a per-split quantity against a swept key (e.g. the number of labeled
+//! examples): one curve per method (mean over splits, shaded ± std band), as in the QLDS paper's Figs. 2, 6, 7.
 
 use std::path::Path;
 
@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
+use crate::report::swept;
 use crate::report::tables::records;
 
 /// One curve: `(x, mean, std)` points sorted by x.
@@ -16,16 +17,32 @@ pub struct Curve {
     pub points: Vec<(f64, f64, f64)>,
 }
 
-/// Curves of `value` against `n_labeled`, per method, over the datasets whose name starts
-/// with `prefix` (each such dataset being one labeled-set size).
-pub fn by_labeled(rows: &[ResultRow], prefix: &str, value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Curve>> {
+/// Curves of `value` against the swept key `key` (its values must be numbers): one curve
+/// per method and per setting of the other swept keys (see [`swept::along`]), over the rows
+/// whose dataset name starts with `prefix`.
+pub fn along(rows: &[ResultRow], key: &str, prefix: &str, value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Curve>> {
     let rows: Vec<ResultRow> = rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
     if rows.is_empty() {
         return Err(Error::Report(format!("no result rows for datasets starting with `{prefix}`")));
     }
+    let seen = swept::along(&rows, key)?;
+    // The other swept values of a row (its label minus this key's part) tell curves apart
+    // when they differ between rows.
+    let others = |r: &ResultRow| r.dataset.rsplit_once(", ").map_or("", |(o, _)| o).to_string();
+    let several = seen.iter().any(|(r, _)| others(r) != others(&seen[0].0));
+    let mut points: Vec<(ResultRow, f64)> = Vec::new();
+    for (mut r, v) in seen {
+        let x: f64 = v.parse().map_err(|_| Error::Report(format!("`{key}` = `{v}` is not a number: it cannot be an x axis")))?;
+        if several {
+            r.method = format!("{} ({})", r.method, others(&r));
+        }
+        r.dataset = format!("{key}={v}");
+        points.push((r, x));
+    }
+    let (rows, xs): (Vec<ResultRow>, Vec<f64>) = points.into_iter().unzip();
     let mut curves: Vec<Curve> = Vec::new();
     for rec in records(&rows, value)? {
-        let x = rows.iter().find(|r| r.dataset == rec.dataset).map_or(0.0, |r| r.n_labeled as f64);
+        let x = rows.iter().zip(&xs).find(|(r, _)| r.dataset == rec.dataset).map_or(0.0, |(_, x)| *x);
         match curves.iter_mut().find(|c| c.label == rec.method) {
             Some(c) => c.points.push((x, rec.mean, rec.std)),
             None => curves.push(Curve { label: rec.method, points: vec![(x, rec.mean, rec.std)] }),
