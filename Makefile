@@ -42,7 +42,7 @@ qlds-table4: build
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build
-	$(SSLAB) theory-check --draws 20 --out results/theory_check.csv --figure figures/theory_check.png
+	$(SSLAB) study configs/qlds_theory_check.toml
 
 # Selection cost per split (d = 400, n = 2000, 20×20 grid): th + fit, fast and naive 10-fold cv.
 bench-selection:
@@ -58,15 +58,19 @@ bench-svmlin:
 bench-svmlin-scaling:
 	$(CARGO) bench --profile release --locked --bench svmlin -- scaling
 
-# SVMlin tables: synthetic text, and SSL-book text (needs `make data DATASETS=ssl_text`).
-# SVMlin: error and PRBEP tables on synthetic sparse text and on the text sets (`make data`).
+# SVMlin tables: synthetic text, the SSL-book text sets (`make data DATASETS=ssl_text`) and
+# the paper's own pcmac, scored on its test file (`make data DATASETS=svmlin_pcmac`).
 svmlin-tables: build
 	$(SSLAB) run configs/svmlin_synthetic.toml --out results --quiet
 	$(SSLAB) run configs/svmlin_text.toml --out results --quiet
+	$(SSLAB) run configs/svmlin_pcmac.toml --out results --quiet
 	for c in synthetic text; do \
 		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_error; \
 		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_prbep --value prbep; \
 		$(SSLAB) times results/svmlin_$$c/results.csv --out results/tables/svmlin_$${c}_time.md; done
+	for v in test_error test_prbep; do \
+		$(SSLAB) table results/svmlin_pcmac/results.csv --name svmlin_pcmac_$$v --value $$v; done
+	$(SSLAB) times results/svmlin_pcmac/results.csv --out results/tables/svmlin_pcmac_time.md
 
 svmlin-figures:
 	$(CARGO) bench --profile release --locked --bench svmlin -- da-path
@@ -86,11 +90,8 @@ bench-data:
 figures: build
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
-	$(SSLAB) phase-diagram --dim 100 --unlabeled-per-class 1000 --labeled-per-class 2,5,10,20,50,100 \
-		--distances 0.5,1,1.5,2,2.5,3,4 --grid 20 --spot-checks 2:2,10:1.5,10:3,50:2,100:1 --draws 10 \
-		--csv results/qlds_fig5_phase.csv --out figures/qlds_fig5_phase.png
-	$(SSLAB) proportions --dim 100 --labeled-per-class 50 --unlabeled 2000 --mean-norm 1 \
-		--shares 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --grid 20 --csv results/qlds_fig4_proportions.csv --out figures/qlds_fig4_proportions.png
+	$(SSLAB) study configs/qlds_fig5_phase.toml
+	$(SSLAB) study configs/qlds_fig4_proportions.toml
 	for d in kitchen books; do $(SSLAB) plot-scores configs/qlds_fig1_reviews.toml --dataset $$d --method "QLDS(th)" \
 		--theory --bins 30 --out figures/qlds_fig1_$$d.png; done
 	for s in n0200-d040 n0400-d080 n0800-d160 n1200-d240 n2000-d400; do \

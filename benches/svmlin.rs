@@ -5,8 +5,6 @@
 //! - `scaling`: multi-switch TSVM (10⁴ to 10⁶ documents) and DA (to 3·10⁴) time, with the
 //!   slope of the log–log fit (target ≤ 1.2): `results/svmlin_scaling.csv`,
 //!   `figures/svmlin_scaling.png`;
-//! - `pcmac [DIR]`: every method on the SVMlin paper's pcmac (default DIR
-//!   `data/svmlin_pcmac`), test error and PRBEP: `results/svmlin_pcmac.md`;
 //! - `da-path`: the DA objectives along the temperature path: `results/svmlin_da_path.csv`,
 //!   `figures/svmlin_da_path.png`.
 
@@ -18,7 +16,7 @@ use sslab::data::sparse_text::SparseText;
 use sslab::data::{Features, Problem, Sampler, error_rate};
 use std::path::Path;
 
-use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+use sslab::methods::svmlin::{Details, Kind, SvmlinParams};
 use sslab::stats::{log_log_fit, prbep};
 use sslab::report::figures::{AnnealingPlot, ScalingPlot, TimingSeries, annealing_plot, scaling_plot};
 
@@ -168,61 +166,9 @@ fn stamp(command: &str) -> String {
     format!("{} · {command}", sslab::report::stamp("bench"))
 }
 
-/// The SVMlin paper's own pcmac (its software's example: 50 labeled + 1,410 unlabeled
-/// training rows, 486 test rows) from `dir`; error and PRBEP on the test set.
-fn pcmac(dir: &Path) {
-    let read = |x: &str, y: &str| sslab::data::svmlin::read(&dir.join(x), &dir.join(y), Some(7511)).expect("pcmac files (make data)");
-    let train = read("training_examples", "training_labels");
-    let test = read("test_examples", "test_labels");
-    let (lab, unl) = train.labeled_unlabeled();
-    let x = Features::Sparse(train.x);
-    // The unlabeled truth is not distributed: only test metrics are reported.
-    let p = Problem::new(x.select_rows(&lab), train.labels.select(ndarray::Axis(0), &lab), x.select_rows(&unl), ndarray::Array1::zeros(unl.len()));
-    let x_test = Features::Sparse(test.x);
-    let l = p.n_labeled() as f64;
-    let mut lines = vec![
-        "| method | λ | r | test error (%) | test PRBEP (%) | CPU time (s) |".to_string(),
-        "|---|---|---|---|---|---|".to_string(),
-    ];
-    let transductive = |kind| [(PositiveFraction::Labeled, "labeled"), (PositiveFraction::Fixed(0.51), "0.51")].map(|(r, name)| (kind, 1e-3, r, name));
-    // Supervised runs sum their losses: λ = 0.001·l matches the transductive λ = 0.001 on
-    // means; λ = 0.001 on sums is shown too.
-    let mut runs = Vec::new();
-    for kind in [Kind::Rls, Kind::Svm] {
-        runs.extend([1e-3 * l, 1e-3].map(|lambda| (kind, lambda, PositiveFraction::Labeled, "–")));
-    }
-    for kind in [Kind::Tsvm { switches: 1 }, Kind::Tsvm { switches: 10_000 }, Kind::Da] {
-        runs.extend(transductive(kind));
-    }
-    for (kind, lambda, r, r_name) in runs {
-        let m = SvmlinParams { lambda, r, ..SvmlinParams::new(kind) }.check().expect("valid parameters");
-        let cpu = cpu_seconds();
-        let fit = m.fit(&p).expect("fit");
-        let secs = cpu_seconds() - cpu;
-        let s = fit.scores(&x_test);
-        let name = match kind {
-            Kind::Tsvm { switches } => format!("TSVM(S={switches})"),
-            k => k.name().to_uppercase(),
-        };
-        lines.push(format!(
-            "| {name} | {lambda} | {r_name} | {:.2} | {:.2} | {secs:.2} |",
-            100.0 * error_rate(s.view(), test.labels.view()),
-            100.0 * prbep(s.view(), test.labels.view())
-        ));
-    }
-    let table = format!(
-        "# SVMlin methods on the SVMlin paper's pcmac\n\n{}\n\n50 labeled and 1,410 unlabeled training rows, 486 test rows (the software's own example split, one split). {}\n",
-        lines.join("\n"),
-        stamp("cargo bench --profile release --bench svmlin -- pcmac DIR")
-    );
-    print!("{table}");
-    write(Path::new("results/svmlin_pcmac.md"), &table);
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     match args.first().map(String::as_str) {
-        Some("pcmac") => pcmac(Path::new(args.get(1).map_or("data/svmlin_pcmac", String::as_str))),
         Some("mfn") => mfn(),
         Some("switch") => switch(),
         Some("scaling") => scaling(),

@@ -44,6 +44,9 @@ enum Command {
     /// Fig. 4: error of the theory-chosen QLDS when the unlabeled class shares are assumed
     /// equal to the (balanced) labeled ones, against knowing them; a line chart and a CSV.
     Proportions(proportions::Args),
+    /// A theory study (phase-diagram, proportions, theory-check) with its options in a
+    /// config file's `[study]` table.
+    Study(study::Args),
     /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
     /// results.csv written by `run`.
     Times(times::Args),
@@ -57,8 +60,9 @@ enum Command {
     },
 }
 
-fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+/// Runs one subcommand.
+fn dispatch(command: Command) -> sslab::Result<()> {
+    match command {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),
         Command::Merge(a) => merge::run(a),
@@ -69,10 +73,25 @@ fn main() -> ExitCode {
         Command::TheoryCheck(a) => theory_check::run(a),
         Command::PhaseDiagram(a) => phase_diagram::run(a),
         Command::Proportions(a) => proportions::run(a),
+        Command::Study(a) => {
+            let (argv, lines) = study::command_line(&a.config)?;
+            let cli = Cli::try_parse_from(argv).map_err(|e| study::option_error(&a.config, &lines, &e))?;
+            dispatch(cli.command)
+        }
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
         Command::Data { command } => data::run(command),
-    };
+    }
+}
+
+fn main() -> ExitCode {
+    // A closed pipe (`sslab table … | head`) ends the process quietly, as for other tools.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let result = dispatch(Cli::parse().command);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

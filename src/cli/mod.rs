@@ -9,6 +9,7 @@ pub mod plot_scores;
 pub mod proportions;
 pub mod run;
 pub mod slurm;
+pub mod study;
 pub mod table;
 pub mod theory;
 pub mod theory_check;

@@ -48,14 +48,15 @@ pub fn run(a: Args) -> Result<()> {
         return Err(Error::Data(format!("split {} does not exist ({} splits)", a.split, exp.splits)));
     }
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
-    let (problem, rows) = protocol::draw(spec, exp.seed, a.split)?;
+    let drawn = protocol::draw(spec, exp.seed, a.split)?;
+    let problem = &drawn.problem;
     let (dataset_store, split_store) = (Store::default(), Store::default());
-    let split = Split { problem: &problem, source: &spec.source, rows: rows.as_deref(), dataset_store: &dataset_store, split_store: &split_store };
+    let split = Split { problem, source: &spec.source, rows: drawn.rows.as_deref(), dataset_store: &dataset_store, split_store: &split_store, test: None };
     let fitted = method.method.fit(&split)?;
     let Scores::Binary(scores) = &fitted.scores else {
         return Err(Error::Data(format!("`{}` gives per-class scores; the histogram needs binary ones", method.name)));
     };
-    let error = fitted.scores.error(&problem);
+    let error = fitted.scores.error(problem);
     let gaussians = match a.theory {
         false => None,
         true => Some(method.method.theory(&split, &fitted)?.ok_or_else(|| Error::param("theory", "the overlay needs a method with a theory (QLDS, fixed or selected α)"))?),

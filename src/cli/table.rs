@@ -25,8 +25,9 @@ pub struct Args {
     /// among them.
     #[arg(long, value_delimiter = ',')]
     methods: Option<Vec<String>>,
-    /// What the cells summarise: error (in %) or prbep (in %, higher is better).
-    #[arg(long, default_value = "error", value_parser = ["error", "prbep"])]
+    /// What the cells summarise (in %): error or prbep on the unlabeled rows, test_error or
+    /// test_prbep on the held-out test rows (PRBEP: higher is better).
+    #[arg(long, default_value = "error", value_parser = ["error", "prbep", "test_error", "test_prbep"])]
     value: String,
     /// One table row per value of this swept key (a results.csv column) instead of one
     /// per dataset; a method key is dropped from the method names.
@@ -35,7 +36,12 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let measure = if a.value == "prbep" { tables::PRBEP } else { tables::ERROR };
+    let measure = match a.value.as_str() {
+        "prbep" => tables::PRBEP,
+        "test_error" => tables::TEST_ERROR,
+        "test_prbep" => tables::TEST_PRBEP,
+        _ => tables::ERROR,
+    };
     let mut rows = read_all(&a.results)?;
     if let Some(key) = &a.rows {
         rows = report::swept::along(&rows, key)?.into_iter().map(|(r, _)| r).collect();

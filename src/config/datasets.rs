@@ -21,6 +21,19 @@ pub struct DatasetSpec {
     pub unlabeled: Sizes,
     /// Swept keys and the values this entry took (empty without sweeps).
     pub swept: Vec<(String, String)>,
+    /// The held-out test set, if any.
+    pub test: Option<Test>,
+}
+
+/// Where a dataset's held-out test rows come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Test {
+    /// Fixed rows loaded with the data (`LoadedData::test`).
+    Fixed,
+    /// This share of each class, drawn per split before the labeled and unlabeled rows.
+    Fraction(f64),
+    /// Fresh points per class from the generator, drawn per split after the others.
+    PerClass(usize),
 }
 
 impl DatasetSpec {
@@ -38,10 +51,21 @@ impl DatasetSpec {
                 let d = &data.dataset;
                 let shares = class_shares(d);
                 let labeled = self.labeled.per_class(&shares, &[]);
-                let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).map(|(c, l)| c.saturating_sub(*l)).collect();
+                let test = self.test_sizes();
+                let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).zip(&test).map(|((c, l), t)| c.saturating_sub(l + t)).collect();
                 let unlabeled = self.unlabeled.per_class(&shares, &rest);
                 (labeled, unlabeled)
             }
+        }
+    }
+
+    /// Test points per class drawn with each split (zeros without a per-split test set).
+    pub fn test_sizes(&self) -> Vec<usize> {
+        let classes = self.n_classes();
+        match (&self.test, &self.source) {
+            (Some(Test::PerClass(n)), _) => vec![*n; classes],
+            (Some(Test::Fraction(f)), DataSource::Loaded(data)) => data.dataset.class_counts().iter().map(|c| (f * *c as f64).round() as usize).collect(),
+            _ => vec![0; classes],
         }
     }
 
@@ -60,10 +84,10 @@ impl DatasetSpec {
 /// The kind-specific keys each dataset kind accepts (besides name, kind and split sizes).
 fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "synthetic" => &["dim", "mean_norm", "means", "variances"],
-        "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent"],
-        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits"],
-        "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess"],
+        "synthetic" => &["dim", "mean_norm", "means", "variances", "test"],
+        "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent", "test"],
+        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits", "test"],
+        "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess", "test"],
         _ => return None,
     })
 }
@@ -124,6 +148,7 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
         (None, Some(p)) => per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass),
         _ => Err(at.error(span.clone(), format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)))),
     };
+    let test = test(&d, kind, official_sizes.is_some(), i, at)?;
     let (labeled, unlabeled) = match official_sizes {
         Some(official) => {
             let given = d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
@@ -143,11 +168,14 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
     if name.contains(['/', '\\']) {
         return Err(at.error(d.name.span(), format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
     }
-    let spec = DatasetSpec { name, labeled, unlabeled, source, swept: swept.values };
+    let spec = DatasetSpec { name, labeled, unlabeled, source, swept: swept.values, test };
     let (l, u) = spec.class_sizes();
     if let DataSource::Loaded(data) = &spec.source {
         match &data.official_splits {
-            None => files::check_fit(&data.dataset, &l, &u, span.clone(), i, at)?,
+            None => {
+                let u_and_test: Vec<usize> = u.iter().zip(spec.test_sizes()).map(|(u, t)| u + t).collect();
+                files::check_fit(&data.dataset, &l, &u_and_test, span.clone(), i, at)?
+            }
             Some(splits) => files::check_official(&data.dataset, splits, span.clone(), i, at)?,
         }
     }
@@ -174,6 +202,35 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
         )));
     }
     Ok(spec)
+}
+
+/// The entry's `test` table, checked against the dataset kind: generators take
+/// `per_class`, named datasets `parts` or `fraction`, svmlight files `path` or `fraction`.
+fn test(d: &raw::Dataset, kind: &str, official: bool, i: usize, at: Located) -> Result<Option<Test>> {
+    let Some(t) = &d.test else { return Ok(None) };
+    let v = t.get_ref();
+    let bad = |m: String| at.error(t.span(), format!("datasets[{i}].test: {m}"));
+    let allowed = match kind {
+        "synthetic" | "sparse_text" => "`per_class`",
+        "named" => "`parts` or `fraction`",
+        _ => "`path` or `fraction`",
+    };
+    let given = [v.parts.is_some(), v.path.is_some(), v.fraction.is_some(), v.per_class.is_some()].into_iter().filter(|b| *b).count();
+    if given != 1 {
+        return Err(bad(format!("give exactly one key: a `{kind}` dataset takes {allowed}")));
+    }
+    match (kind, v) {
+        ("synthetic" | "sparse_text", raw::Test { per_class: Some(n), .. }) => {
+            usize::try_from(*n).ok().filter(|n| *n >= 1).map(|n| Some(Test::PerClass(n))).ok_or_else(|| bad(format!("per_class: must be ≥ 1, got {n}")))
+        }
+        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) if official => Err(bad(format!("fraction = {f}: official splits use every row; give a fixed test part instead"))),
+        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) => match *f {
+            f if f > 0.0 && f < 1.0 => Ok(Some(Test::Fraction(f))),
+            f => Err(bad(format!("fraction: must be in (0, 1), got {f}"))),
+        },
+        ("named", raw::Test { parts: Some(_), .. }) | ("svmlight", raw::Test { path: Some(_), .. }) => Ok(Some(Test::Fixed)),
+        _ => Err(bad(format!("a `{kind}` dataset takes {allowed}"))),
+    }
 }
 
 fn fmt(v: &[usize]) -> String {

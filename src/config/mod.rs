@@ -11,7 +11,7 @@ mod raw;
 mod sweep;
 mod values;
 
-pub use datasets::DatasetSpec;
+pub use datasets::{DatasetSpec, Test};
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
 

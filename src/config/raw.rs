@@ -60,6 +60,19 @@ pub struct Dataset {
     pub preprocess: Option<Spanned<Vec<String>>>,
     /// Use the registry's official splits with this many labelled points.
     pub official_splits: Option<Spanned<i64>>,
+    /// A held-out test set.
+    pub test: Option<Spanned<Test>>,
+}
+
+/// `test = { ... }`: one of `parts` (named), `path` (svmlight), `fraction` (file datasets,
+/// drawn per split) or `per_class` (generators, drawn per split).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Test {
+    pub parts: Option<Vec<String>>,
+    pub path: Option<String>,
+    pub fraction: Option<f64>,
+    pub per_class: Option<i64>,
 }
 
 impl Dataset {
@@ -83,6 +96,7 @@ impl Dataset {
             span(self.positive.as_ref().map(Spanned::span), "positive"),
             span(self.preprocess.as_ref().map(Spanned::span), "preprocess"),
             span(self.official_splits.as_ref().map(Spanned::span), "official_splits"),
+            span(self.test.as_ref().map(Spanned::span), "test"),
         ]
         .into_iter()
         .flatten()

@@ -34,15 +34,25 @@ pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[Strin
     };
     let mut blocks = Vec::new();
     let mut classes = Vec::new();
+    let mut unknown = Vec::new();
     for part in chosen {
         let x = file(root, name, &part.x)?;
         let y = part.y.as_ref().map(|y| file(root, name, y)).transpose()?;
         let (features, labels, label_path) = read_part(entry, part, &x, y.as_deref())?;
         let (features, labels) = select_rows(features, labels, part.rows, &x)?;
-        classes.extend(class_ids(&labels, entry, label_path)?);
+        // SVMlin's unlabeled rows (label `unlabeled_label`): truth unknown.
+        let offset = classes.len();
+        let is_unknown = |v: &f64| entry.unlabeled_label == Some(*v);
+        unknown.extend(labels.iter().enumerate().filter(|(_, v)| is_unknown(v)).map(|(i, _)| offset + i));
+        let known: Vec<f64> = labels.iter().map(|v| if is_unknown(v) { entry.labels[0] } else { *v }).collect();
+        classes.extend(class_ids(&known, entry, label_path)?);
         blocks.push(features);
     }
-    Dataset::with_classes(stack(blocks, entry.features)?, classes, entry.class_names.clone())
+    let mut data = Dataset::with_classes(stack(blocks, entry.features)?, classes, entry.class_names.clone())?;
+    for i in unknown {
+        data.y[i] = f64::NAN;
+    }
+    Ok(data)
 }
 
 /// Reads an SVMlight file given by path. `labels` lists the label values in class-id order;
@@ -122,16 +132,6 @@ fn read_part<'a>(entry: &Entry, part: &Part, x: &'a Path, y: Option<&'a Path>) -
         Format::Svmlin => {
             let y = need_y()?;
             let set = svmlin::read(x, y, n_features)?;
-            if let Some(u) = entry.unlabeled_label {
-                let n = set.labels.iter().filter(|v| **v == u).count();
-                if n > 0 {
-                    return Err(Error::Data(format!(
-                        "{}: {n} unlabeled rows (label {u}) cannot join a labelled dataset; load another part \
-                         (e.g. parts = [\"test\"]) or use data::svmlin::read for SVMlin's fixed split",
-                        y.display()
-                    )));
-                }
-            }
             Ok((Features::Sparse(set.x), set.labels.to_vec(), y))
         }
     }
@@ -187,7 +187,8 @@ fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
         .collect()
 }
 
-fn stack(mut blocks: Vec<Features>, n_cols: usize) -> Result<Features> {
+/// Rows of several blocks one under the other (sparse stays sparse).
+pub(crate) fn stack(mut blocks: Vec<Features>, n_cols: usize) -> Result<Features> {
     if blocks.len() == 1
         && let Some(only) = blocks.pop()
     {

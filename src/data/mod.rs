@@ -35,6 +35,8 @@ use crate::error::{Error, Result};
 /// row i (an index into `class_names`), and `y[i]` is +1 when `classes[i] == 0`, −1
 /// otherwise, i.e. the ±1 label of a binary dataset (class 0 is the positive class).
 /// For more than two classes `y` is only "class 0 vs rest"; multi-class code uses `classes`.
+/// `y[i]` is NaN where the truth is unknown (SVMlin's unlabeled rows; their class id is a
+/// placeholder 0): such rows can only be unlabeled, and errors on them are NaN.
 #[derive(Debug, Clone)]
 pub struct Dataset {
     pub x: Features,
@@ -79,6 +81,21 @@ impl Dataset {
     /// Number of features.
     pub fn dim(&self) -> usize {
         self.x.ncols()
+    }
+
+    /// The rows whose truth is unknown (`y` NaN), in order.
+    pub fn unknown_truth(&self) -> Vec<usize> {
+        (0..self.len()).filter(|&i| self.y[i].is_nan()).collect()
+    }
+
+    /// The dataset of the given rows, in that order.
+    pub fn subset(&self, rows: &[usize]) -> Dataset {
+        Dataset {
+            x: self.x.select_rows(rows),
+            y: self.y.select(Axis(0), rows),
+            classes: rows.iter().map(|&i| self.classes[i]).collect(),
+            class_names: self.class_names.clone(),
+        }
     }
 
     /// Splits rows into a [`Problem`]: `labeled` rows keep their labels, `unlabeled` rows

@@ -35,4 +35,6 @@ impl DataSource {
 pub struct LoadedData {
     pub dataset: Dataset,
     pub official_splits: Option<Vec<Vec<usize>>>,
+    /// A fixed held-out test set (`test = { parts }` or `{ path }`), prepared like `dataset`.
+    pub test: Option<Arc<Dataset>>,
 }

@@ -6,11 +6,13 @@ use rand::seq::SliceRandom;
 use super::Dataset;
 use crate::error::{Error, Result};
 
-/// Labeled and unlabeled row indices (each sorted, disjoint).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Labeled, unlabeled and held-out test row indices (each sorted, disjoint; `test` empty
+/// unless the dataset draws a test set per split).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Split {
     pub labeled: Vec<usize>,
     pub unlabeled: Vec<usize>,
+    pub test: Vec<usize>,
 }
 
 impl Split {
@@ -22,14 +24,16 @@ impl Split {
         }
         let mut labeled = labeled.to_vec();
         labeled.sort_unstable();
-        Split { labeled, unlabeled: (0..n).filter(|i| !is_labeled[*i]).collect() }
+        Split { labeled, unlabeled: (0..n).filter(|i| !is_labeled[*i]).collect(), test: Vec::new() }
     }
 }
 
-/// Draws `labeled[k]` labeled and `unlabeled[k]` unlabeled rows of class k, uniformly
-/// without replacement; an error when a class has fewer than `labeled[k] + unlabeled[k]`.
-pub fn stratified<R: Rng + ?Sized>(data: &Dataset, labeled: &[usize], unlabeled: &[usize], rng: &mut R) -> Result<Split> {
-    if labeled.len() != data.n_classes() || unlabeled.len() != data.n_classes() {
+/// Draws `labeled[k]` labeled, `test[k]` test and `unlabeled[k]` unlabeled rows of class k,
+/// uniformly without replacement (no test rows: `test` empty); an error when a class has
+/// too few rows.
+pub fn stratified<R: Rng + ?Sized>(data: &Dataset, labeled: &[usize], unlabeled: &[usize], test: &[usize], rng: &mut R) -> Result<Split> {
+    let test = if test.is_empty() { vec![0; data.n_classes()] } else { test.to_vec() };
+    if labeled.len() != data.n_classes() || unlabeled.len() != data.n_classes() || test.len() != data.n_classes() {
         return Err(Error::Data(format!(
             "split sizes for {} and {} classes, but the dataset has {}",
             labeled.len(),
@@ -37,22 +41,25 @@ pub fn stratified<R: Rng + ?Sized>(data: &Dataset, labeled: &[usize], unlabeled:
             data.n_classes()
         )));
     }
-    let mut split = Split { labeled: Vec::new(), unlabeled: Vec::new() };
+    let mut split = Split::default();
     for (k, mut rows) in data.class_rows().into_iter().enumerate() {
-        let (l, u) = (labeled[k], unlabeled[k]);
-        if l + u > rows.len() {
+        let (l, u, t) = (labeled[k], unlabeled[k], test[k]);
+        if l + u + t > rows.len() {
             return Err(Error::Data(format!(
-                "the split asks for {l} labeled + {u} unlabeled points of class `{}`, which has only {}",
+                "the split asks for {l} labeled + {u} unlabeled + {t} test points of class `{}`, which has only {}",
                 data.class_names[k],
                 rows.len()
             )));
         }
-        let (chosen, _) = rows.partial_shuffle(rng, l + u);
+        // Without test rows the draw is the one before test sets existed.
+        let (chosen, _) = rows.partial_shuffle(rng, l + t + u);
         split.labeled.extend_from_slice(&chosen[..l]);
-        split.unlabeled.extend_from_slice(&chosen[l..]);
+        split.test.extend_from_slice(&chosen[l..l + t]);
+        split.unlabeled.extend_from_slice(&chosen[l + t..]);
     }
     split.labeled.sort_unstable();
     split.unlabeled.sort_unstable();
+    split.test.sort_unstable();
     Ok(split)
 }
 
@@ -78,20 +85,33 @@ mod tests {
     #[test]
     fn split_is_stratified_disjoint_and_seeded() {
         let d = data();
-        let s = stratified(&d, &[2, 3], &[10, 5], &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
+        let s = stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
         let count = |rows: &[usize], k| rows.iter().filter(|i| d.classes[**i] == k).count();
         assert_eq!((count(&s.labeled, 0), count(&s.labeled, 1)), (2, 3));
         assert_eq!((count(&s.unlabeled, 0), count(&s.unlabeled, 1)), (10, 5));
         assert!(s.labeled.iter().all(|i| !s.unlabeled.contains(i)));
-        assert_eq!(s, stratified(&d, &[2, 3], &[10, 5], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
-        assert_ne!(s, stratified(&d, &[2, 3], &[10, 5], &mut ChaCha8Rng::seed_from_u64(5)).unwrap());
+        assert_eq!(s, stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
+        assert_ne!(s, stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(5)).unwrap());
         assert_eq!(class_shares(&d), [20.0 / 30.0, 10.0 / 30.0]);
-        assert_eq!(Split::complement(&[3, 1], 5), Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4] });
+        assert_eq!(Split::complement(&[3, 1], 5), Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4], test: vec![] });
+    }
+
+    #[test]
+    fn test_rows_are_held_out_disjoint_and_seeded() {
+        let d = data();
+        let s = stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
+        assert_eq!(s, stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
+        let count = |rows: &[usize], k| rows.iter().filter(|i| d.classes[**i] == k).count();
+        assert_eq!((count(&s.test, 0), count(&s.test, 1), count(&s.unlabeled, 0), count(&s.unlabeled, 1)), (4, 3, 5, 2));
+        let mut all: Vec<usize> = s.labeled.iter().chain(&s.unlabeled).chain(&s.test).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 5 + 7 + 7, "the three sets are disjoint");
     }
 
     #[test]
     fn split_larger_than_a_class_is_an_error() {
-        let msg = stratified(&data(), &[1, 5], &[1, 6], &mut ChaCha8Rng::seed_from_u64(0)).unwrap_err().to_string();
+        let msg = stratified(&data(), &[1, 5], &[1, 6], &[], &mut ChaCha8Rng::seed_from_u64(0)).unwrap_err().to_string();
         assert!(msg.contains("class `b`, which has only 10"), "{msg}");
     }
 }

@@ -15,7 +15,7 @@ pub use store::Store;
 use std::any::Any;
 use std::fmt::Debug;
 
-use crate::data::{DataSource, Problem};
+use crate::data::{DataSource, Features, Problem};
 use crate::error::Result;
 
 /// A method family: the config `kind`s it owns and how it checks their tables.
@@ -96,6 +96,9 @@ pub struct Split<'a> {
     pub dataset_store: &'a Store,
     /// Shared by the methods of this split only.
     pub split_store: &'a Store,
+    /// Held-out test rows (features only) that a method able to score new rows scores
+    /// into [`Fitted::test`].
+    pub test: Option<&'a Features>,
 }
 
 /// What a fit gives the result row.
@@ -108,11 +111,22 @@ pub struct Fitted {
     pub alpha_u: Option<f64>,
     /// The λ used.
     pub lambda: f64,
+    /// Scores of the split's test rows (None: no test rows, or a transductive method).
+    pub test: Option<Scores>,
 }
 
 impl Fitted {
     /// Binary scores with λ only.
     pub fn binary(scores: ndarray::Array1<f64>, lambda: f64) -> Self {
-        Fitted { scores: Scores::Binary(scores), alpha_l: None, alpha_u: None, lambda }
+        Fitted { scores: Scores::Binary(scores), alpha_l: None, alpha_u: None, lambda, test: None }
+    }
+
+    /// The same fit with binary scores of the split's test rows by `score` (a model that
+    /// can score new rows), when the split has test rows.
+    pub fn scoring_test(mut self, split: &Split, score: impl FnOnce(&Features) -> Result<ndarray::Array1<f64>>) -> Result<Self> {
+        if let Some(x) = split.test {
+            self.test = Some(Scores::Binary(score(x)?));
+        }
+        Ok(self)
     }
 }

@@ -18,20 +18,34 @@ pub enum Scores {
 impl Scores {
     /// Error on the unlabeled rows of `problem`.
     pub fn error(&self, problem: &Problem) -> f64 {
+        self.error_on(&problem.y_u, &problem.classes_u)
+    }
+
+    /// Precision–recall break-even point on the unlabeled rows (NaN for per-class scores).
+    pub fn prbep(&self, problem: &Problem) -> f64 {
+        self.prbep_on(&problem.y_u)
+    }
+
+    /// Error against ±1 labels `y` (binary) or class ids `classes` (per class); NaN where
+    /// some truth is unknown (`y` NaN).
+    pub fn error_on(&self, y: &Array1<f64>, classes: &[usize]) -> f64 {
+        if y.iter().any(|v| v.is_nan()) {
+            return f64::NAN;
+        }
         match self {
-            Scores::Binary(s) => error_rate(s.view(), problem.y_u.view()),
+            Scores::Binary(s) => error_rate(s.view(), y.view()),
             Scores::PerClass(s) => {
-                let truth = &problem.classes_u;
-                let wrong = argmax_rows(s).iter().zip(truth).filter(|(p, t)| p != t).count();
-                wrong as f64 / truth.len().max(1) as f64
+                let wrong = argmax_rows(s).iter().zip(classes).filter(|(p, t)| p != t).count();
+                wrong as f64 / classes.len().max(1) as f64
             }
         }
     }
 
-    /// Precision–recall break-even point (NaN for per-class scores).
-    pub fn prbep(&self, problem: &Problem) -> f64 {
+    /// PRBEP against ±1 labels `y` (NaN for per-class scores or unknown truth).
+    pub fn prbep_on(&self, y: &Array1<f64>) -> f64 {
         match self {
-            Scores::Binary(s) => prbep(s.view(), problem.y_u.view()),
+            Scores::Binary(_) if y.iter().any(|v| v.is_nan()) => f64::NAN,
+            Scores::Binary(s) => prbep(s.view(), y.view()),
             Scores::PerClass(_) => f64::NAN,
         }
     }

@@ -5,30 +5,57 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::derive_seed;
-use crate::config::DatasetSpec;
+use std::sync::Arc;
+
+use crate::config::{DatasetSpec, Test};
 use crate::data::split::{Split, stratified};
-use crate::data::{DataSource, LoadedData, Problem, Sampler};
+use crate::data::{DataSource, Dataset, LoadedData, Problem, Sampler};
 use crate::error::{Error, Result};
 
-/// The problem of split `split` of a dataset and, for a loaded dataset, the split's rows of
-/// it, labeled first. Synthetic datasets draw fresh labeled and unlabeled points (equal
-/// class shares); loaded datasets take an official split or a stratified random one.
-pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<(Problem, Option<Vec<usize>>)> {
+/// A drawn split: the problem, for a loaded dataset the split's rows of it (labeled first),
+/// and the held-out test rows with their truth (when the dataset has a test set).
+pub struct Drawn {
+    pub problem: Problem,
+    pub rows: Option<Vec<usize>>,
+    pub test: Option<Arc<Dataset>>,
+}
+
+/// Split `split` of a dataset. Synthetic datasets draw fresh labeled and unlabeled points
+/// (equal class shares), then fresh test points; loaded datasets take an official split or
+/// a stratified random one (test rows drawn with it, or the fixed test part).
+pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, split));
+    let fresh = |sampler: &dyn Fn(&mut ChaCha8Rng) -> Dataset, rng: &mut ChaCha8Rng| match spec.test {
+        Some(Test::PerClass(_)) => Some(Arc::new(sampler(rng))),
+        _ => None,
+    };
+    let t = spec.test_sizes();
+    let t = [t[0], t[1 % t.len()]];
     match &spec.source {
-        DataSource::Synthetic(mixture) => Ok((mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng), None)),
-        DataSource::SparseText(text) => Ok((text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng), None)),
+        DataSource::Synthetic(mixture) => {
+            let problem = mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
+            Ok(Drawn { problem, rows: None, test: fresh(&|r| mixture.sample(t, r), &mut rng) })
+        }
+        DataSource::SparseText(text) => {
+            let problem = text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
+            Ok(Drawn { problem, rows: None, test: fresh(&|r| text.sample(t, r), &mut rng) })
+        }
         DataSource::Loaded(data) => {
             let rows = loaded_split(spec, data, split, &mut rng)?;
             let problem = data.dataset.problem(&rows.labeled, &rows.unlabeled);
-            Ok((problem, Some(rows.labeled.into_iter().chain(rows.unlabeled).collect())))
+            let test = match (&data.test, rows.test.is_empty()) {
+                (Some(fixed), _) => Some(fixed.clone()),
+                (None, false) => Some(Arc::new(data.dataset.subset(&rows.test))),
+                (None, true) => None,
+            };
+            Ok(Drawn { problem, rows: Some(rows.labeled.into_iter().chain(rows.unlabeled).collect()), test })
         }
     }
 }
 
 /// The problem of split `split` of a dataset (see [`draw`]).
 pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Problem> {
-    draw(spec, seed, split).map(|(p, _)| p)
+    draw(spec, seed, split).map(|d| d.problem)
 }
 
 /// The rows of split `split` of a file-backed dataset: an official split, or a stratified
@@ -42,7 +69,8 @@ pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, 
         }
         None => {
             let (labeled, unlabeled) = spec.class_sizes();
-            stratified(d, &labeled, &unlabeled, rng)
+            let test = if spec.test.is_some_and(|t| t != Test::Fixed) { spec.test_sizes() } else { Vec::new() };
+            stratified(d, &labeled, &unlabeled, &test, rng)
         }
     }
 }

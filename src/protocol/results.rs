@@ -29,6 +29,12 @@ pub struct ResultRow {
     pub error: f64,
     /// Precision–recall break-even point of the unlabeled scores (NaN without positives).
     pub prbep: f64,
+    /// Error and PRBEP on the dataset's held-out test rows: empty without a test set or
+    /// for a transductive method (older files lack the columns).
+    #[serde(default)]
+    pub test_error: Option<f64>,
+    #[serde(default)]
+    pub test_prbep: Option<f64>,
     pub n_labeled: usize,
     pub n_unlabeled: usize,
     pub dim: usize,
@@ -131,6 +137,8 @@ fn empty_row() -> ResultRow {
         lambda: 0.0,
         error: 0.0,
         prbep: 0.0,
+        test_error: None,
+        test_prbep: None,
         n_labeled: 0,
         n_unlabeled: 0,
         dim: 0,

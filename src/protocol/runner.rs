@@ -19,7 +19,7 @@ use super::log::{RowLog, TaskKey, done};
 use super::shard::{self, Shard};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
-use crate::data::{DataSource, Problem};
+use crate::data::{DataSource, Dataset, Problem};
 use crate::engine::{Fitted, Split, Store, memory};
 use crate::error::{Error, Result};
 
@@ -110,15 +110,16 @@ impl Task<'_> {
         if todo.is_empty() {
             return Ok(Vec::new());
         }
-        let (problem, rows) = draw(spec, self.exp.seed, split)?;
+        let drawn = draw(spec, self.exp.seed, split)?;
+        let (problem, test) = (&drawn.problem, drawn.test.as_deref());
         let split_store = Store::default();
-        let view = Split { problem: &problem, source: &spec.source, rows: rows.as_deref(), dataset_store, split_store: &split_store };
+        let view = Split { problem, source: &spec.source, rows: drawn.rows.as_deref(), dataset_store, split_store: &split_store, test: test.map(|t| &t.x) };
         let limit = memory::limit();
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
                 let fitted = fit(m, &view, limit);
-                let row = row(self.exp, spec, split, m, &problem, fitted, start.elapsed().as_secs_f64());
+                let row = row(self.exp, spec, split, m, (problem, test), fitted, start.elapsed().as_secs_f64());
                 self.log.append(&row)?;
                 self.bar.inc(1);
                 Ok(row)
@@ -146,9 +147,9 @@ fn fit(m: &MethodSpec, split: &Split, limit: f64) -> Result<Fitted> {
     })
 }
 
-/// The result row of one method on one split; a failure becomes a `failed` row carrying
-/// the reason.
-fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, problem: &Problem, fitted: Result<Fitted>, fit_seconds: f64) -> ResultRow {
+/// The result row of one method on one split (and its test rows, if any); a failure
+/// becomes a `failed` row carrying the reason.
+fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, (problem, test): (&Problem, Option<&Dataset>), fitted: Result<Fitted>, fit_seconds: f64) -> ResultRow {
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),
@@ -164,6 +165,8 @@ fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, probl
         lambda: f64::NAN,
         error: f64::NAN,
         prbep: f64::NAN,
+        test_error: None,
+        test_prbep: None,
         n_labeled: problem.n_labeled(),
         n_unlabeled: problem.n_unlabeled(),
         dim: problem.dim(),
@@ -179,6 +182,10 @@ fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, probl
             row.lambda = f.lambda;
             row.error = f.scores.error(problem);
             row.prbep = f.scores.prbep(problem);
+            if let (Some(t), Some(scores)) = (test, &f.test) {
+                row.test_error = Some(scores.error_on(&t.y, &t.classes));
+                row.test_prbep = Some(scores.prbep_on(&t.y));
+            }
         }
         Err(e) => {
             row.status = "failed".into();

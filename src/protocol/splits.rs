@@ -38,13 +38,19 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
     Ok(())
 }
 
-/// Writes `split,labeled,unlabeled` lines, row indices 0-based and space-separated (whole or
-/// not at all: shards of a run write the same files).
+/// Writes `split,labeled,unlabeled` lines (and a `test` column when a split holds test
+/// rows), row indices 0-based and space-separated (whole or not at all: shards of a run
+/// write the same files).
 pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
     let join = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
-    let mut text = String::from("split,labeled,unlabeled\n");
+    let with_test = splits.iter().any(|s| !s.test.is_empty());
+    let mut text = String::from(if with_test { "split,labeled,unlabeled,test\n" } else { "split,labeled,unlabeled\n" });
     for (i, s) in splits.iter().enumerate() {
-        text.push_str(&format!("{i},{},{}\n", join(&s.labeled), join(&s.unlabeled)));
+        text.push_str(&format!("{i},{},{}", join(&s.labeled), join(&s.unlabeled)));
+        if with_test {
+            text.push_str(&format!(",{}", join(&s.test)));
+        }
+        text.push('\n');
     }
     write_atomic(path, text.as_bytes())
 }
@@ -52,7 +58,7 @@ pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
 /// Reads a file written by [`write`].
 pub fn read(path: &Path) -> Result<Vec<Split>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let bad = |line: usize| Error::Csv { path: path.to_path_buf(), message: format!("line {line}: expected split,labeled,unlabeled") };
+    let bad = |line: usize| Error::Csv { path: path.to_path_buf(), message: format!("line {line}: expected split,labeled,unlabeled[,test]") };
     let indices = |field: &str, line: usize| -> Result<Vec<usize>> {
         field.split_whitespace().map(|v| v.parse().map_err(|_| bad(line))).collect()
     };
@@ -62,7 +68,11 @@ pub fn read(path: &Path) -> Result<Vec<Split>> {
         .map(|(i, l)| {
             let fields: Vec<&str> = l.split(',').collect();
             match fields.as_slice() {
-                [_, labeled, unlabeled] => Ok(Split { labeled: indices(labeled, i + 1)?, unlabeled: indices(unlabeled, i + 1)? }),
+                [_, labeled, unlabeled, rest @ ..] if rest.len() <= 1 => Ok(Split {
+                    labeled: indices(labeled, i + 1)?,
+                    unlabeled: indices(unlabeled, i + 1)?,
+                    test: rest.first().map_or(Ok(Vec::new()), |t| indices(t, i + 1))?,
+                }),
                 _ => Err(bad(i + 1)),
             }
         })
@@ -79,11 +89,15 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("d.csv");
         let splits = vec![
-            Split { labeled: vec![0, 5], unlabeled: vec![1, 2, 3] },
-            Split { labeled: vec![4], unlabeled: vec![] },
+            Split { labeled: vec![0, 5], unlabeled: vec![1, 2, 3], test: vec![] },
+            Split { labeled: vec![4], unlabeled: vec![], test: vec![] },
         ];
         write(&path, &splits).unwrap();
         assert_eq!(read(&path).unwrap(), splits);
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("split,labeled,unlabeled\n"), "no test column without test rows");
+        let with_test = vec![Split { labeled: vec![0], unlabeled: vec![1], test: vec![2, 3] }, Split { labeled: vec![1], unlabeled: vec![0], test: vec![] }];
+        write(&path, &with_test).unwrap();
+        assert_eq!(read(&path).unwrap(), with_test);
         std::fs::write(&path, "split,labeled,unlabeled\n0,1 x,2\n").unwrap();
         assert!(read(&path).unwrap_err().to_string().contains("line 2"));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -54,6 +54,20 @@ pub const PRBEP: Measure = Measure {
     higher_is_better: true,
 };
 
+/// The error on the held-out test rows in % (lower is better).
+pub const TEST_ERROR: Measure = Measure {
+    label: "Error on the held-out test set in %",
+    value: |r| r.test_error.filter(|v| v.is_finite()).map(|v| 100.0 * v),
+    higher_is_better: false,
+};
+
+/// The PRBEP on the held-out test rows in % (higher is better).
+pub const TEST_PRBEP: Measure = Measure {
+    label: "PRBEP on the held-out test set in %",
+    value: |r| r.test_prbep.filter(|v| v.is_finite()).map(|v| 100.0 * v),
+    higher_is_better: true,
+};
+
 /// A datasets × methods table in first-appearance order, with its provenance stamp.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -67,7 +81,7 @@ pub struct Table {
 
 /// Error in %, the value tables summarise.
 pub fn error_percent(r: &ResultRow) -> Option<f64> {
-    Some(100.0 * r.error)
+    r.error.is_finite().then_some(100.0 * r.error)
 }
 
 /// Per (dataset, method), in first-appearance order: `dataset, method, value_mean,
@@ -204,14 +218,19 @@ pub fn markdown(t: &Table) -> String {
             .iter()
             .map(|c| match c {
                 None => "–".into(),
-                Some(c) if c.best => format!("**{:.2} ± {:.2}**", c.mean, c.std),
-                Some(c) => format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std),
+                Some(c) if c.best => format!("**{:.2}{}**", c.mean, spread(c, " ± ")),
+                Some(c) => format!("{:.2}{}{}", c.mean, if c.worse() { " ↓" } else { "" }, spread(c, " ± ")),
             })
             .collect();
         out.push_str(&format!("| {} | {} |\n", cell(d), cells.join(" | ")));
     }
     out.push_str(&format!("\n{}\n", legend(t)));
     out
+}
+
+/// `sep` and the std of a cell over two splits or more; nothing over one split.
+fn spread(c: &Cell, sep: &str) -> String {
+    if c.splits >= 2 { format!("{sep}{:.2}", c.std) } else { String::new() }
 }
 
 /// A name as one Markdown table cell: `|` escaped, line breaks as spaces.
@@ -233,8 +252,8 @@ pub fn latex(t: &Table) -> String {
             .iter()
             .map(|c| match c {
                 None => "--".into(),
-                Some(c) if c.best => format!("\\textbf{{{:.2}}} $\\pm$ {:.2}", c.mean, c.std),
-                Some(c) => format!("{:.2}{} $\\pm$ {:.2}", c.mean, if c.worse() { "$\\downarrow$" } else { "" }, c.std),
+                Some(c) if c.best => format!("\\textbf{{{:.2}}}{}", c.mean, spread(c, " $\\pm$ ")),
+                Some(c) => format!("{:.2}{}{}", c.mean, if c.worse() { "$\\downarrow$" } else { "" }, spread(c, " $\\pm$ ")),
             })
             .collect();
         out.push_str(&format!("{} & {} \\\\\n", esc(d), cells.join(" & ")));
@@ -283,7 +302,8 @@ mod tests {
         assert_eq!(lines[0], "| dataset | M2 | M1 |");
         // M2 on b: errors 10% and 30% → mean 20, sample std √200 ≈ 14.14; ties → M2 first.
         assert_eq!(lines[2], "| b | **20.00 ± 14.14** | 20.00 ± 0.00 |");
-        assert!(lines[3].starts_with("| a | **50.00 ±") && lines[3].ends_with("| – |"));
+        // One split: no std to show.
+        assert_eq!(lines[3], "| a | **50.00** | – |");
         assert!(md.contains("stamp"));
     }
 

@@ -116,7 +116,8 @@ impl Method for GradientSsl {
         let c_u = split.split_store.get("gradient C_u", || Ok(to_array2(prep.c_u.as_ref())))?;
         let data = Data { x_l: prep.x_l.view(), y_l: prep.y_l.view(), x_u: prep.x_u.view(), c_u: c_u.view(), scale: 1.0 / (prep.n() as f64).sqrt() };
         let best = self.grid.oracle(data, top_u, (self.labeled, self.unlabeled), &self.training, split.problem.y_u.view())?;
-        Ok(Fitted { scores: Scores::Binary(best.scores), alpha_l: Some(best.alpha_l), alpha_u: Some(best.alpha_u), lambda: best.lambda })
+        let fitted = Fitted { scores: Scores::Binary(best.scores), alpha_l: Some(best.alpha_l), alpha_u: Some(best.alpha_u), lambda: best.lambda, test: None };
+        fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -28,6 +28,8 @@ pub struct Best {
     pub error: f64,
     /// f(x) = ωᵀx/√n of the unlabeled rows.
     pub scores: Array1<f64>,
+    /// ω (on centred features).
+    pub omega: Array1<f64>,
 }
 
 impl Grid {
@@ -66,7 +68,7 @@ impl Grid {
                 }
                 let error = error_rate(scores.view(), y_u);
                 if best.as_ref().is_none_or(|b| error < b.error) {
-                    best = Some(Best { alpha_l, alpha_u, lambda, error, scores });
+                    best = Some(Best { alpha_l, alpha_u, lambda, error, scores, omega: omega.clone() });
                 }
             }
         }

@@ -57,7 +57,7 @@ impl Method for GraphMethod {
         if multiclass {
             let s = self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes)?;
             let scores = to_array2(s.as_ref().subrows(nl, s.nrows() - nl));
-            Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda })
+            Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda, test: None })
         } else {
             Ok(Fitted::binary(Array1::from(self.fit_prepared(&prep)?[nl..].to_vec()), lambda))
         }

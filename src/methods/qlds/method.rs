@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
 use super::theory::score_gaussians;
-use super::{LambdaPolicy, Prepared, Qlds, Spectral};
+use super::{LambdaPolicy, Prepared, Qlds, QldsParams, Spectral};
 use crate::engine::{Fitted, Method, Scores, Split};
 use crate::error::Result;
 use crate::linalg::{SymEigen, sym_eigen};
@@ -41,7 +41,7 @@ pub fn dense_memory(n: usize, dim: usize) -> f64 {
 
 /// Scores of the unlabeled rows with (α_l, α_u) and λ.
 fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
-    Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda }
+    Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda, test: None }
 }
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
@@ -66,7 +66,7 @@ impl Method for Qlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = self.fit_prepared(&*moments(split)?)?;
         let p = self.params();
-        Ok(fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda))
+        fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda).scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -98,7 +98,7 @@ impl Method for Spectral {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = if *self == Spectral::default() { self.fit_eigen(&prep, &*eigen_u(split, &prep)?) } else { self.fit_prepared(&prep)? };
-        Ok(Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue))
+        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue).scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -129,7 +129,7 @@ impl Method for SelectQlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
-        Ok(fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda))
+        fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda).scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -157,7 +157,8 @@ impl Method for SelectLambda {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
-        Ok(fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda))
+        let chosen = QldsParams { alpha_l: self.alpha_l, alpha_u: self.alpha_u, lambda: LambdaPolicy::Fixed(s.lambda) };
+        fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda).scoring_test(split, |x| Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view())))
     }
 
     fn as_any(&self) -> &dyn Any {

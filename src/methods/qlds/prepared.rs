@@ -34,6 +34,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Scores ωᵀ(x − mean)/√n of new rows `x` (raw features), for a model ω fitted on
+    /// these moments.
+    pub fn linear_scores(&self, omega: &Array1<f64>, x: &crate::data::Features) -> Array1<f64> {
+        (x.to_dense().dot(omega) - self.mean.dot(omega)) / (self.n() as f64).sqrt()
+    }
+
     /// Centres with the global mean and forms C_l, C_u and the right-hand side.
     pub fn new(p: &Problem) -> Result<Self> {
         if p.n_labeled() == 0 {

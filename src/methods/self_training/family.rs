@@ -54,8 +54,10 @@ impl Method for SelfTraining {
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
-        let f = self.fit_prepared(&*moments(split)?)?;
-        Ok(Fitted { scores: Scores::Binary(f.scores), alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: f.lambda })
+        let prep = moments(split)?;
+        let f = self.fit_prepared(&prep)?;
+        let fitted = Fitted { scores: Scores::Binary(f.scores), alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: f.lambda, test: None };
+        fitted.scoring_test(split, |x| Ok(prep.linear_scores(&f.omega, x)))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -16,6 +16,8 @@ use crate::methods::qlds::Prepared;
 pub struct FittedSelfTraining {
     /// Scores of the unlabeled rows by the final classifier.
     pub scores: Array1<f64>,
+    /// The final classifier's ω (on centred features).
+    pub omega: Array1<f64>,
     pub lambda: f64,
     /// Number of unlabeled points pseudo-labeled after each round.
     pub added_per_round: Vec<usize>,
@@ -72,7 +74,7 @@ impl SelfTraining {
             added_per_round.push(rows.len());
             omega = solve(&system, &rhs)?;
         }
-        Ok(FittedSelfTraining { scores: prep.x_u.dot(&omega) / n_sqrt, lambda, added_per_round })
+        Ok(FittedSelfTraining { scores: prep.x_u.dot(&omega) / n_sqrt, omega, lambda, added_per_round })
     }
 }
 

@@ -82,7 +82,8 @@ impl Method for Svmlin {
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
-        Ok(Fitted::binary(Svmlin::fit(self, split.problem)?.scores(&split.problem.x_u), self.params().lambda))
+        let f = Svmlin::fit(self, split.problem)?;
+        Fitted::binary(f.scores(&split.problem.x_u), self.params().lambda).scoring_test(split, |x| Ok(f.scores(x)))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -108,6 +108,9 @@ impl Svmlin {
         let r = match self.params().r {
             PositiveFraction::Fixed(r) => r,
             PositiveFraction::Labeled => fraction(problem.y_l.view()),
+            PositiveFraction::Truth if problem.y_u.iter().any(|y| y.is_nan()) => {
+                return Err(Error::Data("r = \"truth\": the unlabeled rows' truth is unknown in this dataset; give r".into()));
+            }
             PositiveFraction::Truth => fraction(problem.y_u.view()),
         };
         if r > 0.0 && r < 1.0 {

@@ -135,12 +135,13 @@ mod tests {
     use super::*;
     use crate::report::tables::error_percent;
 
-    fn row(dataset: &str, method: &str, n_labeled: usize, split: usize, error: f64) -> ResultRow {
-        ResultRow { alpha_l: Some(0.5), n_labeled, ..crate::protocol::test_row(dataset, method, split, error) }
+    fn row(dataset: &str, method: &str, m: usize, split: usize, error: f64) -> ResultRow {
+        let swept = vec![("dataset".to_string(), dataset[..1].to_string()), ("m".to_string(), m.to_string())];
+        ResultRow { alpha_l: Some(0.5), swept, ..crate::protocol::test_row(dataset, method, split, error) }
     }
 
     #[test]
-    fn curves_follow_labeled_sizes_and_draw() {
+    fn curves_follow_a_swept_key_and_draw() {
         let rows = vec![
             row("b-40", "A", 40, 0, 0.1),
             row("b-40", "A", 40, 1, 0.3),
@@ -148,12 +149,16 @@ mod tests {
             row("b-10", "B", 10, 0, 0.5),
             row("other", "A", 10, 0, 0.9),
         ];
-        let curves = by_labeled(&rows, "b-", error_percent).unwrap();
+        let curves = along(&rows, "m", "b-", error_percent).unwrap();
         assert_eq!(curves.len(), 2);
         assert_eq!(curves[0].label, "A");
         assert_eq!(curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(), vec![(10.0, 40.0), (40.0, 20.0)]);
-        assert!(by_labeled(&rows, "zzz", error_percent).is_err());
-        let alphas = by_labeled(&rows, "b-", |r| r.alpha_l).unwrap();
+        assert!(along(&rows, "m", "zzz", error_percent).is_err());
+        assert!(along(&rows, "x", "b-", error_percent).unwrap_err().to_string().contains("no result row sweeps `x`"));
+        // Without the prefix the other dataset is a second group: curves name it.
+        let all = along(&rows, "m", "", error_percent).unwrap();
+        assert_eq!(all.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["A (dataset=b)", "B (dataset=b)", "A (dataset=o)"]);
+        let alphas = along(&rows, "m", "b-", |r| r.alpha_l).unwrap();
         assert_eq!(alphas[0].points[0].1, 0.5);
         let path = std::env::temp_dir().join(format!("sslab-curves-{}.png", std::process::id()));
         let plot = CurvePlot { curves: &curves, title: "t".into(), x_label: "x".into(), y_label: "y".into(), stamp: "s".into() };

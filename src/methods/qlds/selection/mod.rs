@@ -24,7 +24,7 @@ use ndarray::Array1;
 
 use crate::data::Problem;
 use crate::error::{Error, Result};
-use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
+use crate::methods::qlds::{FittedQlds, LambdaPolicy, Prepared, QldsParams};
 use super::theory::Scale;
 
 /// How the grid point is chosen.
@@ -67,6 +67,8 @@ pub struct Selected {
     pub alpha_u: f64,
     pub lambda: f64,
     pub scores: Array1<f64>,
+    /// The classifier at the chosen point.
+    pub model: FittedQlds,
 }
 
 impl SelectQlds {
@@ -108,7 +110,7 @@ impl SelectQlds {
             .best()
             .ok_or_else(|| Error::Data("theory: no grid point is valid (λ inside the predicted spectrum)".into()))?;
         let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(prep)?;
-        Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
+        Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()), model: fitted })
     }
 }
 
