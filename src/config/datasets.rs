@@ -30,7 +30,7 @@ pub struct DatasetSpec {
 pub enum Test {
     /// Fixed rows loaded with the data (`LoadedData::test`).
     Fixed,
-    /// This share of each class, drawn per split before the labeled and unlabeled rows.
+    /// This share of each class (rounded), drawn per split with the labeled and unlabeled rows.
     Fraction(f64),
     /// Fresh points per class from the generator, drawn per split after the others.
     PerClass(usize),

@@ -25,20 +25,18 @@ pub struct Drawn {
 /// a stratified random one (test rows drawn with it, or the fixed test part).
 pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, split));
-    let fresh = |sampler: &dyn Fn(&mut ChaCha8Rng) -> Dataset, rng: &mut ChaCha8Rng| match spec.test {
-        Some(Test::PerClass(_)) => Some(Arc::new(sampler(rng))),
+    let per_class = match spec.test {
+        Some(Test::PerClass(n)) => Some([n, n]),
         _ => None,
     };
-    let t = spec.test_sizes();
-    let t = [t[0], t[1 % t.len()]];
     match &spec.source {
         DataSource::Synthetic(mixture) => {
             let problem = mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn { problem, rows: None, test: fresh(&|r| mixture.sample(t, r), &mut rng) })
+            Ok(Drawn { problem, rows: None, test: per_class.map(|t| Arc::new(mixture.sample(t, &mut rng))) })
         }
         DataSource::SparseText(text) => {
             let problem = text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn { problem, rows: None, test: fresh(&|r| text.sample(t, r), &mut rng) })
+            Ok(Drawn { problem, rows: None, test: per_class.map(|t| Arc::new(text.sample(t, &mut rng))) })
         }
         DataSource::Loaded(data) => {
             let rows = loaded_split(spec, data, split, &mut rng)?;
