@@ -15,6 +15,9 @@ use toml::de::{DeArray, DeString, DeTable, DeValue};
 use crate::engine::Located;
 use crate::error::Result;
 
+/// The most entries a config's `[[datasets]]` (or `[[methods]]`) may expand to.
+const MAX_ENTRIES: usize = 10_000;
+
 /// What an expanded entry took from its sweeps.
 #[derive(Debug, Clone, Default)]
 pub struct Swept {
@@ -54,6 +57,10 @@ pub fn expand<'i>(root: &mut DeTable<'i>, table: &str, at: Located) -> Result<(V
             out.push(entry.clone());
             swept.push(Swept::default());
             continue;
+        }
+        let size = axes.iter().try_fold(1usize, |n, g| n.checked_mul(g[0].values.len())).unwrap_or(usize::MAX);
+        if size.saturating_add(out.len()) > MAX_ENTRIES {
+            return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} entries; at most {MAX_ENTRIES} per config")));
         }
         for pick in combinations(&axes) {
             let mut t = t.clone();

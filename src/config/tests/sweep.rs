@@ -71,6 +71,9 @@ fn bad_sweeps_name_the_file_line_key_and_position() {
         let msg = err(&src);
         assert!(msg.contains(want), "{keys}: {msg}");
     }
+    let hundred: Vec<String> = (1..=101).map(|v| v.to_string()).collect();
+    let huge = config(&format!("name = \"g\"\ndim = {{ sweep = [{0}] }}\nmean_norm = 2\nlabeled_per_class = {{ sweep = [{0}] }}", hundred.join(", ")), "kind = \"ls_svm\"");
+    assert!(err(&huge).contains("datasets[0]: its sweeps expand to 10201 entries; at most 10000 per config"), "{}", err(&huge));
     let placeholder = config("name = \"g-{m}\"\ndim = { sweep = [4, 8] }\nmean_norm = 2\nlabeled_per_class = 3", "kind = \"ls_svm\"");
     assert!(err(&placeholder).contains("placeholder `{m}` is not a swept key (swept: dim)"));
     let kind = config("name = \"g\"\ndim = 4\nmean_norm = 2\nlabeled_per_class = 3", "kind = { sweep = [\"qlds\", \"ls_svm\"] }");
