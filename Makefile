@@ -141,5 +141,5 @@ FUZZ_TARGETS := config svmlight dense svmlin mat
 fuzz:
 	cd fuzz && env -u CARGO_TARGET_DIR cargo +nightly fuzz build --sanitizer none -O
 	cd fuzz && for t in $(FUZZ_TARGETS); do \
-		(env -u CARGO_TARGET_DIR cargo +nightly fuzz run $$t --sanitizer none -O -- -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 > target/$$t.log 2>&1; echo "$$t: exit $$?") & \
+		(env -u CARGO_TARGET_DIR SSLAB_MEMORY_LIMIT=1G cargo +nightly fuzz run $$t --sanitizer none -O -- -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 > target/$$t.log 2>&1; echo "$$t: exit $$?") & \
 	done; wait; for t in $(FUZZ_TARGETS); do grep -E "stat::number_of_executed_units|SUMMARY|crash-" target/$$t.log | sed "s/^/$$t: /"; done
