@@ -56,10 +56,13 @@ impl Method for GraphMethod {
         let lambda = self.params().lambda;
         if multiclass {
             let s = self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes)?;
-            let scores = to_array2(s.as_ref().subrows(nl, s.nrows() - nl));
+            let mut scores = to_array2(s.as_ref().subrows(nl, s.nrows() - nl));
+            self.params().decision.per_class(&mut scores, &problem.classes_l)?;
             Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda })
         } else {
-            Ok(Fitted::binary(Array1::from(self.fit_prepared(&prep)?[nl..].to_vec()), lambda))
+            let mut scores = Array1::from(self.fit_prepared(&prep)?[nl..].to_vec());
+            self.params().decision.binary(scores.view_mut(), &prep.y)?;
+            Ok(Fitted::binary(scores, lambda))
         }
     }
 
