@@ -35,9 +35,9 @@ fn main() {
         [n_u / 2; 2],
         &mut ChaCha8Rng::seed_from_u64(400),
     );
-    let grid = Grid { points: 20 };
+    let grid = Grid::uniform(20).expect("valid grid");
     let policy = LambdaPolicy::default();
-    let select = |pol| SelectQlds::new(pol, grid, policy).expect("valid selection");
+    let select = |pol| SelectQlds::new(pol, grid.clone(), policy).expect("valid selection");
     let p = &p;
     let run = |pol| {
         let s = select(pol);

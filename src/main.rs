@@ -35,6 +35,9 @@ enum Command {
     PlotCurve(plot_curve::Args),
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores(plot_scores::Args),
+    /// Per split: error, share of unlabeled points predicted as each class beside the true
+    /// share, and the mean unlabeled score of one method on one dataset.
+    Shares(shares::Args),
     /// Monte-Carlo check of the theory on spec §5's grid (120 settings): writes a CSV with
     /// theory and empirical mean/std/error per setting and a PNG of theory against simulation.
     TheoryCheck(theory_check::Args),
@@ -70,6 +73,7 @@ fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
         Command::PlotScores(a) => plot_scores::run(a),
+        Command::Shares(a) => shares::run(a),
         Command::TheoryCheck(a) => theory_check::run(a),
         Command::PhaseDiagram(a) => phase_diagram::run(a),
         Command::Proportions(a) => proportions::run(a),

@@ -222,3 +222,35 @@ fn split_indices_are_persisted_and_checked_on_resume() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("splits on disk differ"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn shares_reports_the_run_errors_and_shares_that_add_up() {
+    // The per-split error `shares` prints equals the run's result rows; predicted shares
+    // add up to 100 and the true shares are those of the split (60 + 60 unlabeled).
+    let dir = temp_dir("shares");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let out = dir.join("out");
+    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
+    let o = sslab(&["shares", cfg.to_str().unwrap(), "--dataset", "g", "--method", "LS-SVM", "--splits", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("split ")).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (s, line) in lines.iter().enumerate() {
+        let error: f64 = line.split("error ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let row = rows.lines().find(|r| r.contains(&format!(",g,{s},")) && r.contains(",LS-SVM,")).unwrap();
+        let want: f64 = row.split(',').nth(12).unwrap().parse().unwrap();
+        assert!((error - 100.0 * want).abs() < 0.006, "split {s}: {error} vs {want}");
+        let cells: Vec<(f64, f64)> = line.split("shares ").nth(1).unwrap().split(", mean").next().unwrap().split(' ').map(|c| {
+            let (p, t) = c.split_once('/').unwrap();
+            (p.parse().unwrap(), t.parse().unwrap())
+        }).collect();
+        assert_eq!(cells.len(), 2);
+        assert!((cells[0].0 + cells[1].0 - 100.0).abs() < 0.11 && cells.iter().all(|c| c.1 == 50.0), "{line}");
+    }
+    assert!(!sslab(&["shares", cfg.to_str().unwrap(), "--method", "nope"]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

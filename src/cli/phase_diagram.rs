@@ -43,7 +43,7 @@ fn cell(s: &str) -> std::result::Result<(usize, f64), String> {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let grid = Grid { points: a.grid };
+    let grid = Grid::uniform(a.grid)?;
     let points = phase_diagram(a.dim, a.unlabeled_per_class, &a.labeled_per_class, &a.distances, &grid, LambdaPolicy::default())?;
     report::write_csv(&a.csv, &points)?;
     let mut spots = Vec::new();
@@ -63,7 +63,7 @@ pub fn run(a: Args) -> Result<()> {
         let stem = a.csv.file_stem().and_then(|s| s.to_str()).unwrap_or("phase");
         report::write_csv(&a.csv.with_file_name(format!("{stem}_spot_checks.csv")), &spots)?;
     }
-    let stamp = format!("d = {}, {} unlabeled per class, {}×{} grid · {}", a.dim, a.unlabeled_per_class, grid.points, grid.points, report::stamp("none (CLI)"));
+    let stamp = format!("d = {}, {} unlabeled per class, {}×{} grid · {}", a.dim, a.unlabeled_per_class, a.grid, a.grid, report::stamp("none (CLI)"));
     figures::heatmap(
         &figures::Heatmap {
             values: &gain_table(&points, &a.labeled_per_class, &a.distances),

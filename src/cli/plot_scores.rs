@@ -33,17 +33,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
-    let pick = |name: &Option<String>, names: Vec<&str>, what: &str| -> Result<usize> {
-        match name {
-            None => Ok(0),
-            Some(n) => names
-                .iter()
-                .position(|m| m == n)
-                .ok_or_else(|| Error::Data(format!("no {what} `{n}` in {} (have: {})", exp.path.display(), names.join(", ")))),
-        }
-    };
-    let d = pick(&a.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
-    let m = pick(&a.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+    let d = super::pick(&exp, &a.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
+    let m = super::pick(&exp, &a.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
     if a.split >= exp.splits {
         return Err(Error::Data(format!("split {} does not exist ({} splits)", a.split, exp.splits)));
     }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::config::parse;
-use crate::methods::graph::{GraphKind, GraphMethod};
+use crate::methods::graph::{Decision, GraphKind, GraphMethod};
 use crate::protocol::{RunOptions, run};
 
 const HEAD: &str = "[experiment]\nname = \"t\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 3\nmean_norm = 4.0\nlabeled_per_class = 2\nunlabeled_per_class = 25\n";
@@ -15,13 +15,14 @@ fn err(methods: &str) -> String {
 #[test]
 fn every_kind_parses_and_runs() {
     let methods: String = GraphKind::ALL.iter().map(|k| format!("\n[[methods]]\nkind = \"{}\"\n", k.name())).collect();
-    let extra = "\n[[methods]]\nkind = \"tv_svm\"\nname = \"tuned\"\ngamma = 0.05\nmu = 2\nr1 = 0.5\nk = 5\nweighting = \"binary\"\nkernel_scale = 0.5\niterations = 3\n";
+    let extra = "\n[[methods]]\nkind = \"tv_svm\"\nname = \"tuned\"\ngamma = 0.05\nmu = 2\nr1 = 0.5\nk = 5\nweighting = \"binary\"\nkernel_scale = 0.5\niterations = 3\ndecision = \"class_mass\"\ntv_project = \"fhg\"\n";
     let exp = parse(&format!("{HEAD}{methods}{extra}"), Path::new("cfg.toml")).unwrap();
     assert_eq!(exp.methods.len(), 9);
     assert_eq!(exp.methods[5].name, "TV-SVM");
     let tuned: &GraphMethod = exp.methods[8].method.as_any().downcast_ref().expect("a graph method");
     let p = tuned.params();
     assert_eq!((p.gamma, p.mu, p.r1, p.graph.k, p.iterations), (0.05, 2.0, 0.5, 5, 3));
+    assert_eq!((p.decision, p.tv_project_all, p.tv_norm_n), (Decision::ClassMass, true, false));
     let dir = std::env::temp_dir().join(format!("sslab-graph-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rows = run(&exp, &RunOptions { threads: Some(1), ..Default::default() }, &dir).unwrap();
@@ -46,4 +47,10 @@ fn bad_keys_name_the_line() {
     assert!(e.contains("cfg.toml:16") && e.contains("iterations"), "{e}");
     let e = err("\n[[methods]]\nkind = \"tv_rls\"\nlambda = \"max_eig_all\"\n");
     assert!(e.contains("cfg.toml:16") && e.contains("lambda: expected a number"), "{e}");
+    let e = err("\n[[methods]]\nkind = \"lap_rls\"\ndecision = \"median\"\n");
+    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].decision: expected"), "{e}");
+    let e = err("\n[[methods]]\nkind = \"tv_svm\"\ntv_norm = \"n2\"\n");
+    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].tv_norm: expected"), "{e}");
+    let e = err("\n[[methods]]\nkind = \"cheeger_rls\"\ntv_project = \"fhg\"\n");
+    assert!(e.contains("cfg.toml:16") && e.contains("tv_project: not a parameter of `cheeger_rls`"), "{e}");
 }

@@ -3,7 +3,7 @@
 
 use toml::Value;
 
-use super::{GraphKind, GraphParams, Weighting};
+use super::{Decision, GraphKind, GraphParams, Weighting};
 use crate::engine::{Checked, Entry, Family};
 use crate::error::Result;
 
@@ -22,9 +22,12 @@ impl Family for GraphFamily {
     fn check(&self, m: &Entry) -> Result<Checked> {
         let kind = GraphKind::from_name(m.kind()).ok_or_else(|| m.error("kind", "not a graph method"))?;
         let mut allowed = kind.parameters().to_vec();
-        allowed.extend(["kernel_scale", "lambda"]);
+        allowed.extend(["kernel_scale", "lambda", "decision"]);
         if kind.uses_graph() {
             allowed.extend(["k", "weighting"]);
+        }
+        if matches!(kind, GraphKind::TvRls | GraphKind::TvSvm) {
+            allowed.extend(["tv_norm", "tv_project"]);
         }
         m.only(&allowed)?;
         let mut p = GraphParams::new(kind);
@@ -49,6 +52,22 @@ impl Family for GraphFamily {
                 .find(|x| x.name() == w)
                 .ok_or_else(|| m.error("weighting", "expected \"self_tuning\", \"gaussian\" or \"binary\""))?;
         }
+        if let Some(d) = m.string("decision")? {
+            p.decision = Decision::ALL
+                .into_iter()
+                .find(|x| x.name() == d)
+                .ok_or_else(|| m.error("decision", "expected \"plain\", \"class_mass\", \"balance\" or \"zero_mean\""))?;
+        }
+        let choice = |key: &str, default: &str, other: &str| -> Result<bool> {
+            match m.string(key)? {
+                None => Ok(false),
+                Some(v) if v == default => Ok(false),
+                Some(v) if v == other => Ok(true),
+                Some(_) => Err(m.error(key, format!("expected \"{default}\" or \"{other}\""))),
+            }
+        };
+        p.tv_norm_n = choice("tv_norm", "sqrt_n", "n")?;
+        p.tv_project_all = choice("tv_project", "g", "fhg")?;
         let method = p.check().map_err(|e| m.param_error(e, "kind"))?;
         Ok(Checked::new(kind.label(), method))
     }

@@ -1,6 +1,6 @@
 //! Fitting a binary graph or kernel method: prepare kernel and graph, run the method.
 
-use ndarray::Array1;
+use ndarray::{Array1, ArrayViewMut1};
 
 use super::prepared::Prepared;
 use super::{GraphKind, GraphMethod, cheeger, lap_rls, lap_svm, rls, svm, tv};
@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 /// Transductive scores of a fitted method (sign = predicted label).
 #[derive(Debug, Clone)]
 pub struct FittedGraph {
-    /// Scores of all N points, the labeled ones first.
+    /// Scores of all N points, the labeled ones first (the unlabeled ones after the
+    /// method's decision rule).
     pub scores: Vec<f64>,
     pub n_labeled: usize,
     /// The RBF width s actually used.
@@ -25,13 +26,16 @@ impl FittedGraph {
 }
 
 impl GraphMethod {
-    /// Builds the kernel (and the graph when used) and runs the method.
+    /// Builds the kernel (and the graph when used), runs the method and applies its
+    /// decision rule to the unlabeled scores.
     pub fn fit(&self, problem: &Problem) -> Result<FittedGraph> {
         let p = self.params();
         let graph = p.kind.uses_graph().then_some(&p.graph);
         let prep = Prepared::new(problem, &p.kernel, graph)?;
+        let mut scores = self.fit_prepared(&prep)?;
+        p.decision.binary(ArrayViewMut1::from(&mut scores[prep.n_labeled..]), &prep.y)?;
         Ok(FittedGraph {
-            scores: self.fit_prepared(&prep)?,
+            scores,
             n_labeled: prep.n_labeled,
             kernel_width: prep.gram.width,
         })

@@ -3,7 +3,8 @@
 //! paper's transductive protocol, `unlabeled = "rest"`, official splits) they are computed
 //! once per dataset and setting (in the dataset's store) and permuted for each split;
 //! other splits get their own. The methods of one split share its kernel and graph.
-//! Two classes are scored by sign, more by the per-class scores.
+//! Two classes are scored by sign, more by the per-class scores, after the method's
+//! decision rule; methods of a split that differ only in that rule share one fit.
 
 use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,7 +13,7 @@ use faer::Mat;
 use ndarray::{Array1, Axis, concatenate};
 
 use super::smoother::compute;
-use super::{GraphMethod, Prepared};
+use super::{Decision, GraphMethod, Prepared};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Scores, Split};
 use crate::error::{Error, Result};
@@ -54,12 +55,22 @@ impl Method for GraphMethod {
         }
         let nl = prep.n_labeled;
         let lambda = self.params().lambda;
+        // Methods of a split that differ only in their decision rule share the raw scores.
+        let raw = {
+            let mut p = *self.params();
+            p.decision = Decision::Plain;
+            format!("{} raw scores {}", p.kind.name(), p.describe())
+        };
         if multiclass {
-            let s = self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes)?;
-            let scores = to_array2(s.as_ref().subrows(nl, s.nrows() - nl));
+            let s: Arc<Mat<f64>> = split.split_store.get(&raw, || self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes))?;
+            let mut scores = to_array2(s.as_ref().as_ref().subrows(nl, s.nrows() - nl));
+            self.params().decision.per_class(&mut scores, &problem.classes_l)?;
             Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda, test: None })
         } else {
-            Ok(Fitted::binary(Array1::from(self.fit_prepared(&prep)?[nl..].to_vec()), lambda))
+            let s: Arc<Vec<f64>> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
+            let mut scores = Array1::from(s[nl..].to_vec());
+            self.params().decision.binary(scores.view_mut(), &prep.y)?;
+            Ok(Fitted::binary(scores, lambda))
         }
     }
 

@@ -4,6 +4,7 @@
 //! with multi-class versions of the six semi-supervised ones.
 
 mod cheeger;
+mod decision;
 mod distances;
 mod family;
 mod fit;
@@ -26,6 +27,7 @@ mod svm_step;
 mod sym_graph;
 mod tv;
 
+pub use decision::Decision;
 pub use family::GraphFamily;
 pub use fit::FittedGraph;
 pub use kernel::{Gram, RbfKernel};

@@ -21,6 +21,9 @@ impl GraphMethod {
     /// first n_l points of `prep`. Only the six semi-supervised kinds are multi-class.
     pub fn fit_multiclass(&self, prep: &Prepared, labels: &[usize], classes: usize) -> Result<Mat<f64>> {
         let p = self.params();
+        if p.tv_norm_n || p.tv_project_all {
+            return Err(Error::param("tv_norm", "tv_norm and tv_project are options of the binary TV schemes only"));
+        }
         if labels.is_empty() || labels.len() != prep.n_labeled {
             return Err(Error::Data(format!("{} class labels for {} labeled points", labels.len(), prep.n_labeled)));
         }

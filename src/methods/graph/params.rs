@@ -1,6 +1,6 @@
 //! Parameters of the graph and kernel methods, validated once into [`GraphMethod`].
 
-use super::{KnnGraph, QpSettings, RbfKernel, RofSettings};
+use super::{Decision, KnnGraph, QpSettings, RbfKernel, RofSettings};
 use crate::error::{Error, Result};
 
 /// The eight binary methods of the paper (§2).
@@ -67,8 +67,8 @@ impl GraphKind {
         !matches!(self, GraphKind::Rls | GraphKind::Svm)
     }
 
-    /// The numeric parameters the method reads (config keys); the kernel width scale is
-    /// read by all, `k` and `weighting` by those that use the graph.
+    /// The numeric parameters the method reads (config keys); the kernel width scale and
+    /// `decision` are read by all, `k` and `weighting` by those that use the graph.
     pub fn parameters(&self) -> &'static [&'static str] {
         match self {
             GraphKind::Rls => &["eta", "lambda"],
@@ -102,6 +102,14 @@ pub struct GraphParams {
     pub iterations: usize,
     pub rof: RofSettings,
     pub qp: QpSettings,
+    /// How the unlabeled scores become predictions (default: sign or argmax as they are).
+    pub decision: Decision,
+    /// Binary TV only: the norm each projected function is rescaled to, √N (default,
+    /// unit RMS) or N as eq. 26 prints.
+    pub tv_norm_n: bool,
+    /// Binary TV only: project f and h as well as g (norm and zero mean), as the text
+    /// before eq. 21 says ("each function f, h, g"); default g only, as eqs. 21–27.
+    pub tv_project_all: bool,
 }
 
 impl GraphParams {
@@ -122,6 +130,9 @@ impl GraphParams {
             iterations: 30,
             rof: RofSettings::default(),
             qp: QpSettings::default(),
+            decision: Decision::Plain,
+            tv_norm_n: false,
+            tv_project_all: false,
         }
     }
 
@@ -149,6 +160,15 @@ impl GraphParams {
         parts.push(format!("kernel_scale={}", self.kernel.scale));
         if self.kind.uses_graph() {
             parts.push(format!("k={} weighting={}", self.graph.k, self.graph.weighting.name()));
+        }
+        if self.decision != Decision::Plain {
+            parts.push(format!("decision={}", self.decision.name()));
+        }
+        if self.tv_norm_n {
+            parts.push("tv_norm=n".into());
+        }
+        if self.tv_project_all {
+            parts.push("tv_project=fhg".into());
         }
         parts.join(" ")
     }

@@ -115,9 +115,14 @@ pub(super) fn mat_vec(a: MatRef<'_, f64>, x: &[f64], out: &mut [f64]) {
 
 /// √N · v / ‖v‖ (unit root-mean-square entries, the scale of ±1 labels); zero stays zero.
 pub(super) fn normalise(v: &mut [f64]) {
+    normalise_to(v, (v.len() as f64).sqrt());
+}
+
+/// Rescales v to Euclidean norm `target` (left as is when zero).
+pub(super) fn normalise_to(v: &mut [f64], target: f64) {
     let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
     if norm > 0.0 {
-        let s = (v.len() as f64).sqrt() / norm;
+        let s = target / norm;
         v.iter_mut().for_each(|x| *x *= s);
     }
 }

@@ -60,6 +60,26 @@ fn tv_and_cheeger_outputs_are_normalised() {
     }
 }
 
+#[test]
+fn tv_options_change_the_norm_and_keep_the_scheme_working() {
+    // tv_norm = "n": ‖g‖ ≤ N (centred after the rescaling) and above √N on these blobs;
+    // tv_project = "fhg" still separates them. Multi-class refuses both.
+    let problem = blobs(2, 30, 5);
+    for kind in [GraphKind::TvRls, GraphKind::TvSvm] {
+        let mut p = GraphParams::new(kind);
+        p.tv_norm_n = true;
+        let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
+        let f = p.check().unwrap().fit_prepared(&prep).unwrap();
+        let (n, norm) = (f.len() as f64, f.iter().map(|v| v * v).sum::<f64>().sqrt());
+        assert!(norm <= n * (1.0 + 1e-12) && norm > n.sqrt(), "{}: norm {norm}", kind.label());
+        let mut p = GraphParams::new(kind);
+        p.tv_project_all = true;
+        let fitted = p.check().unwrap().fit(&problem).unwrap();
+        assert!(error_rate(fitted.unlabeled_scores().view(), problem.y_u.view()) < 0.1, "{}", kind.label());
+        assert!(p.check().unwrap().fit_multiclass(&prep, &[0, 1], 2).is_err());
+    }
+}
+
 
 mod multiclass {
     use ndarray::Array2;

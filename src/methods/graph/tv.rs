@@ -1,13 +1,15 @@
 //! TV-RLS and TV-SVM (eqs. 12–27 and 60–80): splitting f = g = h with an augmented
 //! Lagrangian. f-step (λI + r1K)⁻¹ (factored once), h-step (diagonal for RLS, a small
 //! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
-//! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g.
+//! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g. Options (ablations):
+//! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
+//! (`tv_project = "fhg"`).
 
 use faer::{Mat, Side};
 use faer::linalg::solvers::Solve;
 use faer::ColMut;
 
-use super::prepared::{Prepared, mat_vec, normalise};
+use super::prepared::{Prepared, mat_vec, normalise_to};
 use super::{DualQp, EdgeOperator, GraphParams};
 use crate::error::{Error, Result};
 
@@ -59,27 +61,39 @@ fn split(prep: &Prepared, p: &GraphParams, mut h_step: impl FnMut(&[f64], &mut [
     let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
     let (mut alpha, mut f, mut h, mut e, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let rs = p.r1 + p.r2;
+    let norm = if p.tv_norm_n { n as f64 } else { (n as f64).sqrt() };
     for _ in 0..p.iterations {
         for i in 0..n {
             alpha[i] = p.r1 * g[i] - l1[i];
         }
         llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
         mat_vec(k.as_ref(), &alpha, &mut f);
+        if p.tv_project_all {
+            project(&mut f, norm);
+        }
         for i in 0..n {
             e[i] = g[i] - l2[i] / p.r2;
         }
         h_step(&e, &mut h)?;
+        if p.tv_project_all {
+            project(&mut h, norm);
+        }
         for i in 0..n {
             z[i] = (p.r1 * f[i] + l1[i] + p.r2 * h[i] + l2[i]) / rs;
         }
         op.solve(&z, p.gamma, rs, &mut g, &mut rof_work, p.rof);
-        normalise(&mut g);
-        let mean = g.iter().sum::<f64>() / n as f64;
-        g.iter_mut().for_each(|v| *v -= mean);
+        project(&mut g, norm);
         for i in 0..n {
             l1[i] += p.r1 * (f[i] - g[i]);
             l2[i] += p.r2 * (h[i] - g[i]);
         }
     }
     Ok(g)
+}
+
+/// Eqs. 26–27: v ← norm · v/‖v‖, then v ← v − mean(v).
+fn project(v: &mut [f64], norm: f64) {
+    normalise_to(v, norm);
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    v.iter_mut().for_each(|x| *x -= mean);
 }

@@ -77,9 +77,6 @@ pub fn lambda_policy(m: &Entry) -> Result<LambdaPolicy> {
 
 /// A `qlds` entry with `select`: (α_l, α_u) chosen over a grid by theory, CV or oracle.
 fn select(m: &Entry, select: &str) -> Result<Checked> {
-    if let Some(k) = m.first_of(&["alpha_l", "alpha_u"]) {
-        return Err(m.error(k, "not used with `select` (the grid sets it)"));
-    }
     let only = |key: &str, policy: &str| if m.has(key) { Err(m.error(key, format!("only used with select = \"{policy}\""))) } else { Ok(()) };
     let policy = match select {
         "th" => {
@@ -102,10 +99,29 @@ fn select(m: &Entry, select: &str) -> Result<Checked> {
         }
         other => return Err(m.error("select", format!("unknown `{other}` (known: th, cv, or)"))),
     };
-    let points = m.count("grid")?.unwrap_or(Grid::DEFAULT_POINTS);
+    let grid = grid(m)?;
     let lambda = lambda_policy(m)?;
-    let checked = SelectQlds::new(policy, Grid { points }, lambda).map_err(|e| m.param_error(e, "select"))?;
+    let checked = SelectQlds::new(policy, grid, lambda).map_err(|e| m.param_error(e, "select"))?;
     Ok(Checked::new(format!("QLDS({})", policy.name()), checked))
+}
+
+/// The grid of a `select` entry: `grid` points per axis in [0, 1], or an axis given by its
+/// values (`alpha_l = [...]`, `alpha_u = [...]`; `grid` then only sets the other axis).
+fn grid(m: &Entry) -> Result<Grid> {
+    if m.has("alpha_l") && m.has("alpha_u") && m.has("grid") {
+        return Err(m.error("grid", "not used when alpha_l and alpha_u are both lists"));
+    }
+    let points = m.count("grid")?.unwrap_or(Grid::DEFAULT_POINTS);
+    let uniform = Grid::uniform(points).map_err(|e| m.param_error(e, "grid"))?;
+    let axis = |key: &str, default: Vec<f64>| -> Result<Vec<f64>> {
+        match m.value(key) {
+            None => Ok(default),
+            Some(toml::Value::Array(_)) => m.get(key).map(Option::unwrap_or_default),
+            Some(_) => Err(m.error(key, "with `select`, a list of grid values (e.g. [0, 1, 10, 100])")),
+        }
+    };
+    let (alphas_l, alphas_u) = (axis("alpha_l", uniform.alphas_l.clone())?, axis("alpha_u", uniform.alphas_u)?);
+    Grid::new(alphas_l, alphas_u).map_err(|e| m.param_error(e, "grid"))
 }
 
 /// A `spectral` entry: `center` and `orient` (default true), `matrix` = "unlabeled"

@@ -117,8 +117,8 @@ impl Method for SelectQlds {
 
     fn params(&self) -> String {
         match self.policy {
-            Policy::CrossValidation { folds } => format!("select=cv folds={folds} grid={}", self.grid.points),
-            p => format!("select={} grid={}", p.name(), self.grid.points),
+            Policy::CrossValidation { folds } => format!("select=cv folds={folds} {}", self.grid.describe()),
+            p => format!("select={} {}", p.name(), self.grid.describe()),
         }
     }
 

@@ -40,6 +40,11 @@ impl EigenBasis {
         out
     }
 
+    /// The top eigenvalue of C_u (0 when d = 0).
+    pub fn top(&self) -> f64 {
+        self.values.iter().fold(0.0, |m: f64, &e| m.max(e))
+    }
+
     /// 1/(λ − α_u e_i); an error when λ does not exceed α_u·λ_max(C_u).
     pub fn inverse_diagonal(&self, lambda: f64, alpha_u: f64) -> Result<Vec<f64>> {
         self.values

@@ -13,7 +13,7 @@ mod theory;
 
 pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
-pub use grid::{ErrorGrid, Grid};
+pub use grid::{ErrorGrid, Grid, admits};
 pub use lambda::{SelectLambda, SelectedLambda};
 pub use studies::{PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study, spot_check, theory_grid};
 pub use theory::theory_errors;
@@ -53,7 +53,7 @@ impl Policy {
 }
 
 /// QLDS with (α_l, α_u) selected over a grid.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SelectQlds {
     pub policy: Policy,
     pub grid: Grid,
@@ -72,11 +72,9 @@ pub struct Selected {
 }
 
 impl SelectQlds {
-    /// Checks the grid (≥ 2 points per axis), the folds (≥ 2) and the λ policy.
+    /// Checks the folds (≥ 2) and the λ policy; the grid is checked when built
+    /// ([`Grid::uniform`], [`Grid::new`]).
     pub fn new(policy: Policy, grid: Grid, lambda: LambdaPolicy) -> Result<Self> {
-        if !(2..=Grid::MAX_POINTS).contains(&grid.points) {
-            return Err(Error::param("grid", format!("needs 2 to {} points per axis, got {}", Grid::MAX_POINTS, grid.points)));
-        }
         if let Policy::CrossValidation { folds } = policy
             && folds < 2
         {
@@ -108,7 +106,7 @@ impl SelectQlds {
         let (alpha_l, alpha_u, _) = self
             .errors(prep, &problem.y_u, lambda, basis)?
             .best()
-            .ok_or_else(|| Error::Data("theory: no grid point is valid (λ inside the predicted spectrum)".into()))?;
+            .ok_or_else(|| Error::Data(format!("{}: no grid point is valid (λ inside the predicted spectrum, or λ ≤ α_u·λ_max(C_u) at every point)", self.policy.name())))?;
         let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(prep)?;
         Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()), model: fitted })
     }

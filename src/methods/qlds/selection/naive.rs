@@ -6,7 +6,7 @@ use faer::Mat;
 use ndarray::{Array1, ArrayView2, Axis};
 
 use super::folds;
-use super::grid::{ErrorGrid, Grid};
+use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
 use crate::linalg::{gram, spd_solve, view};
 use crate::methods::qlds::Prepared;
@@ -31,7 +31,11 @@ fn mistakes(prep: &Prepared, train: &[usize], test: ArrayView2<f64>, y_test: &[f
 pub fn cv_errors(prep: &Prepared, grid: &Grid, lambda: f64, folds: usize) -> Result<ErrorGrid> {
     let y = prep.y_l.to_vec();
     let (k, assign) = folds::stratified(&y, folds)?;
+    let top_u = prep.top_eig_unlabeled()?;
     ErrorGrid::build(grid, |al, au| {
+        if !admits(lambda, au, top_u) {
+            return Ok(None);
+        }
         let mut wrong = 0;
         for f in 0..k {
             let (train, test) = folds::split(&assign, f);
@@ -46,7 +50,11 @@ pub fn cv_errors(prep: &Prepared, grid: &Grid, lambda: f64, folds: usize) -> Res
 pub fn oracle_errors(prep: &Prepared, y_u: &Array1<f64>, grid: &Grid, lambda: f64) -> Result<ErrorGrid> {
     let all: Vec<usize> = (0..prep.y_l.len()).collect();
     let yu = y_u.to_vec();
+    let top_u = prep.top_eig_unlabeled()?;
     ErrorGrid::build(grid, |al, au| {
+        if !admits(lambda, au, top_u) {
+            return Ok(None);
+        }
         let wrong = mistakes(prep, &all, prep.x_u.view(), &yu, al, au, lambda)?;
         Ok(Some(wrong as f64 / yu.len() as f64))
     })

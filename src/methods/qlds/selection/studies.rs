@@ -13,9 +13,6 @@ use crate::methods::qlds::theory::{Setting, predict, theory_lambda};
 
 /// Theoretical errors over the grid for a setting (None where invalid).
 pub fn theory_grid(setting: &Setting, grid: &Grid, policy: LambdaPolicy) -> Result<ErrorGrid> {
-    if grid.points < 2 {
-        return Err(Error::param("grid", format!("needs ≥ 2 points per axis, got {}", grid.points)));
-    }
     let lambda = theory_lambda(setting, policy, 1.0)?;
     ErrorGrid::build(grid, |al, au| Ok::<_, Error>(predict(setting, al, au, lambda).ok().map(|p| p.error)))
 }
@@ -35,14 +32,14 @@ pub struct PhasePoint {
 }
 
 /// Theory-tuned QLDS (minimum over the grid) against LS-SVM = QLDS(1, 0), both by the
-/// theory, for each labeled count per class and mean distance.
+/// theory, for each labeled count per class and mean distance; (1, 0) must be on the grid.
 pub fn phase_diagram(dim: usize, unlabeled_per_class: usize, labeled: &[usize], distances: &[f64], grid: &Grid, policy: LambdaPolicy) -> Result<Vec<PhasePoint>> {
     let mut out = Vec::new();
     for &nl in labeled {
         for &dist in distances {
             let setting = Setting::symmetric(dim, [nl; 2], [unlabeled_per_class; 2], dist / 2.0)?;
             let errors = theory_grid(&setting, grid, policy)?;
-            let ls = errors.at(grid.points - 1, 0);
+            let ls = errors.at_point(1.0, 0.0);
             let (best, ls) = match (errors.best(), ls) {
                 (Some(b), Some(l)) => (b, l),
                 _ => return Err(Error::Data(format!("theory invalid at n_l = {nl}, distance {dist}"))),
@@ -116,7 +113,7 @@ pub fn spot_check(dim: usize, unlabeled_per_class: usize, labeled_per_class: usi
     use rand::SeedableRng;
     let mixture = GaussianMixture::symmetric(dim, distance / 2.0)?;
     let ls = crate::methods::qlds::QldsParams::new(1.0, 0.0).check()?;
-    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }, *grid, LambdaPolicy::default())?;
+    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }, grid.clone(), LambdaPolicy::default())?;
     let (mut ls_err, mut th_err) = (0.0, 0.0);
     for i in 0..draws {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));

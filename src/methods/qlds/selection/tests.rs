@@ -43,7 +43,7 @@ fn fast_cv_and_oracle_equal_the_naive_path() {
         let p = problem(8, nl, 25, 1.2, seed);
         let prep = Prepared::new(&p).unwrap();
         let basis = EigenBasis::new(&prep).unwrap();
-        let grid = Grid { points: 5 };
+        let grid = Grid::uniform(5).unwrap();
         let lambda = 1.001 * prep.top_eig_all().unwrap();
         let fast = cv_errors(&basis, &prep.y_l, &grid, lambda, folds).unwrap();
         let slow = naive::cv_errors(&prep, &grid, lambda, folds).unwrap();
@@ -79,13 +79,13 @@ fn best_skips_missing_points_and_breaks_ties_in_grid_order() {
 #[test]
 fn oracle_selection_is_never_worse_than_th_or_cv_on_the_unlabeled_set() {
     let p = problem(40, 10, 200, 1.5, 5);
-    let run = |policy| SelectQlds::new(policy, Grid { points: 6 }, LambdaPolicy::default()).unwrap().run(&p).unwrap();
+    let run = |policy| SelectQlds::new(policy, Grid::uniform(6).unwrap(), LambdaPolicy::default()).unwrap().run(&p).unwrap();
     let err = |s: &Selected| crate::data::error_rate(s.scores.view(), p.y_u.view());
     let or = run(Policy::Oracle);
     for policy in [Policy::Theory { scale: crate::methods::qlds::theory::Scale::LabeledWithin }, Policy::CrossValidation { folds: 10 }] {
         let s = run(policy);
         assert!(err(&or) <= err(&s), "{policy:?}: {} vs oracle {}", err(&s), err(&or));
-        assert!(Grid { points: 6 }.values().contains(&s.alpha_l) && s.alpha_l + s.alpha_u > 0.0);
+        assert!(Grid::uniform(6).unwrap().alphas_l.contains(&s.alpha_l) && s.alpha_l + s.alpha_u > 0.0);
     }
     // Theory-tuned QLDS is within a few points of the oracle here (d = 40, ‖μ‖ = 1.5).
     let th = run(Policy::Theory { scale: crate::methods::qlds::theory::Scale::None });
@@ -96,7 +96,54 @@ fn oracle_selection_is_never_worse_than_th_or_cv_on_the_unlabeled_set() {
 
 #[test]
 fn bad_selection_parameters_are_errors() {
-    assert!(SelectQlds::new(Policy::Oracle, Grid { points: 1 }, LambdaPolicy::default()).is_err());
+    assert!(Grid::uniform(1).is_err() && Grid::uniform(Grid::MAX_POINTS + 1).is_err());
     assert!(SelectQlds::new(Policy::CrossValidation { folds: 1 }, Grid::default(), LambdaPolicy::default()).is_err());
 }
 
+
+#[test]
+fn the_default_grid_is_the_uniform_eleven_point_one() {
+    // The committed tables were made with α ∈ {0, 0.1, …, 1} on both axes.
+    let g = Grid::default();
+    assert_eq!(g, Grid::uniform(Grid::DEFAULT_POINTS).unwrap());
+    assert_eq!(g.alphas_l.len(), 11);
+    assert!(g.alphas_l.iter().enumerate().all(|(i, &a)| a == i as f64 / 10.0) && g.alphas_u == g.alphas_l);
+    assert_eq!(g.describe(), "grid=11");
+    assert!(Grid::new(vec![0.0, 1.0], vec![1.0, 0.5]).is_err() && Grid::new(vec![0.0], vec![0.0]).is_err());
+}
+
+#[test]
+fn points_beyond_the_positive_definite_range_are_skipped_by_every_path() {
+    // λ = (1+ε)λ_max(C_l + C_u) admits α_u up to λ/λ_max(C_u) (a little above 1): the
+    // larger α_u of the grid must have no error (never selected), the others equal the
+    // naive d×d path, and α_l up to 10³ works on both the Woodbury and the direct path.
+    for (d, nl) in [(8, 3), (8, 8)] {
+        let p = problem(d, nl, 25, 1.2, 7);
+        let prep = Prepared::new(&p).unwrap();
+        let basis = EigenBasis::new(&prep).unwrap();
+        let lambda = 1.001 * prep.top_eig_all().unwrap();
+        let top_u = prep.top_eig_unlabeled().unwrap();
+        let limit = lambda / top_u;
+        assert!(limit > 1.0 && limit < 3.0, "limit {limit}");
+        let grid = Grid::new(vec![0.0, 1.0, 10.0, 1000.0], vec![0.0, 1.0, 0.5 * (1.0 + limit), 3.0, 10.0]).unwrap();
+        let fast = cv_errors(&basis, &prep.y_l, &grid, lambda, 3).unwrap();
+        assert_eq!(fast, naive::cv_errors(&prep, &grid, lambda, 3).unwrap(), "cv, d {d} n_l {nl}");
+        let oracle = oracle_errors(&basis, &prep.y_l, &prep.x_u, &p.y_u, &grid, lambda).unwrap();
+        assert_eq!(oracle, naive::oracle_errors(&prep, &p.y_u, &grid, lambda).unwrap(), "oracle, d {d} n_l {nl}");
+        for (il, &al) in grid.alphas_l.iter().enumerate() {
+            for (iu, &au) in grid.alphas_u.iter().enumerate() {
+                let expected = au < limit && (al, au) != (0.0, 0.0);
+                assert_eq!(oracle.at(il, iu).is_some(), expected, "({al}, {au})");
+                assert_eq!(fast.at(il, iu).is_some(), expected, "({al}, {au})");
+            }
+        }
+        for policy in [Policy::Oracle, Policy::CrossValidation { folds: 3 }, Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }] {
+            let s = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default()).unwrap().run(&p).unwrap();
+            assert!(s.alpha_u < limit && s.scores.iter().all(|v| v.is_finite()), "{policy:?}");
+        }
+        // A fixed λ below λ_max(C_u): every point with α_u ≥ 1 is skipped, the rest run.
+        let low = 0.5 * top_u;
+        let g = oracle_errors(&basis, &prep.y_l, &prep.x_u, &p.y_u, &grid, low).unwrap();
+        assert!(g.at(1, 0).is_some() && g.at(1, 1).is_none());
+    }
+}

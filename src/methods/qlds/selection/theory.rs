@@ -1,14 +1,23 @@
 //! The `th` policy: the theoretical error (isotropic Theorem 1 on the estimated setting)
 //! at every grid point, evaluated at λ_th = (1+ε)·edge of the policy's matrix.
 
-use super::grid::{ErrorGrid, Grid};
+use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
 use crate::methods::qlds::{LambdaPolicy, Prepared};
 use crate::methods::qlds::theory::{Scale, estimate_setting, predict, theory_lambda};
 
-/// Theoretical errors over the grid (None where the theory is invalid).
+/// Theoretical errors over the grid (None where the theory is invalid, or where the
+/// empirical system the point would be fitted with is skipped by [`admits`]; the latter
+/// only matters with α_u > 1 or a fixed λ, and is checked only then).
 pub fn theory_errors(prep: &Prepared, grid: &Grid, policy: LambdaPolicy, scale: Scale) -> Result<ErrorGrid> {
     let est = estimate_setting(prep, scale)?;
     let lambda = theory_lambda(&est.setting, policy, est.variance)?;
-    ErrorGrid::build(grid, |al, au| Ok(predict(&est.setting, al, au, lambda).ok().map(|p| p.error)))
+    let check = grid.alphas_u.iter().any(|&a| a > 1.0) || matches!(policy, LambdaPolicy::Fixed(_));
+    let (empirical, top_u) = if check { (prep.lambda(policy)?, prep.top_eig_unlabeled()?) } else { (f64::INFINITY, 0.0) };
+    ErrorGrid::build(grid, |al, au| {
+        if !admits(empirical, au, top_u) {
+            return Ok(None);
+        }
+        Ok(predict(&est.setting, al, au, lambda).ok().map(|p| p.error))
+    })
 }
