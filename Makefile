@@ -127,7 +127,7 @@ bench-tv-usps: build
 # Ablations explaining mismatches with the papers, one config per hypothesis group
 # (configs/ablations/NAME.toml, experiment `ablation_NAME`, the paper's numbers beside it in
 # NAME_paper.csv); tables under results/tables/ablations/.
-ABLATIONS := qlds_table2_column3 qlds_adult qlds_mushrooms_splice qlds_alpha_grid qlds_self_training tv_one_label tv_multiclass_one_label
+ABLATIONS := qlds_table2_column3 qlds_adult qlds_mushrooms_splice qlds_alpha_grid qlds_self_training tv_one_label tv_multiclass_one_label tv_laplacian
 ablations: build
 	for a in $(ABLATIONS); do \
 		$(SSLAB) run configs/ablations/$$a.toml --out results/ablations --quiet && \

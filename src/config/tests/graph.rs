@@ -28,6 +28,9 @@ fn every_kind_parses_and_runs() {
     let rows = run(&exp, &RunOptions { threads: Some(1), ..Default::default() }, &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(rows.len(), 18);
+    let normalized = parse(&format!("{HEAD}\n[[methods]]\nkind = \"lap_rls\"\nlaplacian = \"symmetric\"\n"), Path::new("cfg.toml")).unwrap();
+    let m: &GraphMethod = normalized.methods[0].method.as_any().downcast_ref().expect("a graph method");
+    assert!(m.params().graph.normalized && m.params().describe().contains("laplacian=symmetric"));
     assert!(rows.iter().all(|r| r.error < 0.2), "{rows:?}");
 }
 
@@ -51,6 +54,10 @@ fn bad_keys_name_the_line() {
     assert!(e.contains("cfg.toml:16") && e.contains("methods[0].decision: expected"), "{e}");
     let e = err("\n[[methods]]\nkind = \"tv_svm\"\ntv_norm = \"n2\"\n");
     assert!(e.contains("cfg.toml:16") && e.contains("methods[0].tv_norm: expected"), "{e}");
+    let e = err("\n[[methods]]\nkind = \"tv_rls\"\nlaplacian = \"symmetric\"\n");
+    assert!(e.contains("methods[0].laplacian: not a parameter of `tv_rls`"), "{e}");
+    let e = err("\n[[methods]]\nkind = \"lap_svm\"\nlaplacian = \"random_walk\"\n");
+    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].laplacian: expected \"unnormalized\""), "{e}");
     let e = err("\n[[methods]]\nkind = \"cheeger_rls\"\ntv_project = \"fhg\"\n");
     assert!(e.contains("cfg.toml:16") && e.contains("tv_project: not a parameter of `cheeger_rls`"), "{e}");
 }

@@ -29,6 +29,9 @@ impl Family for GraphFamily {
         if matches!(kind, GraphKind::TvRls | GraphKind::TvSvm) {
             allowed.extend(["tv_norm", "tv_project"]);
         }
+        if matches!(kind, GraphKind::LapRls | GraphKind::LapSvm) {
+            allowed.push("laplacian");
+        }
         m.only(&allowed)?;
         let mut p = GraphParams::new(kind);
         for (key, value) in [("eta", &mut p.eta), ("gamma", &mut p.gamma), ("mu", &mut p.mu), ("r1", &mut p.r1), ("r2", &mut p.r2), ("c", &mut p.c), ("kernel_scale", &mut p.kernel.scale)] {
@@ -51,6 +54,13 @@ impl Family for GraphFamily {
                 .into_iter()
                 .find(|x| x.name() == w)
                 .ok_or_else(|| m.error("weighting", "expected \"self_tuning\", \"gaussian\" or \"binary\""))?;
+        }
+        if let Some(l) = m.string("laplacian")? {
+            p.graph.normalized = match l.as_str() {
+                "unnormalized" => false,
+                "symmetric" => true,
+                _ => return Err(m.error("laplacian", "expected \"unnormalized\" (D − W) or \"symmetric\" (I − D^{-1/2} W D^{-1/2})")),
+            };
         }
         if let Some(d) = m.string("decision")? {
             p.decision = Decision::ALL

@@ -39,11 +39,14 @@ impl Weighting {
 pub struct KnnGraph {
     pub k: usize,
     pub weighting: Weighting,
+    /// Normalise the weights so that the graph's Laplacian is the symmetric-normalised
+    /// I − D^{-1/2} W D^{-1/2} (config `laplacian = "symmetric"`; default D − W).
+    pub normalized: bool,
 }
 
 impl Default for KnnGraph {
     fn default() -> Self {
-        KnnGraph { k: 10, weighting: Weighting::SelfTuning }
+        KnnGraph { k: 10, weighting: Weighting::SelfTuning, normalized: false }
     }
 }
 
@@ -69,7 +72,8 @@ impl KnnGraph {
         let edges: Vec<(usize, usize, f64)> = (0..n * k)
             .map(|e| (e / k, neighbours[e], weight(e / k, neighbours[e], sq[e])))
             .collect();
-        SymGraph::from_edges(n, edges)
+        let graph = SymGraph::from_edges(n, edges)?;
+        Ok(if self.normalized { graph.normalized() } else { graph })
     }
 
     /// For each row, its k nearest other rows and their squared distances, nearest first
@@ -139,7 +143,7 @@ mod tests {
     fn symmetric_and_equal_to_brute_force() {
         // 300 rows: two distance blocks, the second partial.
         let x = random_points(300, 5, 1);
-        let knn = KnnGraph { k: 6, weighting: Weighting::SelfTuning };
+        let knn = KnnGraph { k: 6, ..KnnGraph::default() };
         let g = knn.build(x.view()).unwrap();
         let brute = brute_force(&x, 6);
         for i in 0..300 {
@@ -158,12 +162,12 @@ mod tests {
     fn self_tuning_weight_formula_and_binary() {
         // Points on a line at 0, 1, 3: with k = 1, σ = (1, 1, 2).
         let x = ndarray::array![[0.0], [1.0], [3.0]];
-        let g = KnnGraph { k: 1, weighting: Weighting::SelfTuning }.build(x.view()).unwrap();
+        let g = KnnGraph { k: 1, ..KnnGraph::default() }.build(x.view()).unwrap();
         assert!((g.weight(0, 1) - (-1.0f64).exp()).abs() < 1e-12);
         assert!((g.weight(1, 2) - (-4.0f64 / 2.0).exp()).abs() < 1e-12);
         assert_eq!(g.weight(0, 2), 0.0);
-        let b = KnnGraph { k: 1, weighting: Weighting::Binary }.build(x.view()).unwrap();
+        let b = KnnGraph { k: 1, weighting: Weighting::Binary, normalized: false }.build(x.view()).unwrap();
         assert_eq!(b.weight(1, 2), 1.0);
-        assert!(KnnGraph { k: 3, weighting: Weighting::Binary }.build(x.view()).is_err());
+        assert!(KnnGraph { k: 3, weighting: Weighting::Binary, normalized: false }.build(x.view()).is_err());
     }
 }

@@ -1,4 +1,5 @@
-//! The graph Laplacian L = D − W: dense, and its product with a dense matrix in O(nnz · cols).
+//! The graph Laplacian L = D − W (D the degrees, or the unit diagonal of a normalised
+//! graph): dense, and its product with a dense matrix in O(nnz · cols).
 
 use faer::Mat;
 
@@ -7,7 +8,7 @@ use super::SymGraph;
 /// The dense N × N Laplacian D − W.
 pub fn laplacian(graph: &SymGraph) -> Mat<f64> {
     let n = graph.n();
-    let degrees = graph.degrees();
+    let degrees = graph.laplacian_diagonal();
     let mut l = Mat::zeros(n, n);
     for i in 0..n {
         l[(i, i)] = degrees[i];
@@ -20,7 +21,7 @@ pub fn laplacian(graph: &SymGraph) -> Mat<f64> {
 
 /// L · M for a dense M with N rows, using the sparse rows of W.
 pub fn laplacian_times(graph: &SymGraph, m: &Mat<f64>) -> Mat<f64> {
-    let degrees = graph.degrees();
+    let degrees = graph.laplacian_diagonal();
     let mut out = Mat::zeros(m.nrows(), m.ncols());
     for c in 0..m.ncols() {
         let col = m.col(c);
@@ -64,6 +65,24 @@ mod tests {
             let eig = sym_eigen(l.as_ref(), "test").unwrap();
             assert!(eig.values[0] > -1e-10, "negative eigenvalue {}", eig.values[0]);
         }
+    }
+
+    #[test]
+    fn normalized_graph_gives_the_symmetric_normalised_laplacian() {
+        // I − D^{-1/2} W D^{-1/2}, formed densely from the plain graph's L = D − W as
+        // D^{-1/2} L D^{-1/2}: PSD, eigenvalues ≤ 2, D^{1/2}1 in its null space.
+        let g = random_graph(3);
+        let (plain, d) = (laplacian(&g), g.degrees());
+        let reference = Mat::from_fn(40, 40, |i, j| plain[(i, j)] / (d[i] * d[j]).sqrt());
+        let normalized = g.normalized();
+        let l = laplacian(&normalized);
+        assert!((&l - &reference).norm_max() < 1e-12);
+        let m = Mat::from_fn(40, 2, |i, c| (i * (c + 1)) as f64 / 40.0);
+        assert!((laplacian_times(&normalized, &m) - &l * &m).norm_max() < 1e-12);
+        let root = Mat::from_fn(40, 1, |i, _| d[i].sqrt());
+        assert!((&l * &root).norm_max() < 1e-12);
+        let eig = sym_eigen(l.as_ref(), "test").unwrap();
+        assert!(eig.values[0] > -1e-10 && eig.values[39] < 2.0 + 1e-10);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Method for GraphMethod {
 /// The kernel and graph settings that share one [`Prepared`].
 fn setting(g: &GraphMethod) -> String {
     let p = g.params();
-    format!("graph kernel_scale={} k={} weighting={}", p.kernel.scale, p.graph.k, p.graph.weighting.name())
+    format!("graph kernel_scale={} k={} weighting={} normalized={}", p.kernel.scale, p.graph.k, p.graph.weighting.name(), p.graph.normalized)
 }
 
 /// The dataset's kernel and graph (no labels, rows in file order) and the split's rows, when

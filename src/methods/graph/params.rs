@@ -160,6 +160,9 @@ impl GraphParams {
         parts.push(format!("kernel_scale={}", self.kernel.scale));
         if self.kind.uses_graph() {
             parts.push(format!("k={} weighting={}", self.graph.k, self.graph.weighting.name()));
+            if self.graph.normalized {
+                parts.push("laplacian=symmetric".into());
+            }
         }
         if self.decision != Decision::Plain {
             parts.push(format!("decision={}", self.decision.name()));

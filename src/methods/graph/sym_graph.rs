@@ -9,6 +9,8 @@ pub struct SymGraph {
     indptr: Vec<usize>,
     indices: Vec<usize>,
     weights: Vec<f64>,
+    /// The Laplacian's diagonal when it is not the degrees (the normalised graph's).
+    diagonal: Option<Vec<f64>>,
 }
 
 impl SymGraph {
@@ -39,7 +41,7 @@ impl SymGraph {
             }
             indptr.push(indices.len());
         }
-        Ok(SymGraph { indptr, indices, weights })
+        Ok(SymGraph { indptr, indices, weights, diagonal: None })
     }
 
     /// Number of nodes.
@@ -61,6 +63,27 @@ impl SymGraph {
     /// Degrees d_i = Σ_j w_ij.
     pub fn degrees(&self) -> Vec<f64> {
         (0..self.n()).map(|i| self.row(i).map(|(_, w)| w).sum()).collect()
+    }
+
+    /// The diagonal of the graph's Laplacian: the degrees, or 1 (0 for an isolated node)
+    /// for a [`normalized`](Self::normalized) graph.
+    pub fn laplacian_diagonal(&self) -> Vec<f64> {
+        self.diagonal.clone().unwrap_or_else(|| self.degrees())
+    }
+
+    /// The graph whose Laplacian D − W is the symmetric-normalised I − D^{-1/2} W D^{-1/2}
+    /// of this one: weights w_ij / √(d_i d_j), diagonal 1 where d_i > 0.
+    pub fn normalized(&self) -> SymGraph {
+        let d = self.degrees();
+        let scale: Vec<f64> = d.iter().map(|v| if *v > 0.0 { 1.0 / v.sqrt() } else { 0.0 }).collect();
+        let mut weights = self.weights.clone();
+        for i in 0..self.n() {
+            for k in self.indptr[i]..self.indptr[i + 1] {
+                weights[k] *= scale[i] * scale[self.indices[k]];
+            }
+        }
+        let diagonal = d.iter().map(|v| if *v > 0.0 { 1.0 } else { 0.0 }).collect();
+        SymGraph { indptr: self.indptr.clone(), indices: self.indices.clone(), weights, diagonal: Some(diagonal) }
     }
 
     /// Each undirected edge once, as (i, j, w_ij) with i < j.
