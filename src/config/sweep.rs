@@ -55,7 +55,8 @@ pub fn expand<'i>(root: &mut DeTable<'i>, table: &str, at: Located) -> Result<(V
             swept.push(Swept::default());
             continue;
         }
-        for pick in combinations(&axes) {
+        let lengths: Vec<usize> = axes.iter().map(|g| g[0].values.len()).collect();
+        for pick in combinations(&lengths) {
             let mut t = t.clone();
             let mut s = Swept::default();
             let mut labels = Vec::new();
@@ -133,15 +134,13 @@ fn axes<'i>(t: &DeTable<'i>, entry: &str, at: Located) -> Result<Vec<Vec<Axis<'i
     Ok(groups)
 }
 
-/// Every choice of one value index per group, the first group varying slowest.
-fn combinations(groups: &[Vec<Axis>]) -> Vec<Vec<usize>> {
-    groups.iter().fold(vec![Vec::new()], |acc, g| {
-        acc.into_iter().flat_map(|head| (0..g[0].values.len()).map(move |j| head.iter().copied().chain([j]).collect())).collect()
-    })
+/// Every choice of one index per axis of the given lengths, the first axis varying slowest.
+pub(super) fn combinations(lengths: &[usize]) -> Vec<Vec<usize>> {
+    lengths.iter().fold(vec![Vec::new()], |acc, &n| acc.into_iter().flat_map(|head| (0..n).map(move |j| head.iter().copied().chain([j]).collect())).collect())
 }
 
 /// A value as written in the file; strings without their quotes.
-fn text(v: &Spanned<DeValue>, at: Located) -> String {
+pub(super) fn text(v: &Spanned<DeValue>, at: Located) -> String {
     match v.get_ref() {
         DeValue::String(s) => s.to_string(),
         _ => at.src[v.span()].trim().to_string(),

@@ -3,7 +3,7 @@
 
 use ndarray::{Array1, Array2};
 
-use crate::data::{Problem, error_rate};
+use crate::data::Problem;
 use crate::stats::prbep;
 
 /// Scores of the unlabeled rows, one per row or one per (row, class).
@@ -18,13 +18,18 @@ pub enum Scores {
 impl Scores {
     /// Error on the unlabeled rows of `problem`.
     pub fn error(&self, problem: &Problem) -> f64 {
+        let n = problem.n_unlabeled();
+        self.wrong(problem, n) as f64 / n.max(1) as f64
+    }
+
+    /// Misclassified rows among the first `rows` unlabeled rows of `problem`.
+    pub fn wrong(&self, problem: &Problem, rows: usize) -> usize {
         match self {
-            Scores::Binary(s) => error_rate(s.view(), problem.y_u.view()),
-            Scores::PerClass(s) => {
-                let truth = &problem.classes_u;
-                let wrong = argmax_rows(s).iter().zip(truth).filter(|(p, t)| p != t).count();
-                wrong as f64 / truth.len().max(1) as f64
+            Scores::Binary(s) => {
+                let predicted = s.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 });
+                predicted.zip(&problem.y_u).take(rows).filter(|(p, t)| p != *t).count()
             }
+            Scores::PerClass(s) => argmax_rows(s).iter().zip(&problem.classes_u).take(rows).filter(|(p, t)| p != t).count(),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::methods::self_training::SelfTraining;
 mod graph;
 mod qlds_select;
 mod svmlin;
+mod tuning;
 
 const GOOD: &str = r#"
 [experiment]

@@ -136,7 +136,8 @@ mod tests {
     use crate::report::tables::error_percent;
 
     fn row(dataset: &str, method: &str, n_labeled: usize, split: usize, error: f64) -> ResultRow {
-        ResultRow { alpha_l: Some(0.5), n_labeled, ..crate::protocol::test_row(dataset, method, split, error) }
+        let swept = vec![("labeled_per_class".to_string(), n_labeled.to_string())];
+        ResultRow { alpha_l: Some(0.5), n_labeled, swept, ..crate::protocol::test_row(dataset, method, split, error) }
     }
 
     #[test]
@@ -148,12 +149,12 @@ mod tests {
             row("b-10", "B", 10, 0, 0.5),
             row("other", "A", 10, 0, 0.9),
         ];
-        let curves = by_labeled(&rows, "b-", error_percent).unwrap();
+        let curves = along(&rows, "labeled_per_class", "b-", error_percent).unwrap();
         assert_eq!(curves.len(), 2);
         assert_eq!(curves[0].label, "A");
         assert_eq!(curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(), vec![(10.0, 40.0), (40.0, 20.0)]);
-        assert!(by_labeled(&rows, "zzz", error_percent).is_err());
-        let alphas = by_labeled(&rows, "b-", |r| r.alpha_l).unwrap();
+        assert!(along(&rows, "labeled_per_class", "zzz", error_percent).is_err());
+        let alphas = along(&rows, "labeled_per_class", "b-", |r| r.alpha_l).unwrap();
         assert_eq!(alphas[0].points[0].1, 0.5);
         let path = std::env::temp_dir().join(format!("sslab-curves-{}.png", std::process::id()));
         let plot = CurvePlot { curves: &curves, title: "t".into(), x_label: "x".into(), y_label: "y".into(), stamp: "s".into() };
