@@ -46,6 +46,7 @@ pub struct GridPoint {
 #[derive(Debug, Clone)]
 pub struct Tuning {
     pub grid: Vec<GridPoint>,
+    /// Tuning uses splits `0..splits` drawn from `seed` (never the experiment's seed).
     pub seed: u64,
     pub splits: usize,
     pub criterion: Criterion,

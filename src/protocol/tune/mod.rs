@@ -26,6 +26,7 @@ use crate::stats::mean_std;
 /// The tuning of one (dataset, method) pair.
 #[derive(Debug, Clone)]
 pub struct Tuned {
+    /// Indices of the dataset entry and of the method entry in the experiment.
     pub dataset: usize,
     pub method: usize,
     /// Per grid point: mean and std (ddof = 1) of the error over the tuning splits, or why
