@@ -100,14 +100,9 @@ fn reduce(dataset: usize, method: usize, points: usize, per_split: &[&Vec<Result
             Ok(mean_std(&errors))
         })
         .collect();
-    let mut chosen: Result<usize, String> = Err(points.iter().find_map(|p| p.clone().err()).unwrap_or_default());
-    for (p, r) in points.iter().enumerate() {
-        if let Ok((mean, _)) = r {
-            if chosen.as_ref().map_or(true, |&c| *mean < points[c].as_ref().map_or(f64::INFINITY, |x| x.0)) {
-                chosen = Ok(p);
-            }
-        }
-    }
+    let best = points.iter().enumerate().filter_map(|(p, r)| r.as_ref().ok().map(|(mean, _)| (p, *mean)));
+    let chosen = best.fold(None, |b: Option<(usize, f64)>, (p, mean)| if b.is_some_and(|(_, m)| m <= mean) { b } else { Some((p, mean)) });
+    let chosen = chosen.map(|(p, _)| p).ok_or_else(|| points.iter().find_map(|p| p.clone().err()).unwrap_or_default());
     Tuned { dataset, method, points, chosen }
 }
 
@@ -166,4 +161,22 @@ fn kfold_error(method: &dyn Method, views: &[FoldView], source: &DataSource, dat
         held += v.held;
     }
     Ok(wrong as f64 / held as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lowest_mean_wins_ties_go_first_and_failed_points_never_win() {
+        let fail = || Err("singular".to_string());
+        let s0 = vec![Ok(0.25), Ok(0.5), Ok(0.0), fail()];
+        let s1 = vec![Ok(0.25), Ok(0.0), Ok(0.5), Ok(0.0)];
+        let t = reduce(1, 2, 4, &[&s0, &s1]);
+        assert_eq!((t.dataset, t.method, t.chosen.clone()), (1, 2, Ok(0)), "three means of 0.25: the first");
+        assert_eq!(t.points[3], Err("split 0: singular".to_string()));
+        let s0 = vec![Ok(0.5), Ok(0.25), fail()];
+        assert_eq!(reduce(0, 0, 3, &[&s0]).chosen, Ok(1));
+        assert_eq!(reduce(0, 0, 1, &[&vec![fail()]]).chosen, Err("split 0: singular".to_string()));
+    }
 }
