@@ -111,3 +111,22 @@ fn kfold_tuning_on_shared_kernels_equals_folds_fitted_directly() {
         assert!((mean - (errors[0] + errors[1]) / 2.0).abs() < 1e-12, "{:?}: {mean} vs {errors:?}", point.values);
     }
 }
+
+#[test]
+fn tuning_splits_are_persisted_beside_the_evaluation_splits() {
+    let dir = std::env::temp_dir().join(format!("sslab-graph-tune-splits-{}", std::process::id()));
+    let tune = "tune = { gamma = [0.01, 1], seed = 4, splits = 3 }";
+    let exp = clusters(&dir, (3.0, "classes = [1, 3]"), 2, &format!("[[methods]]\nkind = \"lap_rls\"\nk = 4\n{tune}\n"));
+    run(&exp, &RunOptions::default(), &dir).unwrap();
+    let tuning = super::splits::read(&dir.join("splits/tune-seed-4/d.csv")).unwrap();
+    let evaluation = super::splits::read(&dir.join("splits/d.csv")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((tuning.len(), evaluation.len()), (3, 2));
+    for (s, split) in tuning.iter().enumerate() {
+        let (p, rows) = crate::protocol::draw(&exp.datasets[0], 4, s).unwrap();
+        let mut labeled = rows.unwrap()[..p.n_labeled()].to_vec();
+        labeled.sort_unstable();
+        assert_eq!(split.labeled, labeled);
+    }
+    assert_ne!(tuning[..2], evaluation[..]);
+}
