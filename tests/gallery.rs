@@ -24,11 +24,7 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
     let dir = TempDir::new("gallery");
     let out = dir.0.display().to_string();
     for name in ["sweep_labels", "sweep_parameter", "test_set", "tuning"] {
-        let file = config(&format!("{name}.toml"));
-        if !Path::new(&file).exists() {
-            continue;
-        }
-        sslab(&["run", &file, "--out", &out, "--quiet"], &dir.0);
+        sslab(&["run", &config(&format!("{name}.toml")), "--out", &out, "--quiet"], &dir.0);
     }
     let rows = read_results(&dir.0.join("gallery_sweep_labels/results.csv")).unwrap();
     let sizes: Vec<&str> = rows.iter().filter(|r| r.split == 0 && r.method == "LS-SVM").map(|r| r.swept[0].1.as_str()).collect();
@@ -45,6 +41,8 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
     sslab(&["table", &csv, "--name", "by_alpha", "--rows", "alpha_u", "--out", &out], &dir.0);
     let table = std::fs::read_to_string(dir.0.join("by_alpha.md")).unwrap();
     assert!(table.contains("| dim=10, mean_norm=1.5, alpha_u=0.0 |"), "{table}");
+
+    assert!(dir.0.join("gallery-tuning/tuning.csv").exists());
 
     let rows = read_results(&dir.0.join("gallery_test_set/results.csv")).unwrap();
     assert!(rows.iter().all(|r| r.test_error.is_some() && r.test_prbep.is_some()));

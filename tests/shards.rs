@@ -1,4 +1,5 @@
-//! Sharded runs through the `sslab` binary: merged shards equal the unsharded run, an
+//! Sharded runs through the `sslab` binary: merged shards equal the unsharded run (tuned
+//! methods too: each shard tunes the datasets of its tasks), an
 //! incomplete set is refused with the missing tasks named, a killed shard resumes.
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,11 @@ kind = "ls_svm"
 kind = "qlds"
 select = "th"
 grid = 4
+
+[[methods]]
+kind = "qlds"
+name = "QLDS(tuned)"
+tune = { alpha_l = [0.1, 1.0], alpha_u = [0.0, 1.0], seed = 9, splits = 2 }
 "#;
 
 fn sslab(args: &[&str]) -> Output {

@@ -1,4 +1,5 @@
-//! `sslab validate`: check a config without running it; lists the entries (sweeps expanded).
+//! `sslab validate`: check a config without running it; lists the entries (sweeps expanded)
+//! and what each tuned method's grid costs.
 
 use std::path::PathBuf;
 
@@ -26,7 +27,11 @@ pub fn run(a: Args) -> Result<()> {
         println!("  dataset {}{}", d.name, show(&d.swept));
     }
     for m in &exp.methods {
-        println!("  method  {}{}", m.name, show(&m.swept));
+        let tuned = m.tuning.as_ref().map_or(String::new(), |t| {
+            let keys: Vec<&str> = t.grid[0].values.iter().map(|(k, _)| k.as_str()).collect();
+            format!(" (tunes {}: {} points × {} splits of seed {}, {})", keys.join(", "), t.grid.len(), t.splits, t.seed, t.criterion.name())
+        });
+        println!("  method  {}{}{tuned}", m.name, show(&m.swept));
     }
     Ok(())
 }

@@ -8,7 +8,9 @@ use super::datasets::{self, DatasetSpec};
 use super::methods::{self, MethodSpec};
 use super::raw;
 use super::sweep::Swept;
+use super::tuning::RawTune;
 use super::values::positive;
+use crate::data::DataSource;
 use crate::engine::{Family, Located};
 use crate::error::Result;
 
@@ -50,7 +52,7 @@ impl Experiment {
 /// The most splits a config may ask for.
 const MAX_SPLITS: usize = 100_000;
 
-pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<Swept>), at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
+pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>), at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
     let name = exp.name.get_ref().trim().to_string();
@@ -74,7 +76,7 @@ pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swep
     // The line of each entry's `kind` (array-of-tables spans do not point at their entry).
     let method_spans: Vec<_> = raw.methods.iter().map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span())).collect();
     let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
-    let methods = raw.methods.into_iter().zip(method_sweeps).enumerate().map(|(i, (m, s))| methods::method(m, s, i, at, families)).collect::<Result<Vec<_>>>()?;
+    let methods = raw.methods.into_iter().zip(method_sweeps).enumerate().map(|(i, (m, s))| methods::method(m, s, i, seed, at, families)).collect::<Result<Vec<_>>>()?;
     let binary = methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> = families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
     let mut loaded = datasets::Loaded::default();
@@ -86,7 +88,13 @@ pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swep
         .map(|(i, (d, s))| datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
         .collect::<Result<Vec<_>>>()?;
     unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;
-    unique(methods.iter().map(|m| m.name.as_str()).zip(method_spans), "methods", at)?;
+    unique(methods.iter().map(|m| m.name.as_str()).zip(method_spans.iter().cloned()), "methods", at)?;
+    if let Some(m) = methods.iter().position(|m| m.tuning.is_some()) {
+        let official = datasets.iter().position(|d| matches!(&d.source, DataSource::Loaded(l) if l.official_splits.is_some()));
+        if let Some(d) = official {
+            return Err(at.error(method_spans[m].clone(), format!("methods[{m}].tune: datasets[{d}] uses official splits, but tuning draws its own splits from the tuning seed")));
+        }
+    }
     if let Some((k, _)) = datasets.iter().flat_map(|d| &d.swept).find(|(k, _)| methods.iter().any(|m| m.swept.iter().any(|(j, _)| j == k))) {
         return Err(at.error(exp_span, format!("`{k}` is swept by a dataset and by a method: it would name two result columns")));
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use toml::{Spanned, Value};
 
 use super::sweep::Swept;
+use super::tuning::{self, RawTune, Tuning};
 use crate::engine::{Entry, Family, Located, Method};
 use crate::error::Result;
 
@@ -16,12 +17,16 @@ pub struct MethodSpec {
     pub name: String,
     /// The config `kind` (`qlds`, `ls_svm`, `tv_svm`, `tsvm`, ...).
     pub kind: String,
+    /// The method; with tuning, the first grid point's (for cost and memory estimates).
     pub method: Arc<dyn Method>,
     /// Swept keys and the values this entry took (empty without sweeps).
     pub swept: Vec<(String, String)>,
+    /// The `tune` block: the grid each dataset entry chooses from (None: not tuned).
+    pub tuning: Option<Tuning>,
 }
 
-pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, swept: Swept, i: usize, at: Located, families: &[&dyn Family]) -> Result<MethodSpec> {
+/// Checks one entry; `tune` is its `tune` block, `eval_seed` the experiment's seed.
+pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, (swept, tune): (Swept, Option<RawTune>), i: usize, eval_seed: u64, at: Located, families: &[&dyn Family]) -> Result<MethodSpec> {
     let span = table.span();
     let mut values = table.into_inner();
     let string = |v: Spanned<Value>| match v.get_ref() {
@@ -34,14 +39,28 @@ pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, swept: Sw
     };
     let name = values.remove("name").map(string).transpose()?;
     let kind_name = kind.get_ref().clone();
-    let entry = Entry::new(at, i, span, kind, values.into_iter().collect());
+    let values: Vec<(String, Spanned<Value>)> = values.into_iter().collect();
     let family = families.iter().find(|f| f.kinds().contains(&kind_name.as_str())).ok_or_else(|| {
         let known: Vec<&str> = families.iter().flat_map(|f| f.kinds().iter().copied()).collect();
-        entry.error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
+        Entry::new(at, i, span.clone(), kind.clone(), Vec::new()).error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
     })?;
-    let checked = family.check(&entry)?;
-    let name = name.map_or(checked.name, Spanned::into_inner) + &swept.suffix;
-    Ok(MethodSpec { name, kind: kind_name, method: Arc::from(checked.method), swept: swept.values })
+    let (default, method, tuning) = match tune {
+        None => {
+            let checked = family.check(&Entry::new(at, i, span.clone(), kind.clone(), values))?;
+            (checked.name, Arc::from(checked.method), None)
+        }
+        Some(raw) => {
+            let set: Vec<String> = values.iter().map(|(k, _)| k.clone()).collect();
+            let (t, names) = tuning::check(raw, i, &set, eval_seed, at, |point, at| {
+                family.check(&Entry::new(at, i, span.clone(), kind.clone(), values.iter().cloned().chain(point).collect()))
+            })?;
+            // One default name for the grid when its points agree on it (e.g. `TV-SVM`).
+            let default = if names.iter().all(|n| *n == names[0]) { names[0].clone() } else { format!("{kind_name}(tuned)") };
+            (default, t.grid[0].method.clone(), Some(t))
+        }
+    };
+    let name = name.map_or(default, Spanned::into_inner) + &swept.suffix;
+    Ok(MethodSpec { name, kind: kind_name, method, swept: swept.values, tuning })
 }
 
 /// Whether the family of `kind` fits more than two classes with it.

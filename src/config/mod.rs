@@ -9,11 +9,13 @@ mod generators;
 mod methods;
 mod raw;
 mod sweep;
+mod tuning;
 mod values;
 
 pub use datasets::{DatasetSpec, Test};
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
+pub use tuning::{Criterion, GridPoint, Tuning};
 
 use std::path::Path;
 
@@ -52,9 +54,10 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
     let (methods, more) = sweep::expand(&mut root, "methods", plain)?;
     origins.extend(more);
     let at = Located { path, src, swept: &origins };
+    let tunes = tuning::extract(&mut root, at)?;
     let raw = raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
         .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
-    experiment::check(raw, (datasets, methods), at, hash(src)?, families)
+    experiment::check(raw, (datasets, methods.into_iter().zip(tunes).collect()), at, hash(src)?, families)
 }
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.

@@ -58,11 +58,12 @@ pub fn expand<'i>(root: &mut DeTable<'i>, table: &str, at: Located) -> Result<(V
             swept.push(Swept::default());
             continue;
         }
-        let size = axes.iter().try_fold(1usize, |n, g| n.checked_mul(g[0].values.len())).unwrap_or(usize::MAX);
+        let lengths: Vec<usize> = axes.iter().map(|g| g[0].values.len()).collect();
+        let size = lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l)).unwrap_or(usize::MAX);
         if size.saturating_add(out.len()) > MAX_ENTRIES {
             return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} entries; at most {MAX_ENTRIES} per config")));
         }
-        for pick in combinations(&axes) {
+        for pick in combinations(&lengths) {
             let mut t = t.clone();
             let mut s = Swept::default();
             let mut labels = Vec::new();
@@ -140,15 +141,13 @@ fn axes<'i>(t: &DeTable<'i>, entry: &str, at: Located) -> Result<Vec<Vec<Axis<'i
     Ok(groups)
 }
 
-/// Every choice of one value index per group, the first group varying slowest.
-fn combinations(groups: &[Vec<Axis>]) -> Vec<Vec<usize>> {
-    groups.iter().fold(vec![Vec::new()], |acc, g| {
-        acc.into_iter().flat_map(|head| (0..g[0].values.len()).map(move |j| head.iter().copied().chain([j]).collect())).collect()
-    })
+/// Every choice of one index per axis of the given lengths, the first axis varying slowest.
+pub(super) fn combinations(lengths: &[usize]) -> Vec<Vec<usize>> {
+    lengths.iter().fold(vec![Vec::new()], |acc, &n| acc.into_iter().flat_map(|head| (0..n).map(move |j| head.iter().copied().chain([j]).collect())).collect())
 }
 
 /// A value as written in the file; strings without their quotes.
-fn text(v: &Spanned<DeValue>, at: Located) -> String {
+pub(super) fn text(v: &Spanned<DeValue>, at: Located) -> String {
     match v.get_ref() {
         DeValue::String(s) => s.to_string(),
         _ => at.src[v.span()].trim().to_string(),

@@ -2,9 +2,10 @@
 
 use std::borrow::Cow;
 
-use ndarray::{Array2, Axis};
+use ndarray::{Array2, Axis, concatenate};
 
 use super::Csr;
+use crate::error::{Error, Result};
 
 /// A feature matrix: dense (row-major ndarray) or sparse (CSR).
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,16 @@ impl Features {
         match self {
             Features::Dense(x) => Features::Dense(x.select(Axis(0), rows)),
             Features::Sparse(x) => Features::Sparse(x.select_rows(rows)),
+        }
+    }
+
+    /// The rows of `self` followed by those of `other` (same width), dense if either is.
+    pub fn vstack(&self, other: &Features) -> Result<Features> {
+        match (self, other) {
+            (Features::Sparse(a), Features::Sparse(b)) => Csr::vstack(a.ncols(), &[a, b]).map(Features::Sparse),
+            _ => concatenate(Axis(0), &[self.to_dense().view(), other.to_dense().view()])
+                .map(Features::Dense)
+                .map_err(|e| Error::Data(format!("cannot stack rows of widths {} and {}: {e}", self.ncols(), other.ncols()))),
         }
     }
 

@@ -41,6 +41,17 @@ impl Scores {
         }
     }
 
+    /// Misclassified rows among the first `rows` unlabeled rows of `problem`.
+    pub fn wrong(&self, problem: &Problem, rows: usize) -> usize {
+        match self {
+            Scores::Binary(s) => {
+                let predicted = s.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 });
+                predicted.zip(&problem.y_u).take(rows).filter(|(p, t)| p != *t).count()
+            }
+            Scores::PerClass(s) => argmax_rows(s).iter().zip(&problem.classes_u).take(rows).filter(|(p, t)| p != t).count(),
+        }
+    }
+
     /// PRBEP against ±1 labels `y` (NaN for per-class scores or unknown truth).
     pub fn prbep_on(&self, y: &Array1<f64>) -> f64 {
         match self {

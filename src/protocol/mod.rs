@@ -12,6 +12,7 @@ mod seeds;
 pub mod shard;
 mod slurm;
 pub mod splits;
+pub mod tune;
 
 pub use draw::{draw, split_problem};
 pub use results::{ResultRow, read_results, write_results};

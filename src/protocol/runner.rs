@@ -17,10 +17,11 @@ use super::draw::draw;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
 use super::shard::{self, Shard};
+use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::{DataSource, Dataset, Problem};
-use crate::engine::{Fitted, Split, Store, memory};
+use crate::engine::{Fitted, Method, Split, Store, memory};
 use crate::error::{Error, Result};
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
@@ -35,9 +36,10 @@ pub struct RunOptions {
 }
 
 /// Runs the experiment (or one shard of it) in folder `dir`, locked against other runs
-/// ([`RunLock`]): persists the split indices (`splits/`), appends rows to `rows.log` (a
-/// shard: `rows.shard-I-of-N.log`) as they finish; returns its rows (earlier ones too when
-/// resuming) in [`finish_rows`] order.
+/// ([`RunLock`]): persists the split indices (`splits/`); tunes the methods with a `tune`
+/// block on the datasets of its tasks and writes `tuning.csv` (a shard:
+/// `tuning.shard-I-of-N.csv`); appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`)
+/// as they finish; returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
@@ -51,21 +53,41 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         .build()
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
     let tasks = shard::tasks(exp, opts.shard);
-    let total = (tasks.len() * exp.methods.len()) as u64;
-    let bar = if opts.progress {
-        ProgressBar::new(total).with_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} fits, eta {eta}").expect("static template").progress_chars("=> "),
-        )
-    } else {
-        ProgressBar::hidden()
-    };
+    let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
+    let bar = progress(opts.progress, (tasks.len() * exp.methods.len()) as u64, "fits");
     bar.inc(finished.len() as u64);
-    let task = Task { exp, finished: &finished, log: &log, bar: &bar };
+    let task = Task { exp, finished: &finished, log: &log, bar: &bar, choices: &choices };
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>())?;
     bar.finish_and_clear();
     let mut rows: Vec<ResultRow> = previous.into_iter().chain(fresh.into_iter().flatten()).collect();
     finish_rows(exp, &mut rows);
     Ok(rows)
+}
+
+/// Tunes the tuned methods on the datasets of `tasks` and writes the tuning table (nothing
+/// without a `tune` block).
+fn tuning(exp: &Experiment, tasks: &[(usize, usize)], stores: &[Arc<Store>], pool: &rayon::ThreadPool, opts: &RunOptions, dir: &Path) -> Result<Choices> {
+    if exp.methods.iter().all(|m| m.tuning.is_none()) {
+        return Ok(Choices::default());
+    }
+    let mut datasets: Vec<usize> = tasks.iter().map(|t| t.0).collect();
+    datasets.sort_unstable();
+    datasets.dedup();
+    let bar = progress(opts.progress, 0, "tuning splits");
+    let choices = pool.install(|| tune::tune(exp, &datasets, stores, &bar))?;
+    bar.finish_and_clear();
+    let name = opts.shard.map_or_else(|| "tuning.csv".to_string(), |s| format!("tuning.shard-{}-of-{}.csv", s.index, s.count));
+    tune::write_table(&dir.join(name), exp, &choices)?;
+    Ok(choices)
+}
+
+/// A progress bar counting `what` (hidden unless `show`).
+fn progress(show: bool, total: u64, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let template = format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, eta {{eta}}");
+    ProgressBar::new(total).with_style(ProgressStyle::with_template(&template).expect("static template").progress_chars("=> "))
 }
 
 /// Orders rows by (dataset, split, method) as in the config and attaches each row's swept
@@ -100,13 +122,14 @@ struct Task<'a> {
     finished: &'a HashSet<TaskKey>,
     log: &'a RowLog,
     bar: &'a ProgressBar,
+    choices: &'a Choices,
 }
 
 impl Task<'_> {
     /// The methods not yet finished on split `split` of dataset `d`, fitted in config order.
     fn run(&self, d: usize, split: usize, dataset_store: &Store) -> Result<Vec<ResultRow>> {
         let spec = &self.exp.datasets[d];
-        let todo: Vec<&MethodSpec> = self.exp.methods.iter().filter(|m| !self.finished.contains(&(spec.name.clone(), split, m.name.clone()))).collect();
+        let todo: Vec<usize> = (0..self.exp.methods.len()).filter(|&m| !self.finished.contains(&(spec.name.clone(), split, self.exp.methods[m].name.clone()))).collect();
         if todo.is_empty() {
             return Ok(Vec::new());
         }
@@ -118,8 +141,12 @@ impl Task<'_> {
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
-                let fitted = fit(m, &view, limit);
-                let row = row(self.exp, spec, split, m, (problem, test), fitted, start.elapsed().as_secs_f64());
+                let entry = &self.exp.methods[m];
+                let (method, params, fitted) = match self.choices.method(self.exp, d, m) {
+                    Ok((method, params)) => (method, params, fit(method, &view, limit)),
+                    Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
+                };
+                let row = row(self.exp, spec, split, (entry, method, params), (problem, test), fitted, start.elapsed().as_secs_f64());
                 self.log.append(&row)?;
                 self.bar.inc(1);
                 Ok(row)
@@ -130,10 +157,10 @@ impl Task<'_> {
 
 /// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
 /// inside a fit (e.g. a refused allocation), become errors for its row only.
-fn fit(m: &MethodSpec, split: &Split, limit: f64) -> Result<Fitted> {
+pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitted> {
     let p = split.problem;
     let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
-    let need = m.method.memory(n, dim);
+    let need = method.memory(n, dim);
     if need > limit {
         return Err(Error::Data(format!(
             "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
@@ -141,15 +168,16 @@ fn fit(m: &MethodSpec, split: &Split, limit: f64) -> Result<Fitted> {
             limit / memory::GIB
         )));
     }
-    std::panic::catch_unwind(AssertUnwindSafe(|| m.method.fit(split))).unwrap_or_else(|panic| {
+    std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
         let why = panic.downcast_ref::<String>().map(String::as_str).or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("unknown panic");
         Err(Error::Data(format!("the fit panicked: {why}")))
     })
 }
 
-/// The result row of one method on one split (and its test rows, if any); a failure
-/// becomes a `failed` row carrying the reason.
-fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, (problem, test): (&Problem, Option<&Dataset>), fitted: Result<Fitted>, fit_seconds: f64) -> ResultRow {
+/// The result row of one method entry on one split (and its test rows, if any), fitted
+/// with `method` (the tuned choice or the entry's own) whose `params` column is given; a
+/// failure becomes a `failed` row carrying the reason.
+fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, (m, method, params): (&MethodSpec, &dyn Method, String), (problem, test): (&Problem, Option<&Dataset>), fitted: Result<Fitted>, fit_seconds: f64) -> ResultRow {
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),
@@ -158,10 +186,10 @@ fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, m: &MethodSpec, (prob
         split_seed: derive_seed(exp.seed, &spec.name, split),
         method: m.name.clone(),
         kind: m.kind.clone(),
-        params: m.method.params(),
+        params,
         alpha_l: None,
         alpha_u: None,
-        lambda_policy: m.method.lambda_policy().into(),
+        lambda_policy: method.lambda_policy().into(),
         lambda: f64::NAN,
         error: f64::NAN,
         prbep: f64::NAN,

@@ -1,6 +1,7 @@
 //! Persisted split indices: for every dataset read from files, `splits/<dataset>.csv` in the
-//! run's folder lists each split's labeled and unlabeled rows, so every method sees the same
-//! splits and a run can be audited or replayed. A resumed run checks that the splits it draws
+//! run's folder lists each split's labeled and unlabeled rows (the tuning splits of a tuning
+//! seed S in `splits/tune-seed-S/`), so every method sees the same splits and a run can be
+//! audited or replayed. A resumed run checks that the splits it draws
 //! are the ones on disk. Synthetic datasets draw fresh points per split; their split seeds
 //! are in the result rows.
 
@@ -16,14 +17,31 @@ use crate::error::{Error, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// Draws the splits of every file-backed dataset and writes them under `dir/splits/`; with
-/// `resume`, existing files must hold exactly these splits.
+/// Draws the splits of every file-backed dataset and writes them under `dir/splits/`, and
+/// those of each tuning seed S (as many as its methods use) under `dir/splits/tune-seed-S/`;
+/// with `resume`, existing files must hold exactly these splits.
 pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
     let folder = dir.join("splits");
+    persist_seed(exp, &folder, (exp.seed, exp.splits), resume)?;
+    let mut tuning: Vec<(u64, usize)> = Vec::new();
+    for t in exp.methods.iter().filter_map(|m| m.tuning.as_ref()) {
+        match tuning.iter_mut().find(|(seed, _)| *seed == t.seed) {
+            Some((_, n)) => *n = (*n).max(t.splits),
+            None => tuning.push((t.seed, t.splits)),
+        }
+    }
+    for (seed, count) in tuning {
+        persist_seed(exp, &folder.join(format!("tune-seed-{seed}")), (seed, count), resume)?;
+    }
+    Ok(())
+}
+
+/// Writes splits `0..count` of `seed` of every file-backed dataset into `folder`.
+fn persist_seed(exp: &Experiment, folder: &Path, (seed, count): (u64, usize), resume: bool) -> Result<()> {
     for spec in &exp.datasets {
         let DataSource::Loaded(data) = &spec.source else { continue };
-        let splits = (0..exp.splits)
-            .map(|s| loaded_split(spec, data, s, &mut ChaCha8Rng::seed_from_u64(derive_seed(exp.seed, &spec.name, s))))
+        let splits = (0..count)
+            .map(|s| loaded_split(spec, data, s, &mut ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, s))))
             .collect::<Result<Vec<_>>>()?;
         let path = folder.join(format!("{}.csv", spec.name));
         if resume && path.exists() && read(&path)? != splits {
@@ -32,7 +50,7 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
                 path.display()
             )));
         }
-        std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
+        std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
         write(&path, &splits)?;
     }
     Ok(())

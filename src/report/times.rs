@@ -3,13 +3,7 @@
 
 use super::tables::cell;
 use crate::protocol::ResultRow;
-
-/// Mean and sample standard deviation (ddof = 1; 0 for a single value).
-fn mean_std(v: &[f64]) -> (f64, f64) {
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0).max(1.0);
-    (mean, var.sqrt())
-}
+use crate::stats::mean_std;
 
 /// The Markdown table followed by `stamp`; datasets and methods in first-appearance order.
 pub fn times_markdown(rows: &[ResultRow], stamp: &str) -> String {

@@ -1,5 +1,5 @@
 //! Metrics beyond the error rate: the precision–recall break-even point (recorded for every
-//! fit) and the log–log fit of training time against size (SVMlin scaling).
+//! fit), mean ± std, and the log–log fit of training time against size (SVMlin scaling).
 
 use ndarray::ArrayView1;
 
@@ -14,6 +14,13 @@ pub fn prbep(scores: ArrayView1<f64>, truth: ArrayView1<f64>) -> f64 {
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     let hits = order.iter().take(k).filter(|&&i| truth[i] > 0.0).count();
     hits as f64 / k as f64
+}
+
+/// Mean and sample standard deviation (ddof = 1; 0 for a single value).
+pub fn mean_std(v: &[f64]) -> (f64, f64) {
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0).max(1.0);
+    (mean, var.sqrt())
 }
 
 /// Least-squares fit log y = slope·log x + intercept over positive points; returns

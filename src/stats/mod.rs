@@ -3,5 +3,5 @@
 mod metrics;
 mod wilcoxon;
 
-pub use metrics::{log_log_fit, prbep};
+pub use metrics::{log_log_fit, mean_std, prbep};
 pub use wilcoxon::signed_rank_p_greater;

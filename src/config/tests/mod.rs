@@ -12,6 +12,7 @@ mod graph;
 mod qlds_select;
 mod svmlin;
 mod sweep;
+mod tuning;
 
 const GOOD: &str = r#"
 [experiment]
