@@ -123,6 +123,28 @@ impl Csr {
         Csr { n_cols: self.n_cols, indptr, indices, values }
     }
 
+    /// Rows `..at` and rows `at..` of the matrix it consumes: the larger part keeps the
+    /// storage in place and only the smaller one is copied.
+    pub fn split_rows(mut self, at: usize) -> (Csr, Csr) {
+        let at = at.min(self.nrows());
+        let cut = self.indptr[at];
+        if 2 * at <= self.nrows() {
+            let head = Csr { n_cols: self.n_cols, indptr: self.indptr[..=at].to_vec(), indices: self.indices[..cut].to_vec(), values: self.values[..cut].to_vec() };
+            self.indices.drain(..cut);
+            self.values.drain(..cut);
+            self.indptr.drain(..at);
+            self.indptr.iter_mut().for_each(|p| *p -= cut);
+            (head, self)
+        } else {
+            let indptr = self.indptr[at..].iter().map(|p| p - cut).collect();
+            let tail = Csr { n_cols: self.n_cols, indptr, indices: self.indices[cut..].to_vec(), values: self.values[cut..].to_vec() };
+            self.indptr.truncate(at + 1);
+            self.indices.truncate(cut);
+            self.values.truncate(cut);
+            (self, tail)
+        }
+    }
+
     /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns.
     pub fn vstack(n_cols: usize, blocks: &[&Csr]) -> Result<Csr> {
         if let Some(b) = blocks.iter().find(|b| b.n_cols != n_cols) {
@@ -207,6 +229,11 @@ mod tests {
         let stacked = Csr::vstack(3, &[&a, &a.select_rows(&[0])]).unwrap();
         assert_eq!(stacked.to_dense(), ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]);
         assert!(Csr::vstack(4, &[&a]).is_err());
+        for at in 0..=3 {
+            let (head, tail) = a.clone().split_rows(at);
+            assert_eq!(Csr::vstack(3, &[&head, &tail]).unwrap(), a);
+            assert_eq!((head.nrows(), tail.nrows()), (at, 3 - at));
+        }
     }
 
     #[test]
