@@ -158,7 +158,15 @@ fn knn() -> Res<()> {
     let x = usps()?;
     let t = Instant::now();
     let g = KnnGraph::default().build(x.view()).map_err(|e| e.to_string())?;
-    println!("RESULT seconds={:.4} entries={}", t.elapsed().as_secs_f64(), g.nnz());
+    let secs = t.elapsed().as_secs_f64();
+    // A fingerprint of every edge and weight bit, to compare builds across versions.
+    let mut sum = 0u64;
+    for i in 0..x.nrows() {
+        for (j, w) in g.row(i) {
+            sum = sum.wrapping_mul(31).wrapping_add(w.to_bits() ^ (i * x.nrows() + j) as u64);
+        }
+    }
+    println!("RESULT seconds={secs:.4} entries={} fingerprint={sum:016x}", g.nnz());
     Ok(())
 }
 
