@@ -94,6 +94,7 @@ def run(cmd, env_threads):
     line = next(l for l in out.splitlines() if l.startswith("RESULT "))
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
     fields["peak_mib"] = usage.ru_maxrss / 1024.0
+    fields["process_cpu_s"] = f"{usage.ru_utime + usage.ru_stime:.2f}"
     return fields
 
 
@@ -138,7 +139,8 @@ def main():
                 (ours if who == "ours" else theirs).append(run(cmd, threads))
         t_ours = statistics.median(float(r["seconds"]) for r in ours)
         m_ours = statistics.median(r["peak_mib"] for r in ours)
-        extra = {k: v for k, v in ours[0].items() if k not in ("seconds", "peak_mib")}
+        extra = {k: v for k, v in ours[0].items() if k not in ("seconds", "peak_mib", "process_cpu_s")}
+        extra["process_cpu_s"] = statistics.median(float(r["process_cpu_s"]) for r in ours)
         notes = " ".join(f"{k}={v}" for k, v in extra.items())
         if recorded:
             t_peer, m_peer = RECORDED[recorded]

@@ -82,8 +82,10 @@ impl KnnGraph {
         let norms = row_norms(x);
         let mut neighbours = vec![0usize; n * k];
         let mut sq = vec![0.0; n * k];
+        // One distance buffer per worker: at least blocks / threads blocks per split.
+        let per_worker = n.div_ceil(BLOCK).div_ceil(rayon::current_num_threads());
         let tasks = neighbours.par_chunks_mut(BLOCK * k).zip(sq.par_chunks_mut(BLOCK * k)).enumerate();
-        tasks.for_each_init(
+        tasks.with_min_len(per_worker).for_each_init(
             || Mat::<f64>::zeros(0, 0),
             |block, (b, (nb, sb))| {
                 let (start, rows) = (b * BLOCK, nb.len() / k);
