@@ -181,10 +181,14 @@ fn chunk_len(m: usize) -> usize {
     m.div_ceil((m / CHUNK_ROWS).clamp(1, MAX_CHUNKS)).max(1)
 }
 
-/// Accumulators of `chunks` (≥ 1) chunks: `out` for the first, slices of `spare`. Each task
-/// zeroes its own just before its scatter, so that the accumulator is in that core's cache.
+/// Accumulators of `chunks` chunks: `out` for the first, slices of `spare`. Each task zeroes
+/// its own just before its scatter, so that the accumulator is in that core's cache; with no
+/// chunk (an empty subset) `out` is zeroed here.
 fn partials<'s>(out: &'s mut [f64], spare: &'s mut Vec<f64>, chunks: usize) -> Vec<&'s mut [f64]> {
     let d = out.len();
+    if chunks == 0 {
+        out.fill(0.0);
+    }
     spare.resize(chunks.saturating_sub(1) * d, 0.0);
     std::iter::once(out).chain(spare.chunks_mut(d.max(1))).collect()
 }
@@ -248,6 +252,10 @@ mod tests {
         let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
         x.t_mul_vec_rows(&rows, &weighted, &mut t, &mut spare);
         assert_eq!(g, t);
+        // An empty subset gives zeros.
+        x.gram_mul_vec_rows(&[], &[], &v, &mut [], &mut g, &mut spare);
+        x.t_mul_vec_rows(&[], &[], &mut t, &mut spare);
+        assert_eq!((g, t), ([0.0; 4], [0.0; 4]));
     }
 
     /// A design of `n` random rows: the chunked mat-vecs are bit-identical inside pools of 1
