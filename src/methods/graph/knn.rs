@@ -82,8 +82,8 @@ impl KnnGraph {
         let norms = row_norms(x);
         let mut neighbours = vec![0usize; n * k];
         let mut sq = vec![0.0; n * k];
-        // One distance buffer per worker: at least blocks / threads blocks per split.
-        let per_worker = n.div_ceil(BLOCK).div_ceil(rayon::current_num_threads());
+        // One distance buffer per worker: splits of at least ⌊blocks / threads⌋ blocks.
+        let per_worker = (n.div_ceil(BLOCK) / rayon::current_num_threads()).max(1);
         let tasks = neighbours.par_chunks_mut(BLOCK * k).zip(sq.par_chunks_mut(BLOCK * k)).enumerate();
         tasks.with_min_len(per_worker).for_each_init(
             || Mat::<f64>::zeros(0, 0),
