@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned
+.PHONY: ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -126,6 +126,12 @@ tv-tables-tuned: build
 # TV paper: exact kNN graph on all 9,298 USPS digits (target < 3 s).
 bench-graph:
 	$(CARGO) bench --profile release --locked --bench knn_usps
+
+# sslab next to numpy, scikit-learn and SVMlin's recorded times on the same data, alternated,
+# with ratios and peak memory (creates ~/.cache/sslab-peers-venv; PEERS_REPS, KERNELS).
+bench-peers:
+	$(CARGO) build --release --locked --example peers
+	python3 benches/peers/peers.py $(CARGO_TARGET_DIR)/release/examples/peers $(KERNELS)
 
 # TV paper: the whole multi-class experiment (6 methods × 4 label counts × 10 splits) into a
 # scratch folder; prints wall time and peak memory (targets: < 10 min, < 4 GiB).

@@ -1,5 +1,5 @@
 //! Exact k = 10 self-tuning kNN graph on all 9,298 USPS digits (train + test, d = 256):
-//! median wall time of 3 builds, faer using all cores for the blocked distance products,
+//! median wall time of 3 builds, the distance blocks spread over all cores by rayon,
 //! and the process CPU time per build (user + system, all threads; from /proc, so that a
 //! busy shared machine can be told apart from a slow build). Target: < 3 s. Run with `make bench-graph` (data from $SSLAB_DATA_DIR, default `data/`).
 

@@ -31,10 +31,11 @@ fn problem(docs: usize, labeled: usize, vocabulary: usize, topic_weight: f64, se
     text.sample_problem([labeled / 2, labeled - labeled / 2], [u / 2, u - u / 2], &mut rng)
 }
 
-/// CPU seconds of this thread so far (Linux `/proc`, 100 ticks per second): the machine is
-/// shared, so wall time alone overstates the cost when other jobs run.
+/// CPU seconds of this process so far, all threads (the fits' mat-vecs run on the rayon
+/// pool; Linux `/proc`, 100 ticks per second): the machine is shared, so wall time alone
+/// overstates the cost when other jobs run.
 fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
     let tick = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
     (tick(11) + tick(12)) / 100.0
@@ -167,6 +168,8 @@ fn stamp(command: &str) -> String {
 }
 
 fn main() {
+    // One thread, as documented (the fits' mat-vecs would otherwise use the whole pool).
+    rayon::ThreadPoolBuilder::new().num_threads(1).build_global().expect("first pool");
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     match args.first().map(String::as_str) {
         Some("mfn") => mfn(),

@@ -74,41 +74,6 @@ impl Csr {
         }
     }
 
-    /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
-    pub fn mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
-        for (o, &i) in out.iter_mut().zip(rows) {
-            let (idx, val) = self.row(i);
-            *o = idx.iter().zip(val).map(|(&j, &x)| x * v[j as usize]).sum();
-        }
-    }
-
-    /// `out = Σ_k v[k] row(rows[k])`: the transposed mat-vec of a row subset (`out` has one
-    /// entry per column and is overwritten).
-    pub fn t_mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
-        out.fill(0.0);
-        for (&i, &vk) in rows.iter().zip(v) {
-            let (idx, val) = self.row(i);
-            for (&j, &x) in idx.iter().zip(val) {
-                out[j as usize] += x * vk;
-            }
-        }
-    }
-
-    /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
-    /// `out = Σ_k c[k] q[k] row(rows[k])` (that is Aᵀ diag(c) A v on the subset), reading each
-    /// row once.
-    pub fn gram_mul_vec_rows(&self, rows: &[usize], c: &[f64], v: &[f64], q: &mut [f64], out: &mut [f64]) {
-        out.fill(0.0);
-        for ((qk, &i), &ck) in q.iter_mut().zip(rows).zip(c) {
-            let (idx, val) = self.row(i);
-            *qk = idx.iter().zip(val).map(|(&j, &x)| x * v[j as usize]).sum();
-            let scale = ck * *qk;
-            for (&j, &x) in idx.iter().zip(val) {
-                out[j as usize] += x * scale;
-            }
-        }
-    }
-
     /// The rows `rows` (in that order) as a new matrix.
     pub fn select_rows(&self, rows: &[usize]) -> Csr {
         let mut indptr = Vec::with_capacity(rows.len() + 1);
@@ -121,6 +86,28 @@ impl Csr {
             indptr.push(indices.len());
         }
         Csr { n_cols: self.n_cols, indptr, indices, values }
+    }
+
+    /// Rows `..at` and rows `at..` of the matrix it consumes: the larger part keeps the
+    /// storage in place and only the smaller one is copied.
+    pub fn split_rows(mut self, at: usize) -> (Csr, Csr) {
+        let at = at.min(self.nrows());
+        let cut = self.indptr[at];
+        if 2 * at <= self.nrows() {
+            let head = Csr { n_cols: self.n_cols, indptr: self.indptr[..=at].to_vec(), indices: self.indices[..cut].to_vec(), values: self.values[..cut].to_vec() };
+            self.indices.drain(..cut);
+            self.values.drain(..cut);
+            self.indptr.drain(..at);
+            self.indptr.iter_mut().for_each(|p| *p -= cut);
+            (head, self)
+        } else {
+            let indptr = self.indptr[at..].iter().map(|p| p - cut).collect();
+            let tail = Csr { n_cols: self.n_cols, indptr, indices: self.indices[cut..].to_vec(), values: self.values[cut..].to_vec() };
+            self.indptr.truncate(at + 1);
+            self.indices.truncate(cut);
+            self.values.truncate(cut);
+            (self, tail)
+        }
     }
 
     /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns.
@@ -207,31 +194,11 @@ mod tests {
         let stacked = Csr::vstack(3, &[&a, &a.select_rows(&[0])]).unwrap();
         assert_eq!(stacked.to_dense(), ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]);
         assert!(Csr::vstack(4, &[&a]).is_err());
-    }
-
-    #[test]
-    fn row_subset_mat_vecs_match_dense() {
-        let a = example();
-        let dense = a.to_dense();
-        let rows = [2, 0, 2];
-        let v = [1.0, -2.0, 0.5];
-        let mut out = [0.0; 3];
-        a.mul_vec_rows(&rows, &v, &mut out);
-        for (k, &i) in rows.iter().enumerate() {
-            assert_eq!(out[k], dense.row(i).dot(&Array1::from(v.to_vec())));
+        for at in 0..=3 {
+            let (head, tail) = a.clone().split_rows(at);
+            assert_eq!(Csr::vstack(3, &[&head, &tail]).unwrap(), a);
+            assert_eq!((head.nrows(), tail.nrows()), (at, 3 - at));
         }
-        let mut t = [9.0; 3];
-        a.t_mul_vec_rows(&rows, &v, &mut t);
-        // 1·row2 − 2·row0 + 0.5·row2 = [−2, 4.5, −4].
-        assert_eq!(t, [-2.0, 4.5, -4.0]);
-        let (c, mut q, mut g) = ([2.0, 1.0, 0.5], [0.0; 3], [0.0; 3]);
-        a.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g);
-        let mut cq = [0.0; 3];
-        a.mul_vec_rows(&rows, &v, &mut cq);
-        assert_eq!(q, cq);
-        let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
-        a.t_mul_vec_rows(&rows, &weighted, &mut t);
-        assert_eq!(g, t);
     }
 
     #[test]

@@ -24,8 +24,12 @@ pub fn sym_eigen(a: MatRef<'_, f64>, context: &'static str) -> Result<SymEigen> 
     })
 }
 
-/// Largest eigenvalue of a symmetric matrix.
+/// Largest eigenvalue of a symmetric matrix: by Lanczos (at most d/4 + 20 steps), else by
+/// the dense solver.
 pub fn top_eigenvalue(a: MatRef<'_, f64>, context: &'static str) -> Result<f64> {
+    if let Some(top) = super::lanczos::lanczos_top(a, a.nrows() / 4 + 20) {
+        return Ok(top);
+    }
     let values = a
         .self_adjoint_eigenvalues(Side::Lower)
         .map_err(|e| Error::Linalg {

@@ -1,9 +1,11 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
-//! Gram matrices, symmetric eigen-decompositions and Cholesky solves.
+//! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
+//! solves.
 
 mod cholesky;
 mod eigen;
 mod gram;
+mod lanczos;
 mod view;
 
 pub use cholesky::spd_solve;

@@ -1,14 +1,17 @@
 //! Exact symmetric k-nearest-neighbour graph: distances by blocks of rows through faer
-//! products, the k nearest per row, union symmetrisation, Gaussian weights.
+//! products, the k nearest per row in one scan, union symmetrisation, Gaussian weights.
+//! Blocks are rayon tasks (each row's neighbours depend on that row alone, so the graph is
+//! the same for any number of threads).
 
 use faer::Mat;
 use ndarray::ArrayView2;
+use rayon::prelude::*;
 
 use super::SymGraph;
-use super::distances::{row_norms, sq_distances_block};
+use super::distances::{row_norms, sq_distances_to_block};
 use crate::error::{Error, Result};
 
-/// Rows per block of the distance computation (a block is BLOCK × N doubles).
+/// Rows per block of the distance computation (a block is N × BLOCK doubles per task).
 const BLOCK: usize = 256;
 
 /// Edge weights of the kNN graph; σ_i is the distance from point i to its k-th neighbour.
@@ -83,29 +86,46 @@ impl KnnGraph {
         let norms = row_norms(x);
         let mut neighbours = vec![0usize; n * k];
         let mut sq = vec![0.0; n * k];
-        let mut block = Mat::<f64>::zeros(BLOCK.min(n), n);
-        let mut candidates: Vec<(f64, usize)> = Vec::with_capacity(n);
-        let by_distance = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-        for start in (0..n).step_by(BLOCK) {
-            let rows = BLOCK.min(n - start);
-            if rows != block.nrows() {
-                block = Mat::zeros(rows, n);
-            }
-            sq_distances_block(x, &norms, start, &mut block);
-            for r in 0..rows {
-                let i = start + r;
-                candidates.clear();
-                candidates.extend((0..n).filter(|&j| j != i).map(|j| (block[(r, j)], j)));
-                candidates.select_nth_unstable_by(k - 1, by_distance);
-                let nearest = &mut candidates[..k];
-                nearest.sort_unstable_by(by_distance);
-                for (m, (d2, j)) in nearest.iter().enumerate() {
-                    neighbours[i * k + m] = *j;
-                    sq[i * k + m] = *d2;
+        // One distance buffer per worker: splits of at least ⌊blocks / threads⌋ blocks.
+        let per_worker = (n.div_ceil(BLOCK) / rayon::current_num_threads()).max(1);
+        let tasks = neighbours.par_chunks_mut(BLOCK * k).zip(sq.par_chunks_mut(BLOCK * k)).enumerate();
+        tasks.with_min_len(per_worker).for_each_init(
+            || Mat::<f64>::zeros(0, 0),
+            |block, (b, (nb, sb))| {
+                let (start, rows) = (b * BLOCK, nb.len() / k);
+                if block.ncols() != rows {
+                    *block = Mat::zeros(n, rows);
                 }
-            }
-        }
+                sq_distances_to_block(x, &norms, start, block);
+                for r in 0..rows {
+                    let column = block.col(r).try_as_col_major().expect("contiguous column").as_slice();
+                    k_smallest(column, start + r, &mut nb[r * k..(r + 1) * k], &mut sb[r * k..(r + 1) * k]);
+                }
+            },
+        );
         (neighbours, sq)
+    }
+}
+
+/// The k = `index.len()` smallest entries of `d` other than `skip`, by (value, index) and in
+/// that order: one scan keeping a sorted list, entered only by a strictly smaller value
+/// (later indices lose ties).
+fn k_smallest(d: &[f64], skip: usize, index: &mut [usize], value: &mut [f64]) {
+    let k = index.len();
+    let mut len = 0;
+    for (j, &v) in d.iter().enumerate() {
+        if j == skip || (len == k && v.total_cmp(&value[k - 1]).is_ge()) {
+            continue;
+        }
+        let mut m = len.min(k - 1);
+        while m > 0 && v.total_cmp(&value[m - 1]).is_lt() {
+            value[m] = value[m - 1];
+            index[m] = index[m - 1];
+            m -= 1;
+        }
+        value[m] = v;
+        index[m] = j;
+        len = (len + 1).min(k);
     }
 }
 
@@ -155,6 +175,33 @@ mod tests {
             for &j in &brute[i] {
                 assert!(g.weight(i, j) > 0.0, "missing kNN edge ({i}, {j})");
             }
+        }
+    }
+
+    #[test]
+    fn the_same_graph_with_one_or_two_threads_and_ties_by_index() {
+        // 700 rows: three blocks, the last partial; duplicated points make exact ties.
+        let mut x = random_points(700, 4, 2);
+        for i in (0..700).step_by(7) {
+            let copy = x.row((i + 350) % 700).to_owned();
+            x.row_mut(i).assign(&copy);
+        }
+        let knn = KnnGraph { k: 5, ..KnnGraph::default() };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| knn.nearest(x.view()))
+        };
+        let (one, two) = (run(1), run(2));
+        assert!(one.0 == two.0 && one.1.iter().zip(&two.1).all(|(a, b)| a.to_bits() == b.to_bits()));
+        // Against a full sort by (distance, index) of the same distances.
+        let norms = row_norms(x.view());
+        let mut all = Mat::zeros(700, 700);
+        crate::methods::graph::distances::sq_distances_block(x.view(), &norms, 0, &mut all);
+        for i in 0..700 {
+            let mut d: Vec<(f64, usize)> = (0..700).filter(|&j| j != i).map(|j| (all[(i, j)], j)).collect();
+            d.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let expect: Vec<usize> = d[..5].iter().map(|p| p.1).collect();
+            assert_eq!(one.0[i * 5..(i + 1) * 5], expect[..], "row {i}");
         }
     }
 

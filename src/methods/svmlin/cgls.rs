@@ -3,13 +3,13 @@
 //! five work vectors.
 //!
 //! Each iteration needs X_J p and X_Jᵀ C X_J p; both come from one pass over the rows
-//! ([`Csr::gram_mul_vec_rows`]), which halves the memory traffic of the two separate
+//! ([`Design::gram_mul_vec_rows`]), which halves the memory traffic of the two separate
 //! mat-vecs of the public release. The residual r = X_Jᵀz − λw is then updated
 //! recursively, r ← r − γ(X_JᵀCq + λp); whenever it meets the stopping rule, r is recomputed
 //! explicitly and the rule checked again, so the answer satisfies ‖r‖² ≤ ε²‖z‖² exactly as
 //! in the two-mat-vec form.
 
-use crate::data::Csr;
+use super::design::Design;
 
 /// Rows of the design with a real target and a positive cost each:
 /// min ½λ‖w‖² + ½ Σ_k cost_k (target_k − x_{rows k}ᵀw)².
@@ -37,6 +37,8 @@ pub struct CglsWork {
     r: Vec<f64>,
     p: Vec<f64>,
     s: Vec<f64>,
+    /// Partial sums of the chunked transposed mat-vecs.
+    spare: Vec<f64>,
 }
 
 /// How a CGLS run ended.
@@ -51,7 +53,7 @@ pub struct CglsReport {
 /// row) and X_J w on exit; it is updated incrementally, never recomputed.
 #[allow(clippy::too_many_arguments)]
 pub fn cgls(
-    x: &Csr,
+    x: &Design,
     sub: &Subset,
     lambda: f64,
     epsilon: f64,
@@ -61,7 +63,7 @@ pub fn cgls(
     work: &mut CglsWork,
 ) -> CglsReport {
     let (m, d) = (sub.rows.len(), w.len());
-    let CglsWork { z, q, r, p, s } = work;
+    let CglsWork { z, q, r, p, s, spare } = work;
     z.resize(m, 0.0);
     q.resize(m, 0.0);
     r.resize(d, 0.0);
@@ -70,21 +72,21 @@ pub fn cgls(
     for k in 0..m {
         z[k] = sub.cost[k] * (sub.target[k] - o[k]);
     }
-    let explicit = |z: &[f64], r: &mut [f64], w: &[f64]| {
-        x.t_mul_vec_rows(&sub.rows, z, r);
+    let explicit = |z: &[f64], r: &mut [f64], w: &[f64], spare: &mut Vec<f64>| {
+        x.t_mul_vec_rows(&sub.rows, z, r, spare);
         for (rj, wj) in r.iter_mut().zip(w) {
             *rj -= lambda * wj;
         }
         dot(r, r)
     };
-    let mut omega = explicit(z, r, w);
+    let mut omega = explicit(z, r, w, spare);
     let mut zz = dot(z, z);
     p.copy_from_slice(r);
     let (mut iterations, mut converged) = (0, false);
     loop {
         if omega <= epsilon * epsilon * zz {
             // Confirm with the explicit residual before stopping.
-            omega = explicit(z, r, w);
+            omega = explicit(z, r, w, spare);
             if omega <= epsilon * epsilon * zz {
                 converged = true;
                 break;
@@ -94,7 +96,7 @@ pub fn cgls(
             break;
         }
         iterations += 1;
-        x.gram_mul_vec_rows(&sub.rows, &sub.cost, p, q, s);
+        x.gram_mul_vec_rows(&sub.rows, &sub.cost, p, q, s, spare);
         let curvature = lambda * dot(p, p) + dot(p, s);
         if curvature <= 0.0 {
             break;
@@ -127,6 +129,8 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::{Csr, Features};
+    use crate::methods::svmlin::with_bias;
     use ndarray::Array1;
 
     #[test]
@@ -139,6 +143,8 @@ mod tests {
             vec![1.0, -2.0, 0.5, 3.0, 1.0, 2.0, -1.0, 1.5],
         )
         .unwrap();
+        let f = Features::Sparse(x);
+        let x = with_bias(&[&f]).unwrap();
         let sub = Subset { rows: vec![0, 2, 3, 4], target: vec![1.0, -0.5, 2.0, 0.3], cost: vec![1.0, 0.5, 2.0, 0.25] };
         let lambda = 0.7;
         // Independent check: the gradient λw − X_Jᵀ C (t − X_J w) vanishes.
@@ -154,7 +160,7 @@ mod tests {
         };
         let mut work = CglsWork::default();
         for start in [[0.0; 3], [5.0, -3.0, 1.0]] {
-            let mut w = start.to_vec();
+            let mut w = [&start[..], &[0.5]].concat();
             let mut o = vec![0.0; 4];
             x.mul_vec_rows(&sub.rows, &w, &mut o);
             let rep = cgls(&x, &sub, lambda, 1e-12, 100, &mut w, &mut o, &mut work);

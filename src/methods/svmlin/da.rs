@@ -3,10 +3,10 @@
 //! lowered geometrically; w-steps are weighted MFN runs and p-steps have a closed form up to
 //! the multiplier ν of the mean constraint mean(p) = r.
 
-use super::design::{Examples, l2, objective, s3vm_objective};
+use super::design::Design;
+use super::examples::{Examples, l2, objective, s3vm_objective};
 use super::mfn::{MfnOptions, MfnWork, mfn};
 use super::p_step::{mean_entropy, mean_kl, p_step};
-use crate::data::Csr;
 use crate::error::Result;
 
 /// Schedule constants of the public release.
@@ -50,7 +50,7 @@ pub struct DaReport {
 
 /// Runs DA; returns the w (bias last) of the lowest S3VM objective seen after any w-step
 /// (not the last one) and a report.
-pub fn da(x: &Csr, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> Result<(Vec<f64>, DaReport)> {
+pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> Result<(Vec<f64>, DaReport)> {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let cu = opts.lambda_u / u as f64;
     let mut ex = Examples::default();

@@ -5,7 +5,8 @@ use ndarray::Array1;
 
 use super::cgls::{CglsWork, Subset, cgls};
 use super::da::{DaOptions, DaReport, da};
-use super::design::{Examples, with_bias};
+use super::design::with_bias;
+use super::examples::Examples;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 use super::params::{Kind, PositiveFraction, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};

@@ -3,7 +3,7 @@
 //! wherever an example enters or leaves the active set. Sorting the breakpoints and walking
 //! them finds where the derivative crosses zero.
 
-use super::design::Examples;
+use super::examples::Examples;
 
 /// The minimiser t ≥ 0 of ½λ‖w + t(w̄−w)‖² + ½ Σ_k c_k max(0, 1 − y_k(o + t(ō−o))_{row k})².
 /// `o`, `o_bar` are the outputs of w and w̄ on every design row; `breaks` is workspace.

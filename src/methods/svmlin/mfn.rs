@@ -3,9 +3,9 @@
 //! j(w) = {k : y_k o_k < 1}, each solved by CGLS and followed by the exact line search.
 
 use super::cgls::{CglsWork, Subset, cgls};
-use super::design::{Examples, objective, outputs};
+use super::design::Design;
+use super::examples::{Examples, objective};
 use super::line_search::line_search;
-use crate::data::Csr;
 
 /// Stopping constants (the public release's defaults).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,11 +64,11 @@ impl MfnWork {
 /// Unlike the public release, the tolerance always moves from the coarse to the final one
 /// within this call: a stage that ends on an iteration cap does not leave the thresholds
 /// at the coarse value for later calls.
-pub fn mfn(x: &Csr, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f64], work: &mut MfnWork) -> MfnReport {
+pub fn mfn(x: &Design, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f64], work: &mut MfnWork) -> MfnReport {
     let n = x.nrows();
     work.o.resize(n, 0.0);
     work.o_bar.resize(n, 0.0);
-    outputs(x, w, &mut work.o);
+    x.mul_vec(w, &mut work.o);
     let mut f = objective(lambda, w, ex, &work.o);
     let mut epsilon = opts.coarse_epsilon;
     let mut cg_cap = if w.iter().all(|v| *v == 0.0) { opts.first_cg } else { opts.max_cg };
@@ -82,7 +82,7 @@ pub fn mfn(x: &Csr, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f64]
         let rep = cgls(x, &work.active, lambda, epsilon, cg_cap, &mut work.w_bar, &mut work.o_sub, &mut work.cg);
         cg_iterations += rep.iterations;
         cg_cap = opts.max_cg;
-        outputs(x, &work.w_bar, &mut work.o_bar);
+        x.mul_vec(&work.w_bar, &mut work.o_bar);
         if rep.converged && consistent(ex, &work.o, &work.o_bar, epsilon) {
             w.copy_from_slice(&work.w_bar);
             std::mem::swap(&mut work.o, &mut work.o_bar);

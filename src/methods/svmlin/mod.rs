@@ -1,11 +1,12 @@
 //! SVMlin (Sindhwani & Keerthi, SIGIR 2006): large-scale sparse linear RLS and l2-SVMs
 //! (modified finite Newton), transductive SVM with multiple label switching and
 //! deterministic annealing. Every cost is linear in the non-zeros of the CSR design; the
-//! bias is a constant feature 1 appended to every row, regularised with w.
+//! bias is a constant feature 1 appended implicitly to every row, regularised with w.
 
 mod cgls;
 mod da;
 mod design;
+mod examples;
 mod family;
 mod fit;
 mod line_search;
@@ -16,7 +17,8 @@ mod tsvm;
 
 pub use cgls::{CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
-pub use design::{Examples, l2, objective, outputs, s3vm_objective, with_bias};
+pub use design::{Design, with_bias};
+pub use examples::{Examples, l2, objective, s3vm_objective};
 pub use family::SvmlinFamily;
 pub use fit::{Details, FittedSvmlin};
 pub use line_search::line_search;

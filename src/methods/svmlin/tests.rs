@@ -51,7 +51,8 @@ fn max_abs(v: &Array1<f64>) -> f64 {
 #[test]
 fn mfn_matches_dense_gradient_descent_on_a_tiny_case() {
     let (x, y) = random_problem(14, 4, 0.6, 1);
-    let x = with_bias(&[&Features::Sparse(x)]).unwrap();
+    let f = Features::Sparse(x);
+    let x = with_bias(&[&f]).unwrap();
     let dense = x.to_dense();
     let mut ex = Examples::default();
     for (i, &yi) in y.iter().enumerate() {
@@ -81,7 +82,8 @@ fn mfn_matches_dense_gradient_descent_on_a_tiny_case() {
 #[test]
 fn mfn_solution_has_zero_gradient_cold_and_warm() {
     let (x, y) = random_problem(400, 60, 0.1, 2);
-    let x = with_bias(&[&Features::Sparse(x)]).unwrap();
+    let f = Features::Sparse(x);
+    let x = with_bias(&[&f]).unwrap();
     let dense = x.to_dense();
     let mut ex = Examples::default();
     for (i, &yi) in y.iter().enumerate() {
@@ -101,16 +103,16 @@ fn mfn_solution_has_zero_gradient_cold_and_warm() {
     }
 }
 
-fn transductive_design(seed: u64) -> (Csr, Vec<f64>, Vec<f64>) {
+fn transductive_design(seed: u64) -> (Features, Vec<f64>, Vec<f64>) {
     let (x, y) = random_problem(330, 40, 0.15, seed);
-    let x = with_bias(&[&Features::Sparse(x)]).unwrap();
     let (y_l, y_u) = (y[..30].to_vec(), y[30..].to_vec());
-    (x, y_l, y_u)
+    (Features::Sparse(x), y_l, y_u)
 }
 
 #[test]
 fn tsvm_keeps_the_positive_fraction_and_ends_without_improving_switches() {
-    let (x, y_l, _) = transductive_design(3);
+    let (f, y_l, _) = transductive_design(3);
+    let x = with_bias(&[&f]).unwrap();
     let u = x.nrows() - y_l.len();
     for (switches, positives) in [(1, 150), (10_000, 150), (10_000, 90)] {
         let opts = TsvmOptions { lambda: 1e-3, lambda_u: 1.0, switches, positives };
@@ -120,7 +122,7 @@ fn tsvm_keeps_the_positive_fraction_and_ends_without_improving_switches() {
         assert!(rep.switch_rounds > 0);
         // No improving pair is left at the final w.
         let mut o = vec![0.0; x.nrows()];
-        outputs(&x, &w, &mut o);
+        x.mul_vec(&w, &mut o);
         let mut y = labels.clone();
         assert_eq!(switch_labels(&o[y_l.len()..], &mut y, switches, &mut Vec::new(), &mut Vec::new()), 0);
     }
@@ -140,7 +142,8 @@ fn switching_swaps_improving_pairs_only_and_checks_bounds() {
 
 #[test]
 fn da_returns_the_best_objective_of_its_path() {
-    let (x, y_l, _) = transductive_design(4);
+    let (f, y_l, _) = transductive_design(4);
+    let x = with_bias(&[&f]).unwrap();
     let opts = DaOptions { lambda: 1e-3, lambda_u: 1.0, r: 0.5 };
     let (w, rep) = da(&x, &y_l, &opts, &MfnOptions::default()).unwrap();
     assert!(rep.path.len() >= 3, "{} temperatures", rep.path.len());

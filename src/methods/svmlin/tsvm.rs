@@ -2,9 +2,9 @@
 //! the unlabeled rows are optimised with w under a fixed positive count, while the
 //! unlabeled cost is annealed from λ₀ = 1e-5 up to λ_u.
 
-use super::design::Examples;
+use super::design::Design;
+use super::examples::Examples;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
-use crate::data::Csr;
 
 /// First unlabeled cost and its growth factor per round.
 const LAMBDA_0: f64 = 1e-5;
@@ -49,7 +49,7 @@ impl TsvmReport {
 ///
 /// Switching checks that both candidate lists have an s-th element before reading it (the
 /// public release can read past the end of one of them).
-pub fn tsvm(x: &Csr, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> (Vec<f64>, Vec<f64>, TsvmReport) {
+pub fn tsvm(x: &Design, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> (Vec<f64>, Vec<f64>, TsvmReport) {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let mut work = MfnWork::default();
     let mut report = TsvmReport::default();

@@ -1,0 +1,193 @@
+//! sslab's side of `make bench-peers` (driven by `benches/peers/peers.py`, which runs the
+//! peers on the same data and prints the ratios). One kernel per process, so the driver
+//! reads each run's peak memory from the operating system. Usage:
+//! `peers KERNEL [ARGS] --threads N`, printing one line `RESULT key=value ...`:
+//! - `svm DIR`: l2-SVM-MFN on `DIR/ex_100000`, `DIR/lab_100000` (all rows but the last
+//!   labeled, λ = 0.001);
+//! - `tsvm DIR`, `da DIR`: the first 1,000 rows labeled, the rest unlabeled, λ = 0.001,
+//!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000);
+//! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400, n = 2,000 (100
+//!   labeled), median of 15; `qlds-export` writes the problem for the numpy peer; also the
+//!   GFLOP/s of the covariance step and of a 1,000³ faer product (fastest of 5: the peak);
+//! - `knn-export FILE`, `knn`: the exact k = 10 self-tuning graph on all USPS digits.
+//!
+//! Exports are raw little-endian f64: a header (rows, columns, labeled rows) then the data.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use faer::Mat;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sslab::data::synthetic::GaussianMixture;
+use sslab::data::{Features, Problem, Sampler};
+use sslab::methods::graph::KnnGraph;
+use sslab::methods::qlds::QldsParams;
+use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+
+const DOCS: usize = 100_000;
+const WORDS: usize = 50_000;
+
+type Res<T> = Result<T, String>;
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let threads = match args.iter().position(|a| a == "--threads") {
+        Some(k) => args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?,
+        None => 1,
+    };
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().map_err(|e| e.to_string())?;
+    faer::set_global_parallelism(if threads == 1 { faer::Par::Seq } else { faer::Par::rayon(threads) });
+    let pos: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err()).collect();
+    match (pos.first().copied(), pos.get(1).copied()) {
+        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm),
+        (Some("tsvm"), Some(dir)) => sparse(Path::new(dir), Kind::Tsvm { switches: SvmlinParams::SWITCHES }),
+        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da),
+        (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
+        (Some("qlds"), _) => qlds(),
+        (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
+        (Some("knn"), _) => knn(),
+        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE [--threads N]".into()),
+    }
+}
+
+/// The sparse set as a problem: all rows but the last labeled (supervised), else the first
+/// 1,000 (the rest unlabeled). The file's matrix is split in place, not copied.
+fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
+    let (ex, lab) = (dir.join(format!("ex_{DOCS}")), dir.join(format!("lab_{DOCS}")));
+    let set = sslab::data::svmlin::read(&ex, &lab, Some(WORDS)).map_err(|e| e.to_string())?;
+    let n = set.x.nrows();
+    let l = if supervised { n - 1 } else { 1_000 };
+    let (x_l, x_u) = set.x.split_rows(l);
+    let (y_l, y_u) = set.labels.view().split_at(ndarray::Axis(0), l);
+    Ok(Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned()))
+}
+
+fn sparse(dir: &Path, kind: Kind) -> Res<()> {
+    let p = sparse_problem(dir, kind == Kind::Svm)?;
+    let params = SvmlinParams { lambda: 1e-3, lambda_u: 1.0, r: PositiveFraction::Fixed(0.5), ..SvmlinParams::new(kind) };
+    let m = params.check().map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let fit = m.fit(&p).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let (x, y) = if kind == Kind::Svm { (&p.x_l, &p.y_l) } else { (&p.x_u, &p.y_u) };
+    let s = fit.scores(x);
+    let errors = s.iter().zip(y).filter(|(s, y)| (**s >= 0.0) != (**y > 0.0)).count();
+    let work = match fit.details {
+        Details::Svm(r) => format!("newton={} cg={}", r.newton_steps, r.cg_iterations),
+        Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.mfn_calls, r.cg_iterations),
+        Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
+        Details::Rls { iterations, .. } => format!("cg={iterations}"),
+    };
+    println!("RESULT seconds={secs:.4} errors={errors} of={} {work}", y.len());
+    Ok(())
+}
+
+/// The QLDS benchmark problem (the one of `make bench` at d = 400).
+fn qlds_problem() -> Problem {
+    let (d, n) = (400, 2_000);
+    let mix = GaussianMixture::symmetric(d, 1.5).expect("valid mixture");
+    let mut rng = ChaCha8Rng::seed_from_u64(d as u64);
+    mix.sample_problem([50, 50], [(n - 100) / 2, (n - 100) / 2], &mut rng)
+}
+
+fn qlds_export(file: &Path) -> Res<()> {
+    let p = qlds_problem();
+    let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
+    let mut out = Vec::new();
+    header(&mut out, x_l.nrows() + x_u.nrows(), x_l.ncols(), x_l.nrows());
+    out.extend(x_l.iter().chain(x_u.iter()).chain(p.y_l.iter()).flat_map(|v| v.to_le_bytes()));
+    write(file, &out)
+}
+
+fn qlds() -> Res<()> {
+    let p = qlds_problem();
+    let x_u = p.x_u.to_dense().into_owned();
+    let q = QldsParams::new(0.5, 1.0).check().map_err(|e| e.to_string())?;
+    let ms = median((0..15).map(|_| {
+        let t = Instant::now();
+        let f = q.fit(&p).expect("fit");
+        std::hint::black_box(f.predict(x_u.view()));
+        t.elapsed().as_secs_f64() * 1e3
+    }));
+    // The covariance step alone: XᵀX of the n × d training rows, n·d·(d+1) flops as a
+    // symmetric product (2·n·d² as a full one), against a 1,000³ faer product (the peak).
+    let all = ndarray::concatenate(ndarray::Axis(0), &[p.x_l.to_dense().view(), x_u.view()]).map_err(|e| e.to_string())?;
+    let (n, d) = all.dim();
+    let cov = median((0..15).map(|_| {
+        let t = Instant::now();
+        std::hint::black_box(sslab::linalg::gram(&all.view(), 1.0));
+        t.elapsed().as_secs_f64()
+    }));
+    let sym_flops = (n * d * (d + 1)) as f64;
+    let k = 1_000;
+    let (a, b) = (Mat::<f64>::from_fn(k, k, |i, j| ((i * 7 + j) % 13) as f64), Mat::<f64>::from_fn(k, k, |i, j| ((i + 3 * j) % 11) as f64));
+    let mut c = Mat::<f64>::zeros(k, k);
+    let peak = fastest((0..5).map(|_| {
+        let t = Instant::now();
+        faer::linalg::matmul::matmul(c.as_mut(), faer::Accum::Replace, a.as_ref(), b.as_ref(), 1.0, faer::get_global_parallelism());
+        t.elapsed().as_secs_f64()
+    }));
+    println!(
+        "RESULT seconds={:.5} cov_seconds={cov:.5} cov_gflops={:.1} cov_gflops_as_full_product={:.1} peak_gflops={:.1}",
+        ms / 1e3,
+        sym_flops / cov / 1e9,
+        2.0 * (n * d * d) as f64 / cov / 1e9,
+        2.0 * (k * k * k) as f64 / peak / 1e9
+    );
+    Ok(())
+}
+
+fn usps() -> Res<ndarray::Array2<f64>> {
+    use sslab::data::load::{data_dir, load_named};
+    let registry = sslab::data::registry::Registry::builtin().map_err(|e| e.to_string())?;
+    let usps = load_named(&registry, "usps", &data_dir(), None).map_err(|e| e.to_string())?;
+    Ok(usps.x.to_dense().into_owned())
+}
+
+fn knn_export(file: &Path) -> Res<()> {
+    let x = usps()?;
+    let mut out = Vec::new();
+    header(&mut out, x.nrows(), x.ncols(), 0);
+    out.extend(x.iter().flat_map(|v| v.to_le_bytes()));
+    write(file, &out)
+}
+
+fn knn() -> Res<()> {
+    let x = usps()?;
+    let t = Instant::now();
+    let g = KnnGraph::default().build(x.view()).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    // A fingerprint of every edge and weight bit, to compare builds across versions.
+    let mut sum = 0u64;
+    for i in 0..x.nrows() {
+        for (j, w) in g.row(i) {
+            sum = sum.wrapping_mul(31).wrapping_add(w.to_bits() ^ (i * x.nrows() + j) as u64);
+        }
+    }
+    println!("RESULT seconds={secs:.4} entries={} fingerprint={sum:016x}", g.nnz());
+    Ok(())
+}
+
+fn write(file: &Path, bytes: &[u8]) -> Res<()> {
+    std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    println!("RESULT bytes={}", bytes.len());
+    Ok(())
+}
+
+fn header(out: &mut Vec<u8>, rows: usize, cols: usize, labeled: usize) {
+    for v in [rows, cols, labeled] {
+        out.write_all(&(v as f64).to_le_bytes()).expect("in memory");
+    }
+}
+
+fn fastest(it: impl Iterator<Item = f64>) -> f64 {
+    it.fold(f64::INFINITY, f64::min)
+}
+
+fn median(it: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = it.collect();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
