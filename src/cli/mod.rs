@@ -17,11 +17,35 @@ pub mod theory_check;
 pub mod times;
 pub mod validate;
 
+use std::path::PathBuf;
+
 use sslab::config::Experiment;
 use sslab::{Error, Result};
 
+/// A config and one of its datasets and methods (the first of each by default).
+#[derive(clap::Args)]
+pub struct Pick {
+    config: PathBuf,
+    /// Dataset name (default: the config's first).
+    #[arg(long)]
+    dataset: Option<String>,
+    /// Method name (default: the config's first).
+    #[arg(long)]
+    method: Option<String>,
+}
+
+impl Pick {
+    /// The loaded config and the indices of the chosen dataset and method.
+    pub fn load(&self) -> Result<(Experiment, usize, usize)> {
+        let exp = sslab::config::load(&self.config)?;
+        let d = index(&exp, &self.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
+        let m = index(&exp, &self.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+        Ok((exp, d, m))
+    }
+}
+
 /// The index of the dataset or method called `name` in `names` (the first when `None`).
-pub fn pick(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) -> Result<usize> {
+fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) -> Result<usize> {
     match name {
         None => Ok(0),
         Some(n) => names

@@ -5,19 +5,14 @@ use std::path::PathBuf;
 
 use sslab::engine::{Scores, Split, Store};
 use sslab::report::{self, figures};
-use sslab::{Error, Result, config, protocol};
+use sslab::{Error, Result, protocol};
 
 use super::output::create_parent;
 
 #[derive(clap::Args)]
 pub struct Args {
-    config: PathBuf,
-    /// Dataset name (default: the config's first).
-    #[arg(long)]
-    dataset: Option<String>,
-    /// Method name (default: the config's first).
-    #[arg(long)]
-    method: Option<String>,
+    #[command(flatten)]
+    pick: super::Pick,
     #[arg(long, default_value_t = 0)]
     split: usize,
     #[arg(long, default_value_t = 40)]
@@ -32,9 +27,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let exp = config::load(&a.config)?;
-    let d = super::pick(&exp, &a.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
-    let m = super::pick(&exp, &a.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+    let (exp, d, m) = a.pick.load()?;
     if a.split >= exp.splits {
         return Err(Error::Data(format!("split {} does not exist ({} splits)", a.split, exp.splits)));
     }

@@ -2,29 +2,21 @@
 //! the share of unlabeled points predicted as each class beside the true share, and the
 //! mean unlabeled score (binary: one mean, the offset of the scores; per class: one per class).
 
-use std::path::PathBuf;
 
 use sslab::engine::{Scores, Split, Store, argmax_rows};
-use sslab::{Error, Result, config, protocol};
+use sslab::{Error, Result, protocol};
 
 #[derive(clap::Args)]
 pub struct Args {
-    config: PathBuf,
-    /// Dataset name (default: the config's first).
-    #[arg(long)]
-    dataset: Option<String>,
-    /// Method name (default: the config's first).
-    #[arg(long)]
-    method: Option<String>,
+    #[command(flatten)]
+    pick: super::Pick,
     /// Splits 0..N (default: all of the config's).
     #[arg(long)]
     splits: Option<usize>,
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let exp = config::load(&a.config)?;
-    let d = super::pick(&exp, &a.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
-    let m = super::pick(&exp, &a.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+    let (exp, d, m) = a.pick.load()?;
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
     let splits = a.splits.unwrap_or(exp.splits).min(exp.splits);
     let dataset_store = Store::default();
