@@ -3,7 +3,7 @@
 
 use ndarray::{Array1, Array2};
 
-use crate::data::{Problem, error_rate};
+use crate::data::Problem;
 use crate::stats::prbep;
 
 /// Scores of the unlabeled rows, one per row or one per (row, class).
@@ -32,23 +32,27 @@ impl Scores {
         if y.iter().any(|v| v.is_nan()) {
             return f64::NAN;
         }
-        match self {
-            Scores::Binary(s) => error_rate(s.view(), y.view()),
-            Scores::PerClass(s) => {
-                let wrong = argmax_rows(s).iter().zip(classes).filter(|(p, t)| p != t).count();
-                wrong as f64 / classes.len().max(1) as f64
-            }
-        }
+        let n = match self {
+            Scores::Binary(_) => y.len(),
+            Scores::PerClass(_) => classes.len(),
+        };
+        self.wrong_on(y, classes, n) as f64 / n.max(1) as f64
     }
 
     /// Misclassified rows among the first `rows` unlabeled rows of `problem`.
     pub fn wrong(&self, problem: &Problem, rows: usize) -> usize {
+        self.wrong_on(&problem.y_u, &problem.classes_u, rows)
+    }
+
+    /// Misclassified rows among the first `rows` against `y` (binary; a score of 0 predicts
+    /// +1) or `classes` (per class, the first maximum).
+    fn wrong_on(&self, y: &Array1<f64>, classes: &[usize], rows: usize) -> usize {
         match self {
             Scores::Binary(s) => {
                 let predicted = s.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 });
-                predicted.zip(&problem.y_u).take(rows).filter(|(p, t)| p != *t).count()
+                predicted.zip(y).take(rows).filter(|(p, t)| p != *t).count()
             }
-            Scores::PerClass(s) => argmax_rows(s).iter().zip(&problem.classes_u).take(rows).filter(|(p, t)| p != t).count(),
+            Scores::PerClass(s) => argmax_rows(s).iter().zip(classes).take(rows).filter(|(p, t)| p != t).count(),
         }
     }
 

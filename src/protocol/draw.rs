@@ -67,8 +67,7 @@ pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, 
         }
         None => {
             let (labeled, unlabeled) = spec.class_sizes();
-            let test = if spec.test.is_some_and(|t| t != Test::Fixed) { spec.test_sizes() } else { Vec::new() };
-            stratified(d, &labeled, &unlabeled, &test, rng)
+            stratified(d, &labeled, &unlabeled, &spec.test_sizes(), rng)
         }
     }
 }
