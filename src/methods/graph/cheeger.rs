@@ -37,7 +37,7 @@ pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
 /// e-step of the padded labels, clamped and normalised.
 fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
     let n = prep.n();
-    let op = EdgeOperator::new(prep.graph()?);
+    let op = EdgeOperator::new(prep.graph()?)?;
     let mut state = CheegerState::new(&op, n);
     let (mut f, mut e) = (vec![0.0; n], vec![0.0; n]);
     e_step(&prep.padded_labels(), &mut e)?;
@@ -132,7 +132,7 @@ mod tests {
                 edges.extend(nodes[a + 1..].iter().map(|&j| (i, j, 1.0)));
             }
         }
-        EdgeOperator::new(&SymGraph::from_edges(10, edges).unwrap())
+        EdgeOperator::new(&SymGraph::from_edges(10, edges).unwrap()).unwrap()
     }
 
     #[test]

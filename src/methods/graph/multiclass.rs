@@ -108,7 +108,7 @@ fn split(
     mut f_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()>,
 ) -> Result<Mat<f64>> {
     let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
-    let op = if tv { Some(EdgeOperator::new(prep.graph()?)) } else { None };
+    let op = if tv { Some(EdgeOperator::new(prep.graph()?)?) } else { None };
     let mut rof: Vec<_> = op.iter().flat_map(|op| (0..c).map(|_| op.workspace())).collect();
     let mut g = Mat::from_fn(n, c, |i, k| if i < nl { onehot[(i, k)] } else { 1.0 / c as f64 });
     let mut mult = Mat::<f64>::zeros(n, c);
@@ -144,7 +144,7 @@ fn cheeger(
     mut e_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()>,
 ) -> Result<Mat<f64>> {
     let (n, c, nl) = (prep.n(), onehot.ncols(), prep.n_labeled);
-    let op = EdgeOperator::new(prep.graph()?);
+    let op = EdgeOperator::new(prep.graph()?)?;
     let y: Vec<Vec<f64>> = (0..c).map(|k| onehot.col_as_slice(k)[..nl].to_vec()).collect();
     let mut states: Vec<CheegerState> = (0..c).map(|_| CheegerState::new(&op, n)).collect();
     let (mut f, mut e) = (Mat::<f64>::zeros(n, c), Mat::<f64>::zeros(n, c));

@@ -55,7 +55,7 @@ fn split(prep: &Prepared, p: &GraphParams, mut h_step: impl FnMut(&[f64], &mut [
         context: "TV f-step λI + r1K",
         message: format!("not positive definite ({e:?})"),
     })?;
-    let op = EdgeOperator::new(prep.graph()?);
+    let op = EdgeOperator::new(prep.graph()?)?;
     let mut rof_work = op.workspace();
     let mut g = prep.padded_labels();
     let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
