@@ -6,9 +6,11 @@ mod cholesky;
 mod eigen;
 mod gram;
 mod lanczos;
+mod simd;
 mod view;
 
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
+pub use simd::clear_upper_simd;
 pub use view::{to_array1, to_array2, view};
