@@ -1,6 +1,5 @@
-//! Squared Euclidean distances from a block of rows to all rows, through one faer product,
-//! as a block × all matrix (the RBF kernel) or all × block (one contiguous column per row of
-//! the block, for the kNN selection).
+//! Squared Euclidean distances from a block of rows to all rows, through one faer product
+//! (the RBF kernel; the kNN selection uses the same formula, see `nearest`).
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
@@ -34,21 +33,6 @@ pub fn sq_distances_block(x: ArrayView2<f64>, norms: &Array1<f64>, start: usize,
     }
 }
 
-/// Fills `out` (all rows of `x` against rows `start..start + out.ncols()`, one column per
-/// block row) with the same numbers as [`sq_distances_block`]: column r holds
-/// ‖x_i‖² + ‖x_j‖² − 2 x_iᵀx_j for i = start + r and every j, clamped at 0; sequential.
-pub fn sq_distances_to_block(x: ArrayView2<f64>, norms: &Array1<f64>, start: usize, out: &mut Mat<f64>) {
-    let cols = out.ncols();
-    let block = x.slice(ndarray::s![start..start + cols, ..]);
-    matmul(out.as_mut(), Accum::Replace, view(&x), view(&block).transpose(), -2.0, faer::Par::Seq);
-    for r in 0..cols {
-        let ni = norms[start + r];
-        for (j, v) in out.col_mut(r).iter_mut().enumerate() {
-            *v = (*v + ni + norms[j]).max(0.0);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,8 +50,5 @@ mod tests {
                 assert!((out[(i, j)] - d.dot(&d)).abs() < 1e-12);
             }
         }
-        let mut to = Mat::zeros(4, 2);
-        sq_distances_to_block(x.view(), &norms, 1, &mut to);
-        assert_eq!(to, out.transpose().to_owned());
     }
 }

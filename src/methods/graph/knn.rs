@@ -1,18 +1,11 @@
-//! Exact symmetric k-nearest-neighbour graph: distances by blocks of rows through faer
-//! products, the k nearest per row in one scan, union symmetrisation, Gaussian weights.
-//! Blocks are rayon tasks (each row's neighbours depend on that row alone, so the graph is
-//! the same for any number of threads).
+//! Exact symmetric k-nearest-neighbour graph: the k nearest per row (see [`nearest`]),
+//! union symmetrisation, Gaussian weights. The graph is the same for any number of threads.
 
-use faer::Mat;
 use ndarray::ArrayView2;
-use rayon::prelude::*;
 
 use super::SymGraph;
-use super::distances::{row_norms, sq_distances_to_block};
+use super::nearest::nearest;
 use crate::error::{Error, Result};
-
-/// Rows per block of the distance computation (a block is N × BLOCK doubles per task).
-const BLOCK: usize = 256;
 
 /// Edge weights of the kNN graph; σ_i is the distance from point i to its k-th neighbour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -82,56 +75,15 @@ impl KnnGraph {
     /// For each row, its k nearest other rows and their squared distances, nearest first
     /// (row-major n × k; ties broken by index).
     fn nearest(&self, x: ArrayView2<f64>) -> (Vec<usize>, Vec<f64>) {
-        let (n, k) = (x.nrows(), self.k);
-        let norms = row_norms(x);
-        let mut neighbours = vec![0usize; n * k];
-        let mut sq = vec![0.0; n * k];
-        // One distance buffer per worker: splits of at least ⌊blocks / threads⌋ blocks.
-        let per_worker = (n.div_ceil(BLOCK) / rayon::current_num_threads()).max(1);
-        let tasks = neighbours.par_chunks_mut(BLOCK * k).zip(sq.par_chunks_mut(BLOCK * k)).enumerate();
-        tasks.with_min_len(per_worker).for_each_init(
-            || Mat::<f64>::zeros(0, 0),
-            |block, (b, (nb, sb))| {
-                let (start, rows) = (b * BLOCK, nb.len() / k);
-                if block.ncols() != rows {
-                    *block = Mat::zeros(n, rows);
-                }
-                sq_distances_to_block(x, &norms, start, block);
-                for r in 0..rows {
-                    let column = block.col(r).try_as_col_major().expect("contiguous column").as_slice();
-                    k_smallest(column, start + r, &mut nb[r * k..(r + 1) * k], &mut sb[r * k..(r + 1) * k]);
-                }
-            },
-        );
-        (neighbours, sq)
-    }
-}
-
-/// The k = `index.len()` smallest entries of `d` other than `skip`, by (value, index) and in
-/// that order: one scan keeping a sorted list, entered only by a strictly smaller value
-/// (later indices lose ties).
-fn k_smallest(d: &[f64], skip: usize, index: &mut [usize], value: &mut [f64]) {
-    let k = index.len();
-    let mut len = 0;
-    for (j, &v) in d.iter().enumerate() {
-        if j == skip || (len == k && v.total_cmp(&value[k - 1]).is_ge()) {
-            continue;
-        }
-        let mut m = len.min(k - 1);
-        while m > 0 && v.total_cmp(&value[m - 1]).is_lt() {
-            value[m] = value[m - 1];
-            index[m] = index[m - 1];
-            m -= 1;
-        }
-        value[m] = v;
-        index[m] = j;
-        len = (len + 1).min(k);
+        nearest(x, self.k)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::methods::graph::distances::{self, row_norms};
+    use faer::Mat;
     use ndarray::Array2;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -180,10 +132,12 @@ mod tests {
 
     #[test]
     fn the_same_graph_with_one_or_two_threads_and_ties_by_index() {
-        // 700 rows: three blocks, the last partial; duplicated points make exact ties.
-        let mut x = random_points(700, 4, 2);
-        for i in (0..700).step_by(7) {
-            let copy = x.row((i + 350) % 700).to_owned();
+        // 1,300 rows: six blocks, the last partial, the first two in two products each;
+        // duplicated points make exact ties.
+        let n = 1_300;
+        let mut x = random_points(n, 4, 2);
+        for i in (0..n).step_by(7) {
+            let copy = x.row((i + n / 2) % n).to_owned();
             x.row_mut(i).assign(&copy);
         }
         let knn = KnnGraph { k: 5, ..KnnGraph::default() };
@@ -193,15 +147,17 @@ mod tests {
         };
         let (one, two) = (run(1), run(2));
         assert!(one.0 == two.0 && one.1.iter().zip(&two.1).all(|(a, b)| a.to_bits() == b.to_bits()));
-        // Against a full sort by (distance, index) of the same distances.
+        // Against a full sort by (distance, index) of the distances of one row against all,
+        // which are also the bits of the distances kept.
         let norms = row_norms(x.view());
-        let mut all = Mat::zeros(700, 700);
-        crate::methods::graph::distances::sq_distances_block(x.view(), &norms, 0, &mut all);
-        for i in 0..700 {
-            let mut d: Vec<(f64, usize)> = (0..700).filter(|&j| j != i).map(|j| (all[(i, j)], j)).collect();
+        let mut all = Mat::zeros(n, n);
+        distances::sq_distances_block(x.view(), &norms, 0, &mut all);
+        for i in 0..n {
+            let mut d: Vec<(f64, usize)> = (0..n).filter(|&j| j != i).map(|j| (all[(i, j)], j)).collect();
             d.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let expect: Vec<usize> = d[..5].iter().map(|p| p.1).collect();
             assert_eq!(one.0[i * 5..(i + 1) * 5], expect[..], "row {i}");
+            assert!(d[..5].iter().zip(&one.1[i * 5..(i + 1) * 5]).all(|(p, v)| p.0.to_bits() == v.to_bits()), "row {i}");
         }
     }
 

@@ -15,6 +15,7 @@ mod lap_svm;
 mod laplacian;
 mod method;
 mod multiclass;
+mod nearest;
 mod params;
 mod prepared;
 mod qp;

@@ -58,9 +58,8 @@ pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> R
         ex.push(i, y, 1.0 / l as f64);
     }
     let mut p = vec![opts.r; u];
-    for (j, &pj) in p.iter().enumerate() {
-        ex.push(l + j, 1.0, cu * pj);
-        ex.push(l + j, -1.0, cu * (1.0 - pj));
+    for &pj in &p {
+        ex.push_pair(cu * pj, cu * (1.0 - pj));
     }
     let mut work = MfnWork::default();
     let mut w = vec![0.0; x.ncols()];
@@ -69,7 +68,7 @@ pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> R
     report.mfn_calls += 1;
     let mut best_w = w.clone();
     report.best_objective = s3vm_objective(opts.lambda, opts.lambda_u, &w, y_l, work.outputs());
-    let (mut g, mut p_new) = (vec![0.0; u], vec![0.0; u]);
+    let mut p_new = vec![0.0; u];
     let mut temperature = START_TEMPERATURE_FACTOR * opts.lambda_u;
     for _ in 0..MAX_OUTER {
         if mean_entropy(&p) <= ENTROPY_STOP {
@@ -78,10 +77,8 @@ pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> R
         let mut inner_iterations = 0;
         for _ in 0..MAX_INNER {
             inner_iterations += 1;
-            for (gj, oj) in g.iter_mut().zip(&work.outputs()[l..]) {
-                *gj = opts.lambda_u * (l2(*oj) - l2(-*oj));
-            }
-            p_step(&g, temperature, opts.r, &mut p_new)?;
+            let o_u = &work.outputs()[l..];
+            p_step(|j| opts.lambda_u * (l2(o_u[j]) - l2(-o_u[j])), temperature, opts.r, &mut p_new)?;
             let kl = mean_kl(&p_new, &p);
             std::mem::swap(&mut p, &mut p_new);
             for (j, &pj) in p.iter().enumerate() {

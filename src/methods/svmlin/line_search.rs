@@ -24,8 +24,7 @@ pub fn line_search(
         curvature += lambda * dj * dj;
     }
     breaks.clear();
-    for k in 0..ex.len() {
-        let (i, y, c) = (ex.row[k], ex.y[k], ex.c[k]);
+    for (k, (i, y, c)) in ex.iter().enumerate() {
         if c == 0.0 {
             continue;
         }
@@ -48,7 +47,7 @@ pub fn line_search(
         if slope + t * curvature >= 0.0 {
             break;
         }
-        let (i, y, c) = (ex.row[k], ex.y[k], ex.c[k]);
+        let (i, y, c) = ex.get(k);
         let e0 = 1.0 - y * o[i];
         let s = y * (o_bar[i] - o[i]);
         // s > 0: the example leaves the active set; s < 0: it enters.

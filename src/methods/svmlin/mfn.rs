@@ -114,8 +114,7 @@ pub fn mfn(x: &Design, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f
 /// touched once per mat-vec.
 fn active_subset(ex: &Examples, o: &[f64], sub: &mut Subset) {
     sub.clear();
-    for k in 0..ex.len() {
-        let (i, y, c) = (ex.row[k], ex.y[k], ex.c[k]);
+    for (i, y, c) in ex.iter() {
         if c <= 0.0 || y * o[i] >= 1.0 {
             continue;
         }
@@ -137,9 +136,8 @@ fn active_subset(ex: &Examples, o: &[f64], sub: &mut Subset) {
 /// The active set of o is also that of ō within ε: active examples have y ō ≤ 1 + ε and
 /// inactive ones y ō ≥ 1 − ε.
 fn consistent(ex: &Examples, o: &[f64], o_bar: &[f64], epsilon: f64) -> bool {
-    (0..ex.len()).all(|k| {
-        let (i, y) = (ex.row[k], ex.y[k]);
-        if ex.c[k] <= 0.0 {
+    ex.iter().all(|(i, y, c)| {
+        if c <= 0.0 {
             true
         } else if y * o[i] < 1.0 {
             y * o_bar[i] <= 1.0 + epsilon

@@ -7,20 +7,21 @@ use crate::error::{Error, Result};
 pub const TOLERANCE: f64 = 1e-10;
 
 /// Fills `p` and returns ν such that |mean(p) − r| ≤ [`TOLERANCE`]; needs 0 < r < 1, T > 0.
-pub fn p_step(g: &[f64], temperature: f64, r: f64, p: &mut [f64]) -> Result<f64> {
-    let u = g.len() as f64;
+/// `g(j)` gives g_j for j < `p.len()` (evaluated on demand, so that no copy is kept).
+pub fn p_step(g: impl Fn(usize) -> f64, temperature: f64, r: f64, p: &mut [f64]) -> Result<f64> {
+    let u = p.len() as f64;
     let shift = temperature * (r / (1.0 - r)).ln();
     // p_j(ν) = r exactly at ν = g_j + T·logit(r); the root lies between the extremes.
-    let mut lo = g.iter().copied().fold(f64::INFINITY, f64::min) + shift;
-    let mut hi = g.iter().copied().fold(f64::NEG_INFINITY, f64::max) + shift;
-    if g.is_empty() || !(lo.is_finite() && hi.is_finite()) {
-        return Err(Error::Data(format!("DA p-step: {} outputs, bracket [{lo}, {hi}]", g.len())));
+    let mut lo = (0..p.len()).map(&g).fold(f64::INFINITY, f64::min) + shift;
+    let mut hi = (0..p.len()).map(&g).fold(f64::NEG_INFINITY, f64::max) + shift;
+    if p.is_empty() || !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::Data(format!("DA p-step: {} outputs, bracket [{lo}, {hi}]", p.len())));
     }
     let mut nu = 0.5 * (lo + hi);
     for _ in 0..200 {
         let (mut mean, mut slope) = (0.0, 0.0);
-        for (pj, gj) in p.iter_mut().zip(g) {
-            *pj = logistic((nu - gj) / temperature);
+        for (j, pj) in p.iter_mut().enumerate() {
+            *pj = logistic((nu - g(j)) / temperature);
             mean += *pj;
             slope += *pj * (1.0 - *pj);
         }
@@ -76,7 +77,7 @@ mod tests {
         let mut p = vec![0.0; g.len()];
         for t in [10.0, 1.0, 0.1, 1e-3, 5e-5] {
             for r in [0.5, 0.1, 0.93] {
-                let nu = p_step(&g, t, r, &mut p).unwrap();
+                let nu = p_step(|j| g[j], t, r, &mut p).unwrap();
                 let mean = p.iter().sum::<f64>() / p.len() as f64;
                 assert!((mean - r).abs() <= 1e-10, "T = {t}, r = {r}: mean {mean}");
                 // Independent formula for one point.

@@ -35,10 +35,10 @@ fn random_problem(rows: usize, cols: usize, density: f64, seed: u64) -> (Csr, Ve
 fn dense_gradient(x: &Array2<f64>, ex: &Examples, lambda: f64, w: &Array1<f64>) -> Array1<f64> {
     let o = x.dot(w);
     let mut g = lambda * w;
-    for k in 0..ex.len() {
-        let e = 1.0 - ex.y[k] * o[ex.row[k]];
+    for (i, y, c) in ex.iter() {
+        let e = 1.0 - y * o[i];
         if e > 0.0 {
-            g.scaled_add(-ex.c[k] * e * ex.y[k], &x.row(ex.row[k]));
+            g.scaled_add(-c * e * y, &x.row(i));
         }
     }
     g
@@ -67,7 +67,7 @@ fn mfn_matches_dense_gradient_descent_on_a_tiny_case() {
     assert!(rep.converged, "{rep:?}");
     let w = Array1::from(w);
     // Reference: plain gradient descent with step 1/L, L = λ + Σ c_k ‖x_k‖².
-    let lip = lambda + (0..ex.len()).map(|k| ex.c[k] * dense.row(ex.row[k]).dot(&dense.row(ex.row[k]))).sum::<f64>();
+    let lip = lambda + ex.iter().map(|(i, _, c)| c * dense.row(i).dot(&dense.row(i))).sum::<f64>();
     let mut v = Array1::zeros(x.ncols());
     for _ in 0..200_000 {
         let g = dense_gradient(&dense, &ex, lambda, &v);
