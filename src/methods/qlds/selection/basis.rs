@@ -7,7 +7,7 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
 
 use crate::error::{Error, Result};
-use crate::linalg::{SymEigen, spd_solve, sym_eigen, view};
+use crate::linalg::{SymEigen, clear_upper_simd, spd_solve, sym_eigen, view};
 use crate::methods::qlds::Prepared;
 
 /// Eigenvalues and eigenvectors of C_u, and the labeled rows in its eigenbasis, X_l V/√n.
@@ -106,11 +106,13 @@ impl Fold {
             }
         } else {
             // Vᵀω = D⁻¹Uᵀ(I + α_l U D⁻¹ Uᵀ)⁻¹ y.
+            clear_upper_simd();
             let ud = Mat::from_fn(m, d, |i, j| self.train[(i, j)] * dinv[j]);
             let mut k = Mat::zeros(m, m);
             matmul(k.as_mut(), Accum::Replace, ud.as_ref(), self.train.transpose(), 1.0, Par::Seq);
             let mut system = Mat::zeros(m, m);
             for (c, &al) in alphas_l.iter().enumerate() {
+                clear_upper_simd();
                 for j in 0..m {
                     for i in 0..m {
                         system[(i, j)] = al * k[(i, j)] + if i == j { 1.0 } else { 0.0 };

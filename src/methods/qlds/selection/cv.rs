@@ -19,6 +19,7 @@ fn add_mistakes(basis: &EigenBasis, fold: &Fold, y_test: &[f64], grid: &Grid, la
         }
         let dinv = basis.inverse_diagonal(lambda, au)?;
         let s = fold.scores(&dinv, &grid.alphas_l)?;
+        crate::linalg::clear_upper_simd();
         for il in 0..grid.alphas_l.len() {
             let wrong = (0..fold.test_rows()).filter(|&i| (s[(i, il)] >= 0.0) != (y_test[i] > 0.0)).count();
             if let Some(m) = &mut mistakes[il * nu + iu] {
