@@ -147,8 +147,8 @@ impl EdgeOperator {
     fn best_primal(&self, f: &[f64], gamma: f64, mu: f64, u: &[f64], work: &mut RofWorkspace) -> (f64, f64, bool) {
         let dual: f64 = work.dtp.iter().zip(f).map(|(d, f)| d * f - d * d / (2.0 * mu)).sum();
         let primal_of = |v: &[f64]| gamma * self.tv(v) + 0.5 * mu * dist_sq(v, f);
-        for k in 0..self.n() {
-            work.u_dual[k] = f[k] - work.dtp[k] / mu;
+        for ((ud, f), d) in work.u_dual.iter_mut().zip(f).zip(&work.dtp) {
+            *ud = f - d / mu;
         }
         let (p_iter, p_dual) = (primal_of(u), primal_of(&work.u_dual));
         if p_dual < p_iter { (p_dual - dual, p_dual, true) } else { (p_iter - dual, p_iter, false) }
