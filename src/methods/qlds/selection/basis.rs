@@ -105,7 +105,8 @@ impl Fold {
                 z.col_mut(c).copy_from(s.col(0));
             }
         } else {
-            // Vᵀω = D⁻¹Uᵀ(I + α_l U D⁻¹ Uᵀ)⁻¹ y.
+            // Vᵀω = D⁻¹Uᵀ(I + α_l U D⁻¹ Uᵀ)⁻¹ y. The scalar fills follow faer products
+            // (see `clear_upper_simd`).
             clear_upper_simd();
             let ud = Mat::from_fn(m, d, |i, j| self.train[(i, j)] * dinv[j]);
             let mut k = Mat::zeros(m, m);
