@@ -116,7 +116,7 @@ tv-tables: build
 	$(SSLAB) table results/tv-usps-multiclass/results.csv --name tv_table2 --published configs/published/tv_table2.csv
 
 # TV tables with the parameters chosen by tuning blocks (2 splits of seed 7 per labeled
-# size) instead of by hand; long (Table 1: 17 min wall on one thread of the shared machine).
+# size) instead of by hand; long (Table 1: 17 min wall on one thread of the shared machine, before the ROF speed-up).
 tv-tables-tuned: build
 	$(SSLAB) run configs/tv_usps_4v9_tuned.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-4v9-tuned/results.csv --name tv_table1_tuned --published configs/published/tv_table1.csv
