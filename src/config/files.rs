@@ -11,7 +11,7 @@ use toml::Value;
 use super::raw;
 use crate::data::preprocess::{self, Step};
 use crate::data::registry::Registry;
-use crate::data::{DataSource, Dataset, LoadedData, Sizes, load};
+use crate::data::{DataSource, Dataset, Features, LoadedData, Sizes, load};
 use crate::engine::Located;
 use crate::error::Result;
 
@@ -119,7 +119,7 @@ pub(super) fn source(d: &raw::Dataset, i: usize, span: Range<usize>, splits: usi
             // Test rows are preprocessed with the pool (features only, as unlabeled rows are).
             Some(t) => {
                 let n = data.len();
-                let both = load::stack(vec![data.x, t.x.clone()], t.dim()).map_err(located(p.span(), "preprocess"))?;
+                let both = Features::stack(&[&data.x, &t.x], t.dim()).map_err(located(p.span(), "preprocess"))?;
                 let both = preprocess::apply(both, &steps);
                 data.x = both.select_rows(&(0..n).collect::<Vec<_>>());
                 t.x = both.select_rows(&(n..both.nrows()).collect::<Vec<_>>());

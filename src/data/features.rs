@@ -39,14 +39,16 @@ impl Features {
         }
     }
 
-    /// The rows of `self` followed by those of `other` (same width), dense if either is.
-    pub fn vstack(&self, other: &Features) -> Result<Features> {
-        match (self, other) {
-            (Features::Sparse(a), Features::Sparse(b)) => Csr::vstack(a.ncols(), &[a, b]).map(Features::Sparse),
-            _ => concatenate(Axis(0), &[self.to_dense().view(), other.to_dense().view()])
-                .map(Features::Dense)
-                .map_err(|e| Error::Data(format!("cannot stack rows of widths {} and {}: {e}", self.ncols(), other.ncols()))),
+    /// The rows of `blocks` one under the other (each `n_cols` wide): sparse when every
+    /// block is, dense otherwise.
+    pub fn stack(blocks: &[&Features], n_cols: usize) -> Result<Features> {
+        let sparse: Vec<&Csr> = blocks.iter().filter_map(|b| if let Features::Sparse(c) = b { Some(c) } else { None }).collect();
+        if sparse.len() == blocks.len() {
+            return Csr::vstack(n_cols, &sparse).map(Features::Sparse);
         }
+        let dense: Vec<_> = blocks.iter().map(|b| b.to_dense()).collect();
+        let views: Vec<_> = dense.iter().map(|d| d.view()).collect();
+        concatenate(Axis(0), &views).map(Features::Dense).map_err(|e| Error::Data(format!("cannot stack rows under {n_cols} columns: {e}")))
     }
 
     /// A dense view: borrowed when already dense, densified otherwise (for the dense methods).

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use ndarray::{Array2, Axis, concatenate};
+use ndarray::Array2;
 
 use super::registry::{Entry, Format, Part, Registry, Rescale};
 use super::svmlight::{self, SvmlightOptions};
-use super::{Csr, Dataset, Features, h5, mat, svmlin};
+use super::{Dataset, Features, h5, mat, svmlin};
 use crate::error::{Error, Result};
 
 /// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
@@ -187,18 +187,12 @@ fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
         .collect()
 }
 
-/// Rows of several blocks one under the other (sparse stays sparse).
-pub(crate) fn stack(mut blocks: Vec<Features>, n_cols: usize) -> Result<Features> {
+/// Rows of several blocks one under the other (a single block is returned as is).
+fn stack(mut blocks: Vec<Features>, n_cols: usize) -> Result<Features> {
     if blocks.len() == 1
         && let Some(only) = blocks.pop()
     {
         return Ok(only);
     }
-    let sparse: Vec<&Csr> = blocks.iter().filter_map(|b| if let Features::Sparse(c) = b { Some(c) } else { None }).collect();
-    if sparse.len() == blocks.len() {
-        return Ok(Features::Sparse(Csr::vstack(n_cols, &sparse)?));
-    }
-    let dense: Vec<_> = blocks.iter().map(|b| b.to_dense()).collect();
-    let views: Vec<_> = dense.iter().map(|d| d.view()).collect();
-    concatenate(Axis(0), &views).map(Features::Dense).map_err(|e| Error::Data(format!("cannot stack parts: {e}")))
+    Features::stack(&blocks.iter().collect::<Vec<_>>(), n_cols)
 }

@@ -1,7 +1,7 @@
 //! The k-fold criterion's views of a tuning split: the labeled rows in stratified folds, and
 //! the split with one fold held out (moved to the front of the unlabeled rows).
 
-use crate::data::Problem;
+use crate::data::{Features, Problem};
 use crate::error::{Error, Result};
 
 /// The labeled rows of `p` in `k` stratified folds, K = min(k, smallest labeled class): within
@@ -33,7 +33,7 @@ pub fn folds(p: &Problem, k: usize) -> Result<Vec<Vec<usize>>> {
 pub fn hold_out(p: &Problem, rows: Option<&[usize]>, held: &[usize]) -> Result<(Problem, Option<Vec<usize>>)> {
     let kept: Vec<usize> = (0..p.n_labeled()).filter(|i| held.binary_search(i).is_err()).collect();
     let pick = |ids: &[usize], from: &[usize]| ids.iter().map(|&i| from[i]).collect::<Vec<_>>();
-    let x_u = p.x_l.select_rows(held).vstack(&p.x_u)?;
+    let x_u = Features::stack(&[&p.x_l.select_rows(held), &p.x_u], p.x_u.ncols())?;
     let y_held = p.y_l.select(ndarray::Axis(0), held);
     let problem = Problem {
         x_l: p.x_l.select_rows(&kept),
