@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
 use crate::error::{Error, Result};
 
 /// One result row. Optional parameters are empty cells where a method has no such parameter.
@@ -80,7 +81,7 @@ pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) ->
 }
 
 /// Writes rows to `path` (header first; the swept keys of all rows as extra columns, in
-/// first-seen order), through a temporary file renamed into place.
+/// first-seen order), whole or not at all ([`write_atomic`]).
 pub fn write_results(path: &Path, rows: &[ResultRow]) -> Result<()> {
     let csv_err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
     let mut keys: Vec<&str> = Vec::new();
@@ -90,16 +91,15 @@ pub fn write_results(path: &Path, rows: &[ResultRow]) -> Result<()> {
         }
     }
     let fixed = fixed_columns()?;
-    let tmp = path.with_extension("csv.tmp");
-    let mut w = csv::Writer::from_path(&tmp).map_err(csv_err)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let header = keys.iter().map(|k| if fixed.iter().any(|f| f == k) { format!("swept.{k}") } else { k.to_string() });
     w.write_record(fixed.iter().cloned().chain(header)).map_err(csv_err)?;
     for row in rows {
         let extra = keys.iter().map(|k| row.swept.iter().find(|(j, _)| j == k).map_or("", |(_, v)| v.as_str()));
         w.write_record(fields(row)?.iter().chain(extra)).map_err(csv_err)?;
     }
-    w.flush().map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    let bytes = w.into_inner().map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+    write_atomic(path, &bytes)
 }
 
 /// The cells of a row's fixed columns.

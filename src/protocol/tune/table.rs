@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::Choices;
+use crate::protocol::atomic::write_atomic;
 use crate::config::Experiment;
 use crate::error::{Error, Result};
 
@@ -17,8 +18,7 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
             keys.push(k);
         }
     }
-    let tmp = path.with_extension("csv.tmp");
-    let mut w = csv::Writer::from_path(&tmp).map_err(csv_err)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let tail = ["criterion", "seed", "splits", "error", "std", "chosen", "message"];
     w.write_record(["dataset", "method"].iter().chain(&keys).chain(&tail)).map_err(csv_err)?;
     for tuned in &choices.0 {
@@ -35,7 +35,6 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
             w.write_record(&record).map_err(csv_err)?;
         }
     }
-    w.flush().map_err(|e| Error::io(&tmp, e))?;
-    drop(w);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    let bytes = w.into_inner().map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+    write_atomic(path, &bytes)
 }
