@@ -94,7 +94,9 @@ fn mat_throughput(bytes: &[u8], reps: usize) -> f64 {
 
 /// The `.mat` reader on the mirror's originals (gzip'd ones decompressed beforehand).
 fn mat_bench(mirror: &Path) {
-    println!("\n| .mat file | MB (uncompressed) | what | parse MB/s (median, 1 thread) |\n|---|---|---|---|");
+    println!(
+        "\n| .mat file | MB (uncompressed) | what | parse MB/s (median, 1 thread) |\n|---|---|---|---|"
+    );
     let files = [
         ("ssl_book/mat/data8.mat.gz", "SecStr: T uint8 83679x15, y"),
         ("ssl_book/mat/splits8-labeled10000.mat.gz", "SecStr splits: idxLabs, idxUnls double"),
@@ -110,22 +112,39 @@ fn mat_bench(mirror: &Path) {
         let mut bytes = Vec::new();
         if f.ends_with(".gz") {
             use std::io::Read;
-            flate2::read::GzDecoder::new(raw.as_slice()).read_to_end(&mut bytes).expect("valid gzip");
+            flate2::read::GzDecoder::new(raw.as_slice())
+                .read_to_end(&mut bytes)
+                .expect("valid gzip");
         } else {
             bytes = raw;
         }
-        println!("| {f} | {:.2} | {what} | {:.0} |", bytes.len() as f64 / 1e6, mat_throughput(&bytes, 21));
+        println!(
+            "| {f} | {:.2} | {what} | {:.0} |",
+            bytes.len() as f64 / 1e6,
+            mat_throughput(&bytes, 21)
+        );
     }
 }
 
 fn main() {
-    let mirror = std::env::var_os("SSLAB_DATA_MIRROR").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+    let mirror = std::env::var_os("SSLAB_DATA_MIRROR")
+        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
     println!("| input | MB | parse MB/s (median, 1 thread) |\n|---|---|---|");
     let synth = synthetic_text();
     let opts = SvmlightOptions::default();
-    println!("| synthetic 200k x 40 nnz, f64 values | {:.1} | {:.0} |", synth.len() as f64 / 1e6, throughput(&synth, &opts, 5));
+    println!(
+        "| synthetic 200k x 40 nnz, f64 values | {:.1} | {:.0} |",
+        synth.len() as f64 / 1e6,
+        throughput(&synth, &opts, 5)
+    );
     drop(synth);
-    let files = ["adult/a9a", "adult/a9a.t", "amazon/svmlight/books_400.svm", "pcmac/pcmac.svm", "mushrooms/mushrooms"];
+    let files = [
+        "adult/a9a",
+        "adult/a9a.t",
+        "amazon/svmlight/books_400.svm",
+        "pcmac/pcmac.svm",
+        "mushrooms/mushrooms",
+    ];
     let mut all = Vec::new();
     for f in files {
         let Ok(text) = std::fs::read(mirror.join(f)) else {
@@ -136,7 +155,11 @@ fn main() {
         all.extend_from_slice(&text);
     }
     if !all.is_empty() {
-        println!("| all of the above, concatenated | {:.1} | {:.0} |", all.len() as f64 / 1e6, throughput(&all, &opts, 9));
+        println!(
+            "| all of the above, concatenated | {:.1} | {:.0} |",
+            all.len() as f64 / 1e6,
+            throughput(&all, &opts, 9)
+        );
     }
     drop(all);
     mat_bench(&mirror);

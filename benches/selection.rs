@@ -10,9 +10,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
-use sslab::methods::qlds::{LambdaPolicy, Prepared};
 use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds, naive};
 use sslab::methods::qlds::theory::Scale;
+use sslab::methods::qlds::{LambdaPolicy, Prepared};
 
 fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
     let mut v: Vec<f64> = (0..reps)
@@ -30,11 +30,7 @@ fn main() {
     faer::set_global_parallelism(faer::Par::Seq);
     let (d, n_l, n_u) = (400, 100, 1900);
     let mixture = GaussianMixture::symmetric(d, 1.5).expect("valid mixture");
-    let p = mixture.sample_problem(
-        [n_l / 2; 2],
-        [n_u / 2; 2],
-        &mut ChaCha8Rng::seed_from_u64(400),
-    );
+    let p = mixture.sample_problem([n_l / 2; 2], [n_u / 2; 2], &mut ChaCha8Rng::seed_from_u64(400));
     let grid = Grid::uniform(20).expect("valid grid");
     let policy = LambdaPolicy::default();
     let select = |pol| SelectQlds::new(pol, grid.clone(), policy).expect("valid selection");
@@ -45,12 +41,7 @@ fn main() {
             std::hint::black_box(s.run(p).expect("selection runs"));
         }
     };
-    let th = median_ms(
-        11,
-        run(Policy::Theory {
-            scale: Scale::LabeledWithin,
-        }),
-    );
+    let th = median_ms(11, run(Policy::Theory { scale: Scale::LabeledWithin }));
     let cv = median_ms(5, run(Policy::CrossValidation { folds: 10 }));
     let or = median_ms(5, run(Policy::Oracle));
     let prep = Prepared::new(p).expect("prepared");

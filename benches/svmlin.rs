@@ -17,14 +17,22 @@ use sslab::data::{Features, Problem, Sampler, error_rate};
 use std::path::Path;
 
 use sslab::methods::svmlin::{Details, Kind, SvmlinParams};
+use sslab::report::figures::{
+    AnnealingPlot, ScalingPlot, TimingSeries, annealing_plot, scaling_plot,
+};
 use sslab::stats::{log_log_fit, prbep};
-use sslab::report::figures::{AnnealingPlot, ScalingPlot, TimingSeries, annealing_plot, scaling_plot};
 
 const NNZ: usize = 50;
 
 /// `docs` documents of which `labeled` labeled, equal classes; `topic_weight` sets the
 /// difficulty (0.2: about 19% supervised error with 50 labels, 0.3: about 7% after TSVM).
-fn problem(docs: usize, labeled: usize, vocabulary: usize, topic_weight: f64, seed: u64) -> Problem {
+fn problem(
+    docs: usize,
+    labeled: usize,
+    vocabulary: usize,
+    topic_weight: f64,
+    seed: u64,
+) -> Problem {
     let text = SparseText::new(vocabulary, NNZ, topic_weight, 1.0).expect("valid generator");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u = docs - labeled;
@@ -54,20 +62,31 @@ fn run(p: &Problem, params: SvmlinParams) -> (f64, f64, f64, Details) {
 }
 
 fn mfn() {
-    println!("| documents | words | nnz | λ | MFN CPU time (s) | wall (s) | Newton steps | CG iterations | training error (%) |\n|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| documents | words | nnz | λ | MFN CPU time (s) | wall (s) | Newton steps | CG iterations | training error (%) |\n|---|---|---|---|---|---|---|---|---|"
+    );
     // All 10⁵ documents labeled: the supervised l2-SVM on the full matrix (costs 1).
     let text = SparseText::new(50_000, NNZ, 0.2, 1.0).expect("valid generator");
     let data = text.sample([50_000, 50_000], &mut ChaCha8Rng::seed_from_u64(1));
     let (x_u, y_u) = (data.x.select_rows(&[0]), data.y.slice(ndarray::s![..1]).to_owned());
     let p = Problem::new(data.x, data.y, x_u, y_u);
     for lambda in [1.0, 0.1] {
-        let m = SvmlinParams { lambda, ..SvmlinParams::new(Kind::Svm) }.check().expect("valid parameters");
+        let m = SvmlinParams { lambda, ..SvmlinParams::new(Kind::Svm) }
+            .check()
+            .expect("valid parameters");
         let (t, cpu) = (Instant::now(), cpu_seconds());
         let fit = m.fit(&p).expect("fit");
         let (wall, secs) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         let Details::Svm(rep) = fit.details else { unreachable!("svm details") };
         let err = error_rate(fit.scores(&p.x_l).view(), p.y_l.view());
-        println!("| {} | 50000 | {} | {lambda} | {secs:.2} | {wall:.2} | {} | {} | {:.2} |", p.n_labeled(), nnz(&p.x_l), rep.newton_steps, rep.cg_iterations, 100.0 * err);
+        println!(
+            "| {} | 50000 | {} | {lambda} | {secs:.2} | {wall:.2} | {} | {} | {:.2} |",
+            p.n_labeled(),
+            nnz(&p.x_l),
+            rep.newton_steps,
+            rep.cg_iterations,
+            100.0 * err
+        );
     }
 }
 
@@ -79,17 +98,26 @@ fn nnz(x: &Features) -> usize {
 }
 
 fn switch() {
-    println!("| unlabeled | S | CPU time (s) | MFN calls | Newton steps | CG iterations | switch rounds | pairs | error (%) | PRBEP (%) |\n|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| unlabeled | S | CPU time (s) | MFN calls | Newton steps | CG iterations | switch rounds | pairs | error (%) | PRBEP (%) |\n|---|---|---|---|---|---|---|---|---|---|"
+    );
     for u in [5_000, 20_000] {
         let p = problem(u + 50, 50, 20_000, 0.2, 2);
         let mut times = Vec::new();
         for switches in [1, 10_000] {
-            let params = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Tsvm { switches }) };
+            let params =
+                SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Tsvm { switches }) };
             let (secs, err, pr, details) = run(&p, params);
             let Details::Tsvm(rep) = details else { unreachable!("tsvm details") };
             println!(
                 "| {u} | {switches} | {secs:.2} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
-                rep.mfn_calls, rep.newton_steps, rep.cg_iterations, rep.switch_rounds, rep.pairs_switched, 100.0 * err, 100.0 * pr
+                rep.mfn_calls,
+                rep.newton_steps,
+                rep.cg_iterations,
+                rep.switch_rounds,
+                rep.pairs_switched,
+                100.0 * err,
+                100.0 * pr
             );
             times.push(secs);
         }
@@ -104,11 +132,14 @@ fn scaling() {
     println!("| method | documents | nnz | CPU time (s) | error (%) |\n|---|---|---|---|---|");
     // Topic weight 0.3: at 0.2 (harder data) the number of switching rounds keeps growing
     // with u over this range (see the README's benchmark notes).
-    for (name, kind, max_docs) in [("TSVM(S=10000)", Kind::Tsvm { switches: 10_000 }, 1_000_000), ("DA", Kind::Da, 31_623)] {
+    for (name, kind, max_docs) in
+        [("TSVM(S=10000)", Kind::Tsvm { switches: 10_000 }, 1_000_000), ("DA", Kind::Da, 31_623)]
+    {
         let mut points = Vec::new();
         for &n in sizes.iter().filter(|n| **n <= max_docs) {
             let p = problem(n, 50, 100_000, 0.3, 3);
-            let (secs, err, _, _) = run(&p, SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(kind) });
+            let (secs, err, _, _) =
+                run(&p, SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(kind) });
             println!("| {name} | {n} | {} | {secs:.2} | {:.2} |", nnz(&p.x_u), 100.0 * err);
             rows.push(format!("{name},{n},{},{},{secs},{err}", p.n_unlabeled(), nnz(&p.x_u)));
             points.push((p.n_unlabeled() as f64, secs));
@@ -120,7 +151,9 @@ fn scaling() {
     write(Path::new("results/svmlin_scaling.csv"), &(rows.join("\n") + "\n"));
     let plot = ScalingPlot {
         series,
-        title: "SVMlin training CPU time, synthetic text (50 words/doc, 10⁵ words, topic weight 0.3)".into(),
+        title:
+            "SVMlin training CPU time, synthetic text (50 words/doc, 10⁵ words, topic weight 0.3)"
+                .into(),
         stamp: stamp("make bench-svmlin-scaling"),
     };
     let out = Path::new("figures/svmlin_scaling.png");
@@ -130,17 +163,31 @@ fn scaling() {
 
 fn da_path() {
     let p = problem(10_050, 50, 20_000, 0.2, 4);
-    let m = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Da) }.check().expect("valid parameters");
+    let m = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Da) }
+        .check()
+        .expect("valid parameters");
     let fit = m.fit(&p).expect("fit");
     let Details::Da(rep) = &fit.details else { unreachable!("da details") };
     let s = fit.scores(&p.x_u);
-    let mut rows = vec!["temperature,annealed_objective,objective,mean_entropy,inner_iterations".to_string()];
+    let mut rows =
+        vec!["temperature,annealed_objective,objective,mean_entropy,inner_iterations".to_string()];
     for st in &rep.path {
-        rows.push(format!("{},{},{},{},{}", st.temperature, st.annealed_objective, st.objective, st.mean_entropy, st.inner_iterations));
+        rows.push(format!(
+            "{},{},{},{},{}",
+            st.temperature,
+            st.annealed_objective,
+            st.objective,
+            st.mean_entropy,
+            st.inner_iterations
+        ));
     }
     write(Path::new("results/svmlin_da_path.csv"), &(rows.join("\n") + "\n"));
     let plot = AnnealingPlot {
-        path: rep.path.iter().map(|st| (st.temperature, st.annealed_objective, st.objective)).collect(),
+        path: rep
+            .path
+            .iter()
+            .map(|st| (st.temperature, st.annealed_objective, st.objective))
+            .collect(),
         best: rep.best_objective,
         title: format!(
             "DA on synthetic text (u = {}): error {:.2}%, {} MFN calls",
@@ -152,7 +199,12 @@ fn da_path() {
     };
     let out = Path::new("figures/svmlin_da_path.png");
     annealing_plot(&plot, out).expect("annealing figure");
-    println!("{} temperatures, best S3VM objective {:.6}; wrote results/svmlin_da_path.csv and {}", rep.path.len(), rep.best_objective, out.display());
+    println!(
+        "{} temperatures, best S3VM objective {:.6}; wrote results/svmlin_da_path.csv and {}",
+        rep.path.len(),
+        rep.best_objective,
+        out.display()
+    );
 }
 
 fn write(path: &Path, text: &str) {

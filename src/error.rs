@@ -17,11 +17,7 @@ pub enum Error {
     },
     /// A config value is out of range, unknown or inconsistent, at `line` of `path`.
     #[error("{}:{line}: {message}", path.display())]
-    Config {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
+    Config { path: PathBuf, line: usize, message: String },
     /// A method or model parameter is invalid (no file context).
     #[error("parameter `{param}`: {message}")]
     Param { param: &'static str, message: String },
@@ -30,11 +26,7 @@ pub enum Error {
     Linalg { context: &'static str, message: String },
     /// A data file is malformed at `line` (1-based) of `path`.
     #[error("{}:{line}: {message}", path.display())]
-    Parse {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
+    Parse { path: PathBuf, line: usize, message: String },
     /// Data do not fit what an operation needs (too few points, one class only, ...).
     #[error("data: {0}")]
     Data(String),
@@ -49,17 +41,11 @@ pub enum Error {
 impl Error {
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 
     /// A parameter error for `param`.
     pub fn param(param: &'static str, message: impl Into<String>) -> Self {
-        Error::Param {
-            param,
-            message: message.into(),
-        }
+        Error::Param { param, message: message.into() }
     }
 }

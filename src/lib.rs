@@ -7,8 +7,8 @@
 //! thin faer helpers in [`linalg`].
 
 pub mod config;
-pub mod engine;
 pub mod data;
+pub mod engine;
 pub mod error;
 pub mod linalg;
 pub mod methods;

@@ -79,7 +79,8 @@ fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Proportions(a) => proportions::run(a),
         Command::Study(a) => {
             let (argv, lines) = study::command_line(&a.config)?;
-            let cli = Cli::try_parse_from(argv).map_err(|e| study::option_error(&a.config, &lines, &e))?;
+            let cli = Cli::try_parse_from(argv)
+                .map_err(|e| study::option_error(&a.config, &lines, &e))?;
             dispatch(cli.command)
         }
         Command::Times(a) => times::run(a),

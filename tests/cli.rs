@@ -69,7 +69,12 @@ fn a_fit_above_the_memory_limit_is_a_failed_row() {
     assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("fits failed"));
     let csv = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
-    assert!(rows.iter().filter(|l| l.contains(",h,")).all(|l| l.contains(",failed,") && l.contains("above the memory limit")), "{csv}");
+    assert!(
+        rows.iter()
+            .filter(|l| l.contains(",h,"))
+            .all(|l| l.contains(",failed,") && l.contains("above the memory limit")),
+        "{csv}"
+    );
     assert!(rows.iter().filter(|l| l.contains(",g,")).all(|l| l.contains(",ok,")), "{csv}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -80,7 +85,9 @@ fn one_very_wide_sparse_file_fails_its_own_fits_not_the_run() {
     // 4·10⁹-wide matrix, SVMlin 4·10⁹-long weight vectors. Their rows become failed rows
     // naming the memory needed; the other dataset's rows are computed as usual.
     let dir = temp_dir("wide");
-    let rows: String = (0..40).map(|i| format!("{} 1:{}.5 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, i % 3)).collect();
+    let rows: String = (0..40)
+        .map(|i| format!("{} 1:{}.5 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, i % 3))
+        .collect();
     std::fs::write(dir.join("d.svm"), format!("{rows}+1 4000000000:1\n")).unwrap();
     let cfg = dir.join("c.toml");
     let config = format!(
@@ -109,7 +116,15 @@ fn results_are_identical_with_one_or_two_threads() {
     let mut outputs = Vec::new();
     for threads in ["1", "2"] {
         let out = dir.join(format!("out{threads}"));
-        let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", threads, "--quiet"]);
+        let o = sslab(&[
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         outputs.push(results_without_timing(&out.join("cli-test/results.csv")));
     }
@@ -140,7 +155,8 @@ fn resume_keeps_finished_rows_and_completes_the_rest() {
     std::fs::write(&cfg, CONFIG).unwrap();
     let out = dir.join("out");
     let run = |extra: &[&str]| {
-        let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+        let mut args =
+            vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
         args.extend_from_slice(extra);
         let o = sslab(&args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -164,7 +180,14 @@ fn resume_keeps_finished_rows_and_completes_the_rest() {
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), full.len() - 1);
     // A log from another config is refused.
     std::fs::write(&cfg, CONFIG.replace("seed = 11", "seed = 12")).unwrap();
-    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--resume"]);
+    let o = sslab(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--resume",
+    ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("another config"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -194,7 +217,9 @@ fn split_indices_are_persisted_and_checked_on_resume() {
     let dir = temp_dir("splits");
     let data = dir.join("tiny.svm");
     let lines: String = (0..40)
-        .map(|i| format!("{} 1:{} 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, (i * 3) % 5 + 1))
+        .map(|i| {
+            format!("{} 1:{} 2:{}\n", if i % 2 == 0 { "+1" } else { "-1" }, i % 7, (i * 3) % 5 + 1)
+        })
         .collect();
     std::fs::write(&data, lines).unwrap();
     let cfg = dir.join("c.toml");
@@ -205,7 +230,8 @@ fn split_indices_are_persisted_and_checked_on_resume() {
     std::fs::write(&cfg, config).unwrap();
     let out = dir.join("out");
     let run = |extra: &[&str]| {
-        let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+        let mut args =
+            vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
         args.extend_from_slice(extra);
         sslab(&args)
     };
@@ -234,22 +260,47 @@ fn shares_reports_the_run_errors_and_shares_that_add_up() {
     let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
-    let o = sslab(&["shares", cfg.to_str().unwrap(), "--dataset", "g", "--method", "LS-SVM", "--splits", "3"]);
+    let o = sslab(&[
+        "shares",
+        cfg.to_str().unwrap(),
+        "--dataset",
+        "g",
+        "--method",
+        "LS-SVM",
+        "--splits",
+        "3",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("split ")).collect();
     assert_eq!(lines.len(), 3, "{text}");
     for (s, line) in lines.iter().enumerate() {
-        let error: f64 = line.split("error ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-        let row = rows.lines().find(|r| r.contains(&format!(",g,{s},")) && r.contains(",LS-SVM,")).unwrap();
+        let error: f64 =
+            line.split("error ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let row = rows
+            .lines()
+            .find(|r| r.contains(&format!(",g,{s},")) && r.contains(",LS-SVM,"))
+            .unwrap();
         let want: f64 = row.split(',').nth(12).unwrap().parse().unwrap();
         assert!((error - 100.0 * want).abs() < 0.006, "split {s}: {error} vs {want}");
-        let cells: Vec<(f64, f64)> = line.split("shares ").nth(1).unwrap().split(", mean").next().unwrap().split(' ').map(|c| {
-            let (p, t) = c.split_once('/').unwrap();
-            (p.parse().unwrap(), t.parse().unwrap())
-        }).collect();
+        let cells: Vec<(f64, f64)> = line
+            .split("shares ")
+            .nth(1)
+            .unwrap()
+            .split(", mean")
+            .next()
+            .unwrap()
+            .split(' ')
+            .map(|c| {
+                let (p, t) = c.split_once('/').unwrap();
+                (p.parse().unwrap(), t.parse().unwrap())
+            })
+            .collect();
         assert_eq!(cells.len(), 2);
-        assert!((cells[0].0 + cells[1].0 - 100.0).abs() < 0.11 && cells.iter().all(|c| c.1 == 50.0), "{line}");
+        assert!(
+            (cells[0].0 + cells[1].0 - 100.0).abs() < 0.11 && cells.iter().all(|c| c.1 == 50.0),
+            "{line}"
+        );
     }
     assert!(!sslab(&["shares", cfg.to_str().unwrap(), "--method", "nope"]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn sslab(data_dir: &PathBuf, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sslab")).env("SSLAB_DATA_DIR", data_dir).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_sslab"))
+        .env("SSLAB_DATA_DIR", data_dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 const CONFIG: &str = r#"
@@ -52,7 +56,8 @@ fn fetch_then_run_named_datasets() {
     let cfg = dir.join("real.toml");
     std::fs::write(&cfg, CONFIG).unwrap();
     let out = dir.join("out");
-    let o = sslab(&data, &["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let o =
+        sslab(&data, &["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = std::fs::read_to_string(out.join("real/results.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
@@ -63,6 +68,10 @@ fn fetch_then_run_named_datasets() {
 
     let missing = sslab(&dir.join("empty"), &["validate", cfg.to_str().unwrap()]);
     let msg = String::from_utf8_lossy(&missing.stderr);
-    assert!(msg.contains("real.toml:10: datasets[0].dataset") && msg.contains("sslab data fetch mushrooms"), "{msg}");
+    assert!(
+        msg.contains("real.toml:10: datasets[0].dataset")
+            && msg.contains("sslab data fetch mushrooms"),
+        "{msg}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

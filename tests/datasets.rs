@@ -46,7 +46,8 @@ fn registered_datasets_match_the_manifest() {
     let reg = Registry::builtin().unwrap();
     for &(name, part, rows, features, counts) in EXPECTED {
         let parts = part.map(|p| vec![p.to_string()]);
-        let d = load_named(&reg, name, root, parts.as_deref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let d = load_named(&reg, name, root, parts.as_deref())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!((d.len(), d.dim()), (rows, features), "{name} {part:?}");
         assert_eq!(d.class_counts(), counts, "{name} {part:?}");
         if name == "ssl_text" {
@@ -55,22 +56,38 @@ fn registered_datasets_match_the_manifest() {
         }
     }
     let covered: Vec<&str> = EXPECTED.iter().map(|e| e.0).collect();
-    assert!(reg.datasets.keys().all(|k| covered.contains(&k.as_str())), "a registered dataset is not checked");
+    assert!(
+        reg.datasets.keys().all(|k| covered.contains(&k.as_str())),
+        "a registered dataset is not checked"
+    );
 }
 
 #[test]
 #[ignore = "needs the data mirror (../shared/data or SSLAB_DATA_MIRROR); make test runs it where present"]
 fn official_splits_and_svmlin_files_match_the_manifest() {
     let mirror = common::mirror();
-    let data = common::fetched(&mirror, &["ssl_digit1", "ssl_text", "ssl_secstr", "svmlin_pcmac"], "datasets-splits");
+    let data = common::fetched(
+        &mirror,
+        &["ssl_digit1", "ssl_text", "ssl_secstr", "svmlin_pcmac"],
+        "datasets-splits",
+    );
     let root = &data.0;
     let reg = Registry::builtin().unwrap();
-    for (name, n, labeled, count) in [("ssl_digit1", 1500, 10, 12), ("ssl_text", 1500, 100, 12), ("ssl_secstr", 83679, 10000, 10)] {
+    for (name, n, labeled, count) in [
+        ("ssl_digit1", 1500, 10, 12),
+        ("ssl_text", 1500, 100, 12),
+        ("ssl_secstr", 83679, 10000, 10),
+    ] {
         let splits = official_splits(&reg, name, root, labeled, n).unwrap();
         assert_eq!(splits.len(), count, "{name}");
         assert!(splits.iter().all(|s| s.len() == labeled), "{name}");
     }
-    assert!(official_splits(&reg, "ssl_digit1", root, 7, 1500).unwrap_err().to_string().contains("have: 10, 100"));
+    assert!(
+        official_splits(&reg, "ssl_digit1", root, 7, 1500)
+            .unwrap_err()
+            .to_string()
+            .contains("have: 10, 100")
+    );
     let train = svmlin::read(
         &root.join("svmlin_pcmac/training_examples"),
         &root.join("svmlin_pcmac/training_labels"),

@@ -63,12 +63,17 @@ fn scores(p: &sslab::data::Problem, shrink: f64) -> Result<Array1<f64>> {
         if rows.is_empty() {
             return Err(Error::Data("a class has no labeled row".into()));
         }
-        Ok(rows.iter().map(|&i| x_l.row(i).to_owned()).fold(Array1::zeros(p.dim()), |a, r| a + r) / rows.len() as f64)
+        Ok(rows.iter().map(|&i| x_l.row(i).to_owned()).fold(Array1::zeros(p.dim()), |a, r| a + r)
+            / rows.len() as f64)
     };
     let (pos, neg) = (mean(1.0)?, mean(-1.0)?);
     let mid = (&pos + &neg) / 2.0;
     let (pos, neg) = (&mid + (&pos - &mid) * (1.0 - shrink), &mid + (&neg - &mid) * (1.0 - shrink));
-    Ok(x_u.rows().into_iter().map(|x| (&x - &neg).mapv(|v| v * v).sum() - (&x - &pos).mapv(|v| v * v).sum()).collect())
+    Ok(x_u
+        .rows()
+        .into_iter()
+        .map(|x| (&x - &neg).mapv(|v| v * v).sum() - (&x - &pos).mapv(|v| v * v).sum())
+        .collect())
 }
 
 const CONFIG: &str = r#"
@@ -108,16 +113,28 @@ fn a_family_defined_outside_the_crate_runs_through_the_runner() {
     for r in rows.iter().filter(|r| r.method == "NM(0.5)") {
         let p = split_problem(&exp.datasets[0], exp.seed, r.split).unwrap();
         let direct = sslab::data::error_rate(scores(&p, 0.5).unwrap().view(), p.y_u.view());
-        assert_eq!((r.status.as_str(), r.kind.as_str(), r.params.as_str()), ("ok", "nearest_mean", "shrink=0.5"));
+        assert_eq!(
+            (r.status.as_str(), r.kind.as_str(), r.params.as_str()),
+            ("ok", "nearest_mean", "shrink=0.5")
+        );
         assert!((r.error - direct).abs() < 1e-12, "{} vs {direct}", r.error);
     }
 }
 
 #[test]
 fn its_keys_are_checked_with_file_and_line() {
-    let e = parse_with(&CONFIG.replace("shrink = 0.5", "shrink = 1.5"), Path::new("means.toml"), &families()).unwrap_err().to_string();
+    let e = parse_with(
+        &CONFIG.replace("shrink = 0.5", "shrink = 1.5"),
+        Path::new("means.toml"),
+        &families(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.starts_with("means.toml:17: methods[0].shrink: must lie in [0, 1)"), "{e}");
-    let e = parse_with(&CONFIG.replace("shrink = 0.5", "k = 3"), Path::new("means.toml"), &families()).unwrap_err().to_string();
+    let e =
+        parse_with(&CONFIG.replace("shrink = 0.5", "k = 3"), Path::new("means.toml"), &families())
+            .unwrap_err()
+            .to_string();
     assert!(e.contains("methods[0].k: not a parameter of `nearest_mean`"), "{e}");
     let e = sslab::config::parse(CONFIG, Path::new("means.toml")).unwrap_err().to_string();
     assert!(e.contains("unknown kind `nearest_mean`"), "{e}");
@@ -133,7 +150,10 @@ fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
     assert_eq!(rows.len(), 9);
     for r in &rows {
         match r.method.as_str() {
-            "NM(0.95)" => assert!(r.status == "failed" && r.message.contains("the fit panicked: cannot allocate"), "{r:?}"),
+            "NM(0.95)" => assert!(
+                r.status == "failed" && r.message.contains("the fit panicked: cannot allocate"),
+                "{r:?}"
+            ),
             _ => assert_eq!(r.status, "ok", "{r:?}"),
         }
     }

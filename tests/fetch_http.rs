@@ -77,11 +77,17 @@ fn serve(files: HashMap<String, Vec<u8>>, max: usize) -> u16 {
             let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
             let _ = match files.get(&path) {
                 Some(body) => {
-                    let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-                    let sent = if path.starts_with("/drop/") { &body[..body.len() / 2] } else { body };
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let sent =
+                        if path.starts_with("/drop/") { &body[..body.len() / 2] } else { body };
                     stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(sent))
                 }
-                None => stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+                None => stream.write_all(
+                    b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                ),
             };
         }
     });
@@ -109,7 +115,11 @@ fn every_dataset_downloads_from_its_url_and_bad_downloads_leave_nothing() {
     let mut files = HashMap::new();
     for (rel, entry) in &reg.files {
         let bytes = original(&mirror, &reg, rel);
-        assert_eq!(sha(&bytes), entry.sha256, "{rel}: the rebuilt original does not have the registered sha256");
+        assert_eq!(
+            sha(&bytes),
+            entry.sha256,
+            "{rel}: the rebuilt original does not have the registered sha256"
+        );
         if let Some(url) = &entry.url {
             files.insert(path_of(url), bytes);
         }
@@ -120,7 +130,10 @@ fn every_dataset_downloads_from_its_url_and_bad_downloads_leave_nothing() {
         files.insert(path_of(&archive.url), zipped.clone());
     }
     let mushrooms = "/drop/mushrooms.txt".to_string();
-    files.insert(mushrooms.clone(), files[&path_of(reg.files["mushrooms/mushrooms.txt"].url.as_ref().unwrap())].clone());
+    files.insert(
+        mushrooms.clone(),
+        files[&path_of(reg.files["mushrooms/mushrooms.txt"].url.as_ref().unwrap())].clone(),
+    );
     let mut corrupt = files[&path_of(reg.files["pcmac/PCMAC.mat"].url.as_ref().unwrap())].clone();
     corrupt[1000] ^= 1;
     files.insert("/corrupt/PCMAC.mat".into(), corrupt);
@@ -150,9 +163,24 @@ fn every_dataset_downloads_from_its_url_and_bad_downloads_leave_nothing() {
 
     let bad = common::TempDir::new("fetch-http-bad");
     let cases = [
-        ("pcmac", "pcmac/PCMAC.mat", format!("http://127.0.0.1:{port}/corrupt/PCMAC.mat"), "checksum mismatch for"),
-        ("mushrooms", "mushrooms/mushrooms.txt", format!("http://127.0.0.1:{port}{mushrooms}"), "connection dropped"),
-        ("kitchen", "amazon/kitchen_400.mat", format!("http://127.0.0.1:{port}/missing.mat"), "HTTP status 404"),
+        (
+            "pcmac",
+            "pcmac/PCMAC.mat",
+            format!("http://127.0.0.1:{port}/corrupt/PCMAC.mat"),
+            "checksum mismatch for",
+        ),
+        (
+            "mushrooms",
+            "mushrooms/mushrooms.txt",
+            format!("http://127.0.0.1:{port}{mushrooms}"),
+            "connection dropped",
+        ),
+        (
+            "kitchen",
+            "amazon/kitchen_400.mat",
+            format!("http://127.0.0.1:{port}/missing.mat"),
+            "HTTP status 404",
+        ),
     ];
     for (name, rel, url, want) in cases {
         let mut broken = reg.clone();
@@ -160,9 +188,15 @@ fn every_dataset_downloads_from_its_url_and_bad_downloads_leave_nothing() {
             entry.url = Some(url.clone());
         }
         let msg = fetch::fetch(&broken, &[name.into()], &bad.0, &[]).unwrap_err().to_string();
-        assert!(msg.contains(want) && msg.contains(&url) && msg.contains("Offline?"), "{name}: {msg}");
+        assert!(
+            msg.contains(want) && msg.contains(&url) && msg.contains("Offline?"),
+            "{name}: {msg}"
+        );
         let target = bad.0.join(rel);
-        assert!(!target.exists() && !Path::new(&format!("{}.part", target.display())).exists(), "{name}: a file was kept");
+        assert!(
+            !target.exists() && !Path::new(&format!("{}.part", target.display())).exists(),
+            "{name}: a file was kept"
+        );
     }
 }
 

@@ -11,7 +11,8 @@ use common::TempDir;
 use sslab::protocol::read_results;
 
 fn sslab(args: &[&str], dir: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).current_dir(dir).output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).current_dir(dir).output().unwrap();
     assert!(out.status.success(), "sslab {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -27,7 +28,11 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
         sslab(&["run", &config(&format!("{name}.toml")), "--out", &out, "--quiet"], &dir.0);
     }
     let rows = read_results(&dir.0.join("gallery_sweep_labels/results.csv")).unwrap();
-    let sizes: Vec<&str> = rows.iter().filter(|r| r.split == 0 && r.method == "LS-SVM").map(|r| r.swept[0].1.as_str()).collect();
+    let sizes: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.split == 0 && r.method == "LS-SVM")
+        .map(|r| r.swept[0].1.as_str())
+        .collect();
     assert_eq!(sizes, ["2", "5", "10"]);
     assert!(rows.iter().all(|r| r.n_labeled == 2 * r.swept[0].1.parse::<usize>().unwrap()));
     let csv = dir.0.join("gallery_sweep_labels/results.csv").display().to_string();
@@ -36,7 +41,10 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
 
     let rows = read_results(&dir.0.join("gallery_sweep_parameter/results.csv")).unwrap();
     assert_eq!(rows.len(), 2 * 5 * 3);
-    assert_eq!(rows[0].swept.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["dim", "mean_norm", "alpha_u"]);
+    assert_eq!(
+        rows[0].swept.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+        ["dim", "mean_norm", "alpha_u"]
+    );
     let csv = dir.0.join("gallery_sweep_parameter/results.csv").display().to_string();
     sslab(&["table", &csv, "--name", "by_alpha", "--rows", "alpha_u", "--out", &out], &dir.0);
     let table = std::fs::read_to_string(dir.0.join("by_alpha.md")).unwrap();
@@ -54,8 +62,11 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
 
 #[test]
 fn the_readme_shows_every_gallery_file_as_it_is() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/gallery")).unwrap() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for entry in
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/gallery")).unwrap()
+    {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(readme.contains(&text), "README.md lacks {} as it is", path.display());
@@ -66,12 +77,27 @@ fn the_readme_shows_every_gallery_file_as_it_is() {
 fn a_study_config_names_the_line_of_a_bad_option() {
     let dir = TempDir::new("gallery-study-error");
     let bad = dir.0.join("bad.toml");
-    std::fs::write(&bad, "[study]\ncommand = \"proportions\"\ndim = 10\nshares = [\"x\"]\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sslab")).args(["study", &bad.display().to_string()]).output().unwrap();
+    std::fs::write(&bad, "[study]\ncommand = \"proportions\"\ndim = 10\nshares = [\"x\"]\n")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sslab"))
+        .args(["study", &bad.display().to_string()])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("bad.toml:4:") && err.contains("shares"), "{err}");
+    assert!(
+        !out.status.success() && err.contains("bad.toml:4:") && err.contains("shares"),
+        "{err}"
+    );
     std::fs::write(&bad, "[study]\ncommand = \"run\"\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sslab")).args(["study", &bad.display().to_string()]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sslab"))
+        .args(["study", &bad.display().to_string()])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.toml:2: study.command: expected one of phase-diagram, proportions, theory-check"), "{err}");
+    assert!(
+        err.contains(
+            "bad.toml:2: study.command: expected one of phase-diagram, proportions, theory-check"
+        ),
+        "{err}"
+    );
 }

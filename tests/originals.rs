@@ -91,7 +91,11 @@ fn originals_equal_the_converted_copies() {
         for &k in counts {
             let copy = tab.join(format!("{stem}.splits_labeled{k}.tab"));
             let want = dense::read_splits(&copy, got.len()).unwrap();
-            assert_eq!(official_splits(&reg, name, &data.0, k, got.len()).unwrap(), want, "{name}: {k} labelled");
+            assert_eq!(
+                official_splits(&reg, name, &data.0, k, got.len()).unwrap(),
+                want,
+                "{name}: {k} labelled"
+            );
         }
     }
     // usps.h5 (float32 (v + 1)/2) mapped back equals the ESL text copies exactly.

@@ -57,11 +57,23 @@ fn setup(tag: &str) -> (PathBuf, PathBuf) {
 
 /// results.csv without the timing column (the last one).
 fn without_timing(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path).unwrap().lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect()
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .collect()
 }
 
 fn run(cfg: &Path, out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--threads", "1"];
+    let mut args = vec![
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--threads",
+        "1",
+    ];
     args.extend(extra);
     let o = sslab(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -89,12 +101,17 @@ fn merged_shards_equal_the_unsharded_run_and_gaps_are_named() {
     // A task twice: refused.
     std::fs::write(&third, format!("{kept}{}\n", kept.lines().next().unwrap())).unwrap();
     let o = sslab(&["merge", run_dir.to_str().unwrap()]);
-    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("duplicate: dataset"));
+    assert!(
+        !o.status.success() && String::from_utf8_lossy(&o.stderr).contains("duplicate: dataset")
+    );
     // All shards: the unsharded outputs.
     std::fs::write(&third, &kept).unwrap();
     let o = sslab(&["merge", run_dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(without_timing(&run_dir.join("results.csv")), without_timing(&whole.join("shards/results.csv")));
+    assert_eq!(
+        without_timing(&run_dir.join("results.csv")),
+        without_timing(&whole.join("shards/results.csv"))
+    );
     let summary = |d: &Path| std::fs::read_to_string(d.join("summary.md")).unwrap();
     assert_eq!(summary(&run_dir), summary(&whole.join("shards")));
     // Logs of another config are refused.
@@ -116,7 +133,8 @@ fn a_killed_shard_resumes_where_it_stopped() {
     std::fs::write(&log, format!("{first}\n{}", &full.lines().nth(1).unwrap()[..20])).unwrap();
     run(&cfg, &out, &["--shard", "1/2", "--resume"]);
     let resumed = std::fs::read_to_string(&log).unwrap();
-    let strip = |t: &str| t.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect::<Vec<_>>();
+    let strip =
+        |t: &str| t.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect::<Vec<_>>();
     let (mut a, mut b) = (strip(&full), strip(&resumed));
     a.sort();
     b.sort();
@@ -133,7 +151,17 @@ fn shards_started_together_all_run() {
         let children: Vec<_> = (1..=4)
             .map(|i| {
                 Command::new(env!("CARGO_BIN_EXE_sslab"))
-                    .args(["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--threads", "1", "--shard", &format!("{i}/4")])
+                    .args([
+                        "run",
+                        cfg.to_str().unwrap(),
+                        "--out",
+                        out.to_str().unwrap(),
+                        "--quiet",
+                        "--threads",
+                        "1",
+                        "--shard",
+                        &format!("{i}/4"),
+                    ])
                     .stdout(Stdio::piped())
                     .stderr(Stdio::piped())
                     .spawn()

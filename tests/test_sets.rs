@@ -50,12 +50,17 @@ fn a_linear_methods_test_error_is_its_fitted_model_scored_on_the_test_rows() {
         assert_eq!(r.test_error, Some(direct), "split {}", r.split);
         assert!(r.test_prbep.is_some_and(|p| (0.0..=1.0).contains(&p)));
         // The unlabeled error is unchanged by the test draw, which comes after the others.
-        let plain = parse(&SYNTHETIC.replace("test = { per_class = 25 }", ""), Path::new("t.toml")).unwrap();
+        let plain = parse(&SYNTHETIC.replace("test = { per_class = 25 }", ""), Path::new("t.toml"))
+            .unwrap();
         let p = draw(&plain.datasets[0], plain.seed, r.split).unwrap().problem;
         assert_eq!(p.x_u.to_dense(), drawn.problem.x_u.to_dense());
     }
     // A transductive method has no test columns.
-    assert!(rows.iter().filter(|r| r.kind == "lap_rls").all(|r| r.test_error.is_none() && r.test_prbep.is_none()));
+    assert!(
+        rows.iter()
+            .filter(|r| r.kind == "lap_rls")
+            .all(|r| r.test_error.is_none() && r.test_prbep.is_none())
+    );
 }
 
 /// An svmlight file: `n` rows per class, class +1 around (2, 0), class −1 around (−2, 0).
@@ -63,7 +68,11 @@ fn svmlight(path: &Path, n: usize, offset: f64) {
     let rows: String = (0..2 * n)
         .map(|i| {
             let (label, sign) = if i % 2 == 0 { ("+1", 1.0) } else { ("-1", -1.0) };
-            format!("{label} 1:{} 2:{}\n", sign * 2.0 + offset + 0.01 * i as f64, (i % 7) as f64 * 0.1)
+            format!(
+                "{label} 1:{} 2:{}\n",
+                sign * 2.0 + offset + 0.01 * i as f64,
+                (i % 7) as f64 * 0.1
+            )
         })
         .collect();
     std::fs::write(path, rows).unwrap();
@@ -93,11 +102,18 @@ fn file_datasets_hold_out_a_fraction_per_split_or_a_fixed_file() {
         assert_eq!(s.test.len(), 20);
         assert!(s.test.iter().all(|t| !s.labeled.contains(t) && !s.unlabeled.contains(t)));
     }
-    let fixed = parse(&config(&format!("test = {{ path = \"{}\" }}", test.display())), Path::new("f.toml")).unwrap();
+    let fixed =
+        parse(&config(&format!("test = {{ path = \"{}\" }}", test.display())), Path::new("f.toml"))
+            .unwrap();
     let drawn = draw(&fixed.datasets[0], fixed.seed, 0).unwrap();
     assert_eq!((drawn.problem.n_unlabeled(), drawn.test.map(|t| t.len())), (80 - 6, Some(20)));
-    let msg = parse(&config("test = { per_class = 3 }"), Path::new("f.toml")).unwrap_err().to_string();
-    assert!(msg.contains("datasets[0].test: a `svmlight` dataset takes `path` or `fraction`"), "{msg}");
-    let msg = parse(&config("test = { fraction = 1.5 }"), Path::new("f.toml")).unwrap_err().to_string();
+    let msg =
+        parse(&config("test = { per_class = 3 }"), Path::new("f.toml")).unwrap_err().to_string();
+    assert!(
+        msg.contains("datasets[0].test: a `svmlight` dataset takes `path` or `fraction`"),
+        "{msg}"
+    );
+    let msg =
+        parse(&config("test = { fraction = 1.5 }"), Path::new("f.toml")).unwrap_err().to_string();
     assert!(msg.starts_with("f.toml:12:") && msg.contains("fraction: must be in (0, 1)"), "{msg}");
 }

@@ -34,12 +34,25 @@ type Res<T> = Result<T, String>;
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let threads = match args.iter().position(|a| a == "--threads") {
-        Some(k) => args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?,
+        Some(k) => {
+            args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?
+        }
         None => 1,
     };
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().map_err(|e| e.to_string())?;
-    faer::set_global_parallelism(if threads == 1 { faer::Par::Seq } else { faer::Par::rayon(threads) });
-    let pos: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err()).collect();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    faer::set_global_parallelism(if threads == 1 {
+        faer::Par::Seq
+    } else {
+        faer::Par::rayon(threads)
+    });
+    let pos: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
+        .collect();
     match (pos.first().copied(), pos.get(1).copied()) {
         (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm),
         (Some("tsvm"), Some(dir)) => sparse(Path::new(dir), Kind::Tsvm { switches: SvmlinParams::SWITCHES }),
@@ -66,7 +79,12 @@ fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
 
 fn sparse(dir: &Path, kind: Kind) -> Res<()> {
     let p = sparse_problem(dir, kind == Kind::Svm)?;
-    let params = SvmlinParams { lambda: 1e-3, lambda_u: 1.0, r: PositiveFraction::Fixed(0.5), ..SvmlinParams::new(kind) };
+    let params = SvmlinParams {
+        lambda: 1e-3,
+        lambda_u: 1.0,
+        r: PositiveFraction::Fixed(0.5),
+        ..SvmlinParams::new(kind)
+    };
     let m = params.check().map_err(|e| e.to_string())?;
     let t = Instant::now();
     let fit = m.fit(&p).map_err(|e| e.to_string())?;
@@ -113,7 +131,8 @@ fn qlds() -> Res<()> {
     }));
     // The covariance step alone: XᵀX of the n × d training rows, n·d·(d+1) flops as a
     // symmetric product (2·n·d² as a full one), against a 1,000³ faer product (the peak).
-    let all = ndarray::concatenate(ndarray::Axis(0), &[p.x_l.to_dense().view(), x_u.view()]).map_err(|e| e.to_string())?;
+    let all = ndarray::concatenate(ndarray::Axis(0), &[p.x_l.to_dense().view(), x_u.view()])
+        .map_err(|e| e.to_string())?;
     let (n, d) = all.dim();
     let cov = median((0..15).map(|_| {
         let t = Instant::now();
@@ -122,11 +141,21 @@ fn qlds() -> Res<()> {
     }));
     let sym_flops = (n * d * (d + 1)) as f64;
     let k = 1_000;
-    let (a, b) = (Mat::<f64>::from_fn(k, k, |i, j| ((i * 7 + j) % 13) as f64), Mat::<f64>::from_fn(k, k, |i, j| ((i + 3 * j) % 11) as f64));
+    let (a, b) = (
+        Mat::<f64>::from_fn(k, k, |i, j| ((i * 7 + j) % 13) as f64),
+        Mat::<f64>::from_fn(k, k, |i, j| ((i + 3 * j) % 11) as f64),
+    );
     let mut c = Mat::<f64>::zeros(k, k);
     let peak = fastest((0..5).map(|_| {
         let t = Instant::now();
-        faer::linalg::matmul::matmul(c.as_mut(), faer::Accum::Replace, a.as_ref(), b.as_ref(), 1.0, faer::get_global_parallelism());
+        faer::linalg::matmul::matmul(
+            c.as_mut(),
+            faer::Accum::Replace,
+            a.as_ref(),
+            b.as_ref(),
+            1.0,
+            faer::get_global_parallelism(),
+        );
         t.elapsed().as_secs_f64()
     }));
     println!(

@@ -36,12 +36,17 @@ pub fn run(command: Command) -> Result<()> {
             Ok(())
         }
         Command::List => {
-            println!("| dataset | format | features | classes | parts | files present | description |\n|---|---|---|---|---|---|---|");
+            println!(
+                "| dataset | format | features | classes | parts | files present | description |\n|---|---|---|---|---|---|---|"
+            );
             for (name, e) in &reg.datasets {
                 let files = e.files();
                 let mut present = 0;
                 for f in &files {
-                    let entry = reg.files.get(*f).ok_or_else(|| Error::Data(format!("no [files] entry for `{f}`")))?;
+                    let entry = reg
+                        .files
+                        .get(*f)
+                        .ok_or_else(|| Error::Data(format!("no [files] entry for `{f}`")))?;
                     present += usize::from(fetch::is_present(f, entry, &dest)?);
                 }
                 let parts: Vec<&str> = e.parts.iter().map(|p| p.name.as_str()).collect();

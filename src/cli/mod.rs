@@ -38,8 +38,18 @@ impl Pick {
     /// The loaded config and the indices of the chosen dataset and method.
     pub fn load(&self) -> Result<(Experiment, usize, usize)> {
         let exp = sslab::config::load(&self.config)?;
-        let d = index(&exp, &self.dataset, exp.datasets.iter().map(|d| d.name.as_str()).collect(), "dataset")?;
-        let m = index(&exp, &self.method, exp.methods.iter().map(|m| m.name.as_str()).collect(), "method")?;
+        let d = index(
+            &exp,
+            &self.dataset,
+            exp.datasets.iter().map(|d| d.name.as_str()).collect(),
+            "dataset",
+        )?;
+        let m = index(
+            &exp,
+            &self.method,
+            exp.methods.iter().map(|m| m.name.as_str()).collect(),
+            "method",
+        )?;
         Ok((exp, d, m))
     }
 }
@@ -48,9 +58,12 @@ impl Pick {
 fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) -> Result<usize> {
     match name {
         None => Ok(0),
-        Some(n) => names
-            .iter()
-            .position(|m| m == n)
-            .ok_or_else(|| Error::Data(format!("no {what} `{n}` in {} (have: {})", exp.path.display(), names.join(", ")))),
+        Some(n) => names.iter().position(|m| m == n).ok_or_else(|| {
+            Error::Data(format!(
+                "no {what} `{n}` in {} (have: {})",
+                exp.path.display(),
+                names.join(", ")
+            ))
+        }),
     }
 }

@@ -37,8 +37,13 @@ pub fn write_run(exp: &Experiment, rows: &[ResultRow], dir: &Path) -> Result<()>
     let csv = dir.join("results.csv");
     protocol::write_results(&csv, rows)?;
     // The unlabeled error, and the test error where the datasets hold out test rows.
-    let measures = [tables::ERROR, tables::TEST_ERROR].into_iter().filter(|m| rows.iter().any(|r| r.is_ok() && (m.value)(r).is_some()));
-    let md = measures.map(|m| Ok(tables::markdown(&tables::build(rows, m, &report::stamp(&exp.hash))?))).collect::<Result<Vec<_>>>()?.join("\n");
+    let measures = [tables::ERROR, tables::TEST_ERROR]
+        .into_iter()
+        .filter(|m| rows.iter().any(|r| r.is_ok() && (m.value)(r).is_some()));
+    let md = measures
+        .map(|m| Ok(tables::markdown(&tables::build(rows, m, &report::stamp(&exp.hash))?)))
+        .collect::<Result<Vec<_>>>()?
+        .join("\n");
     let md_path = dir.join("summary.md");
     write(&md_path, &format!("# {}\n\n{md}", exp.name))?;
     println!("{md}\nwrote {} and {}", csv.display(), md_path.display());

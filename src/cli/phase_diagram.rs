@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
+use sslab::Result;
 use sslab::methods::qlds::LambdaPolicy;
 use sslab::methods::qlds::selection::{Grid, gain_table, phase_diagram, spot_check};
 use sslab::report::{self, figures};
-use sslab::Result;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,7 +44,14 @@ fn cell(s: &str) -> std::result::Result<(usize, f64), String> {
 
 pub fn run(a: Args) -> Result<()> {
     let grid = Grid::uniform(a.grid)?;
-    let points = phase_diagram(a.dim, a.unlabeled_per_class, &a.labeled_per_class, &a.distances, &grid, LambdaPolicy::default())?;
+    let points = phase_diagram(
+        a.dim,
+        a.unlabeled_per_class,
+        &a.labeled_per_class,
+        &a.distances,
+        &grid,
+        LambdaPolicy::default(),
+    )?;
     report::write_csv(&a.csv, &points)?;
     let mut spots = Vec::new();
     for &(nl, dist) in &a.spot_checks {
@@ -63,7 +70,14 @@ pub fn run(a: Args) -> Result<()> {
         let stem = a.csv.file_stem().and_then(|s| s.to_str()).unwrap_or("phase");
         report::write_csv(&a.csv.with_file_name(format!("{stem}_spot_checks.csv")), &spots)?;
     }
-    let stamp = format!("d = {}, {} unlabeled per class, {}×{} grid · {}", a.dim, a.unlabeled_per_class, a.grid, a.grid, report::stamp("none (CLI)"));
+    let stamp = format!(
+        "d = {}, {} unlabeled per class, {}×{} grid · {}",
+        a.dim,
+        a.unlabeled_per_class,
+        a.grid,
+        a.grid,
+        report::stamp("none (CLI)")
+    );
     figures::heatmap(
         &figures::Heatmap {
             values: &gain_table(&points, &a.labeled_per_class, &a.distances),

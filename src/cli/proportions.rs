@@ -33,7 +33,15 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let grid = Grid::uniform(a.grid)?;
-    let points = proportion_study(a.dim, a.labeled_per_class, a.unlabeled, a.mean_norm, &a.shares, &grid, LambdaPolicy::default())?;
+    let points = proportion_study(
+        a.dim,
+        a.labeled_per_class,
+        a.unlabeled,
+        a.mean_norm,
+        &a.shares,
+        &grid,
+        LambdaPolicy::default(),
+    )?;
     report::write_csv(&a.csv, &points)?;
     let curve = |label: &str, error: fn(&ProportionPoint) -> f64| figures::curves::Curve {
         label: label.into(),

@@ -34,16 +34,27 @@ pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let options = RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
+    let options =
+        RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;
     let wall = started.elapsed().as_secs_f64();
     match a.shard {
-        Some(s) => println!("shard {}/{}: {} rows in {}; merge with `sslab merge {}`", s.index, s.count, rows.len(), dir.join(s.log_name()).display(), dir.display()),
+        Some(s) => println!(
+            "shard {}/{}: {} rows in {}; merge with `sslab merge {}`",
+            s.index,
+            s.count,
+            rows.len(),
+            dir.join(s.log_name()).display(),
+            dir.display()
+        ),
         None => write_run(&exp, &rows, &dir)?,
     }
     let peak = peak_memory_mib().map_or("n/a".to_string(), |m| format!("{m:.0} MiB"));
-    println!("wall time {wall:.1} s, peak memory {peak}, {} threads", a.threads.unwrap_or_else(rayon::current_num_threads));
+    println!(
+        "wall time {wall:.1} s, peak memory {peak}, {} threads",
+        a.threads.unwrap_or_else(rayon::current_num_threads)
+    );
     let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
     if let Some(first) = failed.first() {
         eprintln!(

@@ -54,6 +54,9 @@ pub fn run(a: Args) -> Result<()> {
     for (name, text) in job.scripts() {
         write(&folder.join(name), &text)?;
     }
-    println!("wrote {0}/array.sbatch, merge.sbatch and submit.sh; submit with `bash {0}/submit.sh`", folder.display());
+    println!(
+        "wrote {0}/array.sbatch, merge.sbatch and submit.sh; submit with `bash {0}/submit.sh`",
+        folder.display()
+    );
     Ok(())
 }

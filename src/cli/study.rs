@@ -21,10 +21,18 @@ pub struct Args {
 pub fn command_line(path: &Path) -> Result<(Vec<String>, Vec<(String, usize)>)> {
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let line = |offset: usize| src[..offset.min(src.len())].matches('\n').count() + 1;
-    let error = |offset: usize, message: String| Error::Config { path: path.to_path_buf(), line: line(offset), message };
-    let doc = DeTable::parse(&src).map_err(|e| error(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+    let error = |offset: usize, message: String| Error::Config {
+        path: path.to_path_buf(),
+        line: line(offset),
+        message,
+    };
+    let doc = DeTable::parse(&src)
+        .map_err(|e| error(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
     if let Some((k, _)) = doc.get_ref().iter().find(|(k, _)| k.get_ref() != "study") {
-        return Err(error(k.span().start, format!("`{}`: a study config has one `[study]` table", k.get_ref())));
+        return Err(error(
+            k.span().start,
+            format!("`{}`: a study config has one `[study]` table", k.get_ref()),
+        ));
     }
     let Some(study) = doc.get_ref().get("study") else {
         return Err(error(0, "no [study] table".into()));
@@ -35,9 +43,19 @@ pub fn command_line(path: &Path) -> Result<(Vec<String>, Vec<(String, usize)>)> 
     let command = match study.get("command") {
         Some(c) => match c.get_ref().as_str() {
             Some(name) if COMMANDS.contains(&name) => name.to_string(),
-            _ => return Err(error(c.span().start, format!("study.command: expected one of {}", COMMANDS.join(", ")))),
+            _ => {
+                return Err(error(
+                    c.span().start,
+                    format!("study.command: expected one of {}", COMMANDS.join(", ")),
+                ));
+            }
         },
-        None => return Err(error(0, format!("study.command: missing (one of {})", COMMANDS.join(", ")))),
+        None => {
+            return Err(error(
+                0,
+                format!("study.command: missing (one of {})", COMMANDS.join(", ")),
+            ));
+        }
     };
     let mut argv = vec!["sslab".to_string(), command];
     let mut lines = Vec::new();
@@ -51,11 +69,24 @@ pub fn command_line(path: &Path) -> Result<(Vec<String>, Vec<(String, usize)>)> 
             DeValue::Boolean(false) => {}
             DeValue::Array(a) => {
                 let items: Option<Vec<String>> = a.iter().map(|x| scalar(x.get_ref())).collect();
-                let items = items.ok_or_else(|| error(v.span().start, format!("study.{}: expected a list of numbers or strings", k.get_ref())))?;
+                let items = items.ok_or_else(|| {
+                    error(
+                        v.span().start,
+                        format!("study.{}: expected a list of numbers or strings", k.get_ref()),
+                    )
+                })?;
                 argv.extend([flag, items.join(",")]);
             }
             other => {
-                let value = scalar(other).ok_or_else(|| error(v.span().start, format!("study.{}: expected a number, string, boolean or list", k.get_ref())))?;
+                let value = scalar(other).ok_or_else(|| {
+                    error(
+                        v.span().start,
+                        format!(
+                            "study.{}: expected a number, string, boolean or list",
+                            k.get_ref()
+                        ),
+                    )
+                })?;
                 argv.extend([flag, value]);
             }
         }
@@ -77,7 +108,10 @@ fn scalar(v: &DeValue) -> Option<String> {
 pub fn option_error(path: &Path, lines: &[(String, usize)], e: &clap::Error) -> Error {
     let text = e.to_string();
     let message = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-    let line = lines.iter().find(|(flag, _)| text.contains(&format!("'{flag}"))).map_or(1, |(_, l)| *l);
-    let message = lines.iter().fold(message, |m, (flag, _)| m.replace(flag.as_str(), &flag[2..].replace('-', "_")));
+    let line =
+        lines.iter().find(|(flag, _)| text.contains(&format!("'{flag}"))).map_or(1, |(_, l)| *l);
+    let message = lines
+        .iter()
+        .fold(message, |m, (flag, _)| m.replace(flag.as_str(), &flag[2..].replace('-', "_")));
     Error::Config { path: path.to_path_buf(), line, message: format!("study: {message}") }
 }

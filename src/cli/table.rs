@@ -62,7 +62,11 @@ pub fn run(a: Args) -> Result<()> {
     write(&out.join(format!("{name}.csv")), &tables::csv(&t)?)?;
     println!("{md}");
     if let Some(p) = &a.published {
-        let cmp = report::compare::markdown(&t, &report::compare::load_published(p)?, &p.display().to_string());
+        let cmp = report::compare::markdown(
+            &t,
+            &report::compare::load_published(p)?,
+            &p.display().to_string(),
+        );
         write(&out.join(format!("{name}_vs_paper.md")), &cmp)?;
         println!("{cmp}");
     }

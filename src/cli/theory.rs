@@ -38,7 +38,10 @@ pub struct Args {
 }
 
 fn three_numbers(s: &str) -> std::result::Result<[f64; 3], String> {
-    let v: Vec<f64> = s.split(',').map(|p| p.trim().parse::<f64>().map_err(|e| format!("`{p}`: {e}"))).collect::<std::result::Result<_, _>>()?;
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().map_err(|e| format!("`{p}`: {e}")))
+        .collect::<std::result::Result<_, _>>()?;
     <[f64; 3]>::try_from(v).map_err(|_| "expected G11,G12,G22".to_string())
 }
 
@@ -54,12 +57,18 @@ fn per_class(s: &str) -> std::result::Result<[usize; 2], String> {
 
 pub fn run(a: Args) -> Result<()> {
     let setting = match (&a.g, a.mean_norm) {
-        (Some(g), _) => Setting::centred(a.dim, a.labeled, a.unlabeled, [[g[0], g[1]], [g[1], g[2]]])?,
+        (Some(g), _) => {
+            Setting::centred(a.dim, a.labeled, a.unlabeled, [[g[0], g[1]], [g[1], g[2]]])?
+        }
         (None, Some(norm)) => Setting::symmetric(a.dim, a.labeled, a.unlabeled, norm)?,
         (None, None) => return Err(Error::param("mean_norm", "give --mean-norm or --g")),
     };
-    let policy = LambdaPolicy::parse(&a.lambda, a.epsilon)
-        .ok_or_else(|| Error::param("lambda", format!("expected max_eig_all, max_eig_unlabeled or a number, got `{}`", a.lambda)))?;
+    let policy = LambdaPolicy::parse(&a.lambda, a.epsilon).ok_or_else(|| {
+        Error::param(
+            "lambda",
+            format!("expected max_eig_all, max_eig_unlabeled or a number, got `{}`", a.lambda),
+        )
+    })?;
     QldsParams { alpha_l: a.alpha_l, alpha_u: a.alpha_u, lambda: policy }.check()?;
     let lambda = theory_lambda(&setting, policy, 1.0)?;
     let result = predict(&setting, a.alpha_l, a.alpha_u, lambda);
@@ -74,7 +83,9 @@ pub fn run(a: Args) -> Result<()> {
             json(p.delta),
             json(lambda)
         ),
-        (Err(why), true) => println!("{{\"valid\": false, \"reason\": \"{why}\", \"lambda\": {}}}", json(lambda)),
+        (Err(why), true) => {
+            println!("{{\"valid\": false, \"reason\": \"{why}\", \"lambda\": {}}}", json(lambda))
+        }
         (Ok(p), false) => println!(
             "λ = {lambda:.6} ({})\nm_1 = {:.6}\nm_2 = {:.6}\nσ   = {:.6}\nerror = {:.6}\nvalid: yes (δ = {:.6})",
             policy.name(),

@@ -30,7 +30,12 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let policy = LambdaPolicy::parse(&a.lambda, LambdaPolicy::EPSILON)
         .filter(|p| !matches!(p, LambdaPolicy::Fixed(_)))
-        .ok_or_else(|| Error::param("lambda", format!("expected max_eig_all or max_eig_unlabeled, got `{}`", a.lambda)))?;
+        .ok_or_else(|| {
+            Error::param(
+                "lambda",
+                format!("expected max_eig_all or max_eig_unlabeled, got `{}`", a.lambda),
+            )
+        })?;
     faer::set_global_parallelism(faer::Par::Seq);
     let rows = run_check(&spec_grid(), policy, a.draws, a.seed, true)?;
     create_parent(&a.out)?;
@@ -38,10 +43,21 @@ pub fn run(a: Args) -> Result<()> {
     report::write_csv(&a.out, &rows)?;
     let points: Vec<_> = rows
         .iter()
-        .filter_map(|r| r.theory_error.map(|t| figures::ErrorPair { theory: t, empirical: r.empirical_error, empirical_std: r.empirical_error_std }))
+        .filter_map(|r| {
+            r.theory_error.map(|t| figures::ErrorPair {
+                theory: t,
+                empirical: r.empirical_error,
+                empirical_std: r.empirical_error_std,
+            })
+        })
         .collect();
     let count = |f: fn(&CheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
-    let title = format!("QLDS theory vs simulation: {} settings × {} draws, λ: {}", rows.len(), a.draws, a.lambda);
+    let title = format!(
+        "QLDS theory vs simulation: {} settings × {} draws, λ: {}",
+        rows.len(),
+        a.draws,
+        a.lambda
+    );
     let stamp = report::stamp(&format!("theory-check seed {}", a.seed));
     figures::theory_check(&points, &title, &stamp, &a.figure)?;
     println!(

@@ -22,14 +22,23 @@ pub fn run(a: Args) -> Result<()> {
         exp.methods.len(),
         exp.hash
     );
-    let show = |swept: &[(String, String)]| swept.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>();
+    let show = |swept: &[(String, String)]| {
+        swept.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()
+    };
     for d in &exp.datasets {
         println!("  dataset {}{}", d.name, show(&d.swept));
     }
     for m in &exp.methods {
         let tuned = m.tuning.as_ref().map_or(String::new(), |t| {
             let keys: Vec<&str> = t.grid[0].values.iter().map(|(k, _)| k.as_str()).collect();
-            format!(" (tunes {}: {} points × {} splits of seed {}, {})", keys.join(", "), t.grid.len(), t.splits, t.seed, t.criterion.name())
+            format!(
+                " (tunes {}: {} points × {} splits of seed {}, {})",
+                keys.join(", "),
+                t.grid.len(),
+                t.splits,
+                t.seed,
+                t.criterion.name()
+            )
         });
         println!("  method  {}{}{tuned}", m.name, show(&m.swept));
     }

@@ -4,8 +4,8 @@ use std::ops::Range;
 
 use toml::{Spanned, Value};
 
-use super::values::positive;
 use super::sweep::Swept;
+use super::values::positive;
 use super::{files, generators, raw};
 use crate::data::split::class_shares;
 use crate::data::{DataSource, Sizes};
@@ -46,13 +46,21 @@ impl DatasetSpec {
     /// of their sizes): generators take equal shares, loaded data its class shares.
     pub fn class_sizes(&self) -> (Vec<usize>, Vec<usize>) {
         match &self.source {
-            DataSource::Synthetic(_) | DataSource::SparseText(_) => (self.labeled.two().to_vec(), self.unlabeled.two().to_vec()),
+            DataSource::Synthetic(_) | DataSource::SparseText(_) => {
+                (self.labeled.two().to_vec(), self.unlabeled.two().to_vec())
+            }
             DataSource::Loaded(data) => {
                 let d = &data.dataset;
                 let shares = class_shares(d);
                 let labeled = self.labeled.per_class(&shares, &[]);
                 let test = self.test_sizes();
-                let rest: Vec<usize> = d.class_counts().iter().zip(&labeled).zip(&test).map(|((c, l), t)| c.saturating_sub(l + t)).collect();
+                let rest: Vec<usize> = d
+                    .class_counts()
+                    .iter()
+                    .zip(&labeled)
+                    .zip(&test)
+                    .map(|((c, l), t)| c.saturating_sub(l + t))
+                    .collect();
                 let unlabeled = self.unlabeled.per_class(&shares, &rest);
                 (labeled, unlabeled)
             }
@@ -64,7 +72,12 @@ impl DatasetSpec {
         let classes = self.n_classes();
         match (&self.test, &self.source) {
             (Some(Test::PerClass(n)), _) => vec![*n; classes],
-            (Some(Test::Fraction(f)), DataSource::Loaded(data)) => data.dataset.class_counts().iter().map(|c| (f * *c as f64).round() as usize).collect(),
+            (Some(Test::Fraction(f)), DataSource::Loaded(data)) => data
+                .dataset
+                .class_counts()
+                .iter()
+                .map(|c| (f * *c as f64).round() as usize)
+                .collect(),
             _ => vec![0; classes],
         }
     }
@@ -86,7 +99,9 @@ fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "synthetic" => &["dim", "mean_norm", "means", "variances", "test"],
         "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent", "test"],
-        "named" => &["dataset", "parts", "classes", "positive", "preprocess", "official_splits", "test"],
+        "named" => {
+            &["dataset", "parts", "classes", "positive", "preprocess", "official_splits", "test"]
+        }
         "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess", "test"],
         _ => return None,
     })
@@ -98,22 +113,41 @@ pub(super) type Loaded = Vec<(String, (DataSource, Option<(Sizes, Sizes)>))>;
 
 /// Checks the `i`-th dataset entry; `binary` is the first method without multi-class
 /// support (if any) and the kinds that have it, for the multi-class check.
-pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: usize, (binary, multiclass): (Option<&str>, &[&str]), loaded: &mut Loaded, at: Located) -> Result<DatasetSpec> {
+pub(super) fn dataset(
+    d: Spanned<raw::Dataset>,
+    swept: Swept,
+    i: usize,
+    splits: usize,
+    (binary, multiclass): (Option<&str>, &[&str]),
+    loaded: &mut Loaded,
+    at: Located,
+) -> Result<DatasetSpec> {
     let span = d.span();
     let d = d.into_inner();
     let key = |k: &str| format!("datasets[{i}].{k}");
     let kind = d.kind.get_ref().as_str();
     let allowed = dataset_keys(kind).ok_or_else(|| {
-        at.error(d.kind.span(), format!("{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)", key("kind")))
+        at.error(
+            d.kind.span(),
+            format!(
+                "{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)",
+                key("kind")
+            ),
+        )
     })?;
     if let Some((name, s)) = d.present().into_iter().find(|(n, _)| !allowed.contains(n)) {
         return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset", key(name))));
     }
     let (source, official_sizes) = match kind {
-        "synthetic" => (DataSource::Synthetic(generators::synthetic(&d, i, span.clone(), at)?), None),
-        "sparse_text" => (DataSource::SparseText(generators::sparse_text(&d, i, span.clone(), at)?), None),
+        "synthetic" => {
+            (DataSource::Synthetic(generators::synthetic(&d, i, span.clone(), at)?), None)
+        }
+        "sparse_text" => {
+            (DataSource::SparseText(generators::sparse_text(&d, i, span.clone(), at)?), None)
+        }
         _ => {
-            let source_key: String = d.present().iter().map(|(n, s)| format!("{n}={};", &at.src[s.clone()])).collect();
+            let source_key: String =
+                d.present().iter().map(|(n, s)| format!("{n}={};", &at.src[s.clone()])).collect();
             let source_key = format!("{kind};{source_key}");
             match loaded.iter().find(|(k, _)| *k == source_key) {
                 Some((_, found)) => found.clone(),
@@ -135,33 +169,65 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
             data.dataset.class_names.join(", "), multiclass.join(", ")
         )));
     }
-    let sizes = |total: Option<(Value, Range<usize>)>, per: &Option<Spanned<Value>>, name: &str| match (total, per) {
-        (Some((Value::String(s), _)), None) if s == "rest" && name == "unlabeled" => match &source {
-            DataSource::Loaded(_) => Ok(Sizes::Rest),
-            _ => Err(at.error(span.clone(), format!("{}: \"rest\" needs a file dataset (`named` or `svmlight`)", key(name)))),
-        },
-        (Some((Value::Integer(n), s)), None) => Ok(Sizes::Total(positive(&Spanned::new(s, n), &key(name), at)?)),
-        (Some((_, s)), None) => {
-            let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
-            Err(at.error(s, format!("{}: expected an integer ≥ 1{rest}", key(name))))
-        }
-        (None, Some(p)) => per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass),
-        _ => Err(at.error(span.clone(), format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)))),
-    };
+    let sizes =
+        |total: Option<(Value, Range<usize>)>, per: &Option<Spanned<Value>>, name: &str| match (
+            total, per,
+        ) {
+            (Some((Value::String(s), _)), None) if s == "rest" && name == "unlabeled" => {
+                match &source {
+                    DataSource::Loaded(_) => Ok(Sizes::Rest),
+                    _ => Err(at.error(
+                        span.clone(),
+                        format!(
+                            "{}: \"rest\" needs a file dataset (`named` or `svmlight`)",
+                            key(name)
+                        ),
+                    )),
+                }
+            }
+            (Some((Value::Integer(n), s)), None) => {
+                Ok(Sizes::Total(positive(&Spanned::new(s, n), &key(name), at)?))
+            }
+            (Some((_, s)), None) => {
+                let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
+                Err(at.error(s, format!("{}: expected an integer ≥ 1{rest}", key(name))))
+            }
+            (None, Some(p)) => {
+                per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass)
+            }
+            _ => Err(at.error(
+                span.clone(),
+                format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)),
+            )),
+        };
     let test = test(&d, kind, official_sizes.is_some(), i, at)?;
     let (labeled, unlabeled) = match official_sizes {
         Some(official) => {
-            let given = d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
-            let mut given = given.chain([&d.labeled_per_class, &d.unlabeled_per_class].into_iter().flatten().map(|v| v.span()));
+            let given =
+                d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
+            let mut given = given.chain(
+                [&d.labeled_per_class, &d.unlabeled_per_class]
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.span()),
+            );
             if let Some(s) = given.next() {
-                return Err(at.error(s, format!("datasets[{i}]: official splits fix the split sizes; remove the size keys")));
+                return Err(at.error(
+                    s,
+                    format!(
+                        "datasets[{i}]: official splits fix the split sizes; remove the size keys"
+                    ),
+                ));
             }
             official
         }
         None => {
             let labeled = d.labeled.as_ref().map(|v| (Value::Integer(*v.get_ref()), v.span()));
             let unlabeled = d.unlabeled.as_ref().map(|v| (v.get_ref().clone(), v.span()));
-            (sizes(labeled, &d.labeled_per_class, "labeled")?, sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?)
+            (
+                sizes(labeled, &d.labeled_per_class, "labeled")?,
+                sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?,
+            )
         }
     };
     let name = d.name.get_ref().clone() + &swept.suffix;
@@ -173,7 +239,8 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
     if let DataSource::Loaded(data) = &spec.source {
         match &data.official_splits {
             None => {
-                let u_and_test: Vec<usize> = u.iter().zip(spec.test_sizes()).map(|(u, t)| u + t).collect();
+                let u_and_test: Vec<usize> =
+                    u.iter().zip(spec.test_sizes()).map(|(u, t)| u + t).collect();
                 files::check_fit(&data.dataset, &l, &u_and_test, span.clone(), i, at)?
             }
             Some(splits) => files::check_official(&data.dataset, splits, span.clone(), i, at)?,
@@ -206,7 +273,13 @@ pub(super) fn dataset(d: Spanned<raw::Dataset>, swept: Swept, i: usize, splits: 
 
 /// The entry's `test` table, checked against the dataset kind: generators take
 /// `per_class`, named datasets `parts` or `fraction`, svmlight files `path` or `fraction`.
-fn test(d: &raw::Dataset, kind: &str, official: bool, i: usize, at: Located) -> Result<Option<Test>> {
+fn test(
+    d: &raw::Dataset,
+    kind: &str,
+    official: bool,
+    i: usize,
+    at: Located,
+) -> Result<Option<Test>> {
     let Some(t) = &d.test else { return Ok(None) };
     let v = t.get_ref();
     let bad = |m: String| at.error(t.span(), format!("datasets[{i}].test: {m}"));
@@ -215,20 +288,30 @@ fn test(d: &raw::Dataset, kind: &str, official: bool, i: usize, at: Located) -> 
         "named" => "`parts` or `fraction`",
         _ => "`path` or `fraction`",
     };
-    let given = [v.parts.is_some(), v.path.is_some(), v.fraction.is_some(), v.per_class.is_some()].into_iter().filter(|b| *b).count();
+    let given = [v.parts.is_some(), v.path.is_some(), v.fraction.is_some(), v.per_class.is_some()]
+        .into_iter()
+        .filter(|b| *b)
+        .count();
     if given != 1 {
         return Err(bad(format!("give exactly one key: a `{kind}` dataset takes {allowed}")));
     }
     match (kind, v) {
-        ("synthetic" | "sparse_text", raw::Test { per_class: Some(n), .. }) => {
-            usize::try_from(*n).ok().filter(|n| *n >= 1).map(|n| Some(Test::PerClass(n))).ok_or_else(|| bad(format!("per_class: must be ≥ 1, got {n}")))
+        ("synthetic" | "sparse_text", raw::Test { per_class: Some(n), .. }) => usize::try_from(*n)
+            .ok()
+            .filter(|n| *n >= 1)
+            .map(|n| Some(Test::PerClass(n)))
+            .ok_or_else(|| bad(format!("per_class: must be ≥ 1, got {n}"))),
+        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) if official => {
+            Err(bad(format!(
+                "fraction = {f}: official splits use every row; give a fixed test part instead"
+            )))
         }
-        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) if official => Err(bad(format!("fraction = {f}: official splits use every row; give a fixed test part instead"))),
         ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) => match *f {
             f if f > 0.0 && f < 1.0 => Ok(Some(Test::Fraction(f))),
             f => Err(bad(format!("fraction: must be in (0, 1), got {f}"))),
         },
-        ("named", raw::Test { parts: Some(_), .. }) | ("svmlight", raw::Test { path: Some(_), .. }) => Ok(Some(Test::Fixed)),
+        ("named", raw::Test { parts: Some(_), .. })
+        | ("svmlight", raw::Test { path: Some(_), .. }) => Ok(Some(Test::Fixed)),
         _ => Err(bad(format!("a `{kind}` dataset takes {allowed}"))),
     }
 }
@@ -239,10 +322,18 @@ fn fmt(v: &[usize]) -> String {
 
 /// `n` (the same for every class) or one count per class, `[n1, n2, ...]`, each ≥ 1.
 fn per_class(v: &Spanned<Value>, classes: usize, key: &str, at: Located) -> Result<Vec<usize>> {
-    let bad = || at.error(v.span(), format!("{key}: expected an integer ≥ 1 or {classes} of them, one per class"));
-    let count = |x: &Value| x.as_integer().and_then(|n| usize::try_from(n).ok()).filter(|n| *n >= 1);
+    let bad = || {
+        at.error(
+            v.span(),
+            format!("{key}: expected an integer ≥ 1 or {classes} of them, one per class"),
+        )
+    };
+    let count =
+        |x: &Value| x.as_integer().and_then(|n| usize::try_from(n).ok()).filter(|n| *n >= 1);
     match v.get_ref() {
-        Value::Array(a) if a.len() == classes => a.iter().map(|x| count(x).ok_or_else(bad)).collect(),
+        Value::Array(a) if a.len() == classes => {
+            a.iter().map(|x| count(x).ok_or_else(bad)).collect()
+        }
         x => count(x).map(|n| vec![n; classes]).ok_or_else(bad),
     }
 }

@@ -33,7 +33,11 @@ impl Experiment {
     /// The swept keys, datasets' first, in config order: the extra columns of results.csv.
     pub fn swept_keys(&self) -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
-        let all = self.datasets.iter().flat_map(|d| &d.swept).chain(self.methods.iter().flat_map(|m| &m.swept));
+        let all = self
+            .datasets
+            .iter()
+            .flat_map(|d| &d.swept)
+            .chain(self.methods.iter().flat_map(|m| &m.swept));
         for (k, _) in all {
             if !keys.contains(k) {
                 keys.push(k.clone());
@@ -44,25 +48,46 @@ impl Experiment {
 
     /// The swept values of a (dataset, method) pair: the dataset's, then the method's.
     pub fn swept(&self, dataset: &str, method: &str) -> Vec<(String, String)> {
-        let d = self.datasets.iter().filter(|d| d.name == dataset).flat_map(|d| d.swept.iter().cloned());
-        d.chain(self.methods.iter().filter(|m| m.name == method).flat_map(|m| m.swept.iter().cloned())).collect()
+        let d = self
+            .datasets
+            .iter()
+            .filter(|d| d.name == dataset)
+            .flat_map(|d| d.swept.iter().cloned());
+        d.chain(
+            self.methods.iter().filter(|m| m.name == method).flat_map(|m| m.swept.iter().cloned()),
+        )
+        .collect()
     }
 }
 
 /// The most splits a config may ask for.
 const MAX_SPLITS: usize = 100_000;
 
-pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>), at: Located, hash: String, families: &[&dyn Family]) -> Result<Experiment> {
+pub(super) fn check(
+    raw: raw::Config,
+    (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>),
+    at: Located,
+    hash: String,
+    families: &[&dyn Family],
+) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
     let name = exp.name.get_ref().trim().to_string();
     if name.is_empty() || name.contains(['/', '\\']) {
-        return Err(at.error(exp.name.span(), "experiment.name: must be a non-empty name without slashes".into()));
+        return Err(at.error(
+            exp.name.span(),
+            "experiment.name: must be a non-empty name without slashes".into(),
+        ));
     }
-    let seed = u64::try_from(*exp.seed.get_ref()).map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
+    let seed = u64::try_from(*exp.seed.get_ref())
+        .map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
     let splits = match &exp.splits {
         Some(s) => match positive(s, "experiment.splits", at)? {
-            n if n > MAX_SPLITS => return Err(at.error(s.span(), format!("experiment.splits: at most {MAX_SPLITS}, got {n}"))),
+            n if n > MAX_SPLITS => {
+                return Err(
+                    at.error(s.span(), format!("experiment.splits: at most {MAX_SPLITS}, got {n}"))
+                );
+            }
             n => n,
         },
         None => 20,
@@ -74,35 +99,68 @@ pub(super) fn check(raw: raw::Config, (dataset_sweeps, method_sweeps): (Vec<Swep
         return Err(at.error(exp_span, "no [[methods]] entry".into()));
     }
     // The line of each entry's `kind` (array-of-tables spans do not point at their entry).
-    let method_spans: Vec<_> = raw.methods.iter().map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span())).collect();
+    let method_spans: Vec<_> = raw
+        .methods
+        .iter()
+        .map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span()))
+        .collect();
     let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
-    let methods = raw.methods.into_iter().zip(method_sweeps).enumerate().map(|(i, (m, s))| methods::method(m, s, i, seed, at, families)).collect::<Result<Vec<_>>>()?;
-    let binary = methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
-    let multiclass_kinds: Vec<&str> = families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
+    let methods = raw
+        .methods
+        .into_iter()
+        .zip(method_sweeps)
+        .enumerate()
+        .map(|(i, (m, s))| methods::method(m, s, i, seed, at, families))
+        .collect::<Result<Vec<_>>>()?;
+    let binary =
+        methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
+    let multiclass_kinds: Vec<&str> =
+        families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
     let mut loaded = datasets::Loaded::default();
     let datasets = raw
         .datasets
         .into_iter()
         .zip(dataset_sweeps)
         .enumerate()
-        .map(|(i, (d, s))| datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at))
+        .map(|(i, (d, s))| {
+            datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at)
+        })
         .collect::<Result<Vec<_>>>()?;
     unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;
-    unique(methods.iter().map(|m| m.name.as_str()).zip(method_spans.iter().cloned()), "methods", at)?;
+    unique(
+        methods.iter().map(|m| m.name.as_str()).zip(method_spans.iter().cloned()),
+        "methods",
+        at,
+    )?;
     if let Some(m) = methods.iter().position(|m| m.tuning.is_some()) {
-        let official = datasets.iter().position(|d| matches!(&d.source, DataSource::Loaded(l) if l.official_splits.is_some()));
+        let official = datasets.iter().position(
+            |d| matches!(&d.source, DataSource::Loaded(l) if l.official_splits.is_some()),
+        );
         if let Some(d) = official {
             return Err(at.error(method_spans[m].clone(), format!("methods[{m}].tune: datasets[{d}] uses official splits, but tuning draws its own splits from the tuning seed")));
         }
     }
-    if let Some((k, _)) = datasets.iter().flat_map(|d| &d.swept).find(|(k, _)| methods.iter().any(|m| m.swept.iter().any(|(j, _)| j == k))) {
-        return Err(at.error(exp_span, format!("`{k}` is swept by a dataset and by a method: it would name two result columns")));
+    if let Some((k, _)) = datasets
+        .iter()
+        .flat_map(|d| &d.swept)
+        .find(|(k, _)| methods.iter().any(|m| m.swept.iter().any(|(j, _)| j == k)))
+    {
+        return Err(at.error(
+            exp_span,
+            format!(
+                "`{k}` is swept by a dataset and by a method: it would name two result columns"
+            ),
+        ));
     }
     Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
 }
 
 /// Errors at the second entry that takes a name already taken (names may be defaults).
-fn unique<'a>(names: impl Iterator<Item = (&'a str, Range<usize>)>, what: &str, at: Located) -> Result<()> {
+fn unique<'a>(
+    names: impl Iterator<Item = (&'a str, Range<usize>)>,
+    what: &str,
+    at: Located,
+) -> Result<()> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, (name, span)) in names.enumerate() {
         if let Some(first) = seen.insert(name, i) {

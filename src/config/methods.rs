@@ -26,12 +26,22 @@ pub struct MethodSpec {
 }
 
 /// Checks one entry; `tune` is its `tune` block, `eval_seed` the experiment's seed.
-pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, (swept, tune): (Swept, Option<RawTune>), i: usize, eval_seed: u64, at: Located, families: &[&dyn Family]) -> Result<MethodSpec> {
+pub(super) fn method(
+    table: Spanned<BTreeMap<String, Spanned<Value>>>,
+    (swept, tune): (Swept, Option<RawTune>),
+    i: usize,
+    eval_seed: u64,
+    at: Located,
+    families: &[&dyn Family],
+) -> Result<MethodSpec> {
     let span = table.span();
     let mut values = table.into_inner();
     let string = |v: Spanned<Value>| match v.get_ref() {
         Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
-        other => Err(at.error(v.span(), format!("invalid type: {} `{other}`, expected a string", other.type_str()))),
+        other => Err(at.error(
+            v.span(),
+            format!("invalid type: {} `{other}`, expected a string", other.type_str()),
+        )),
     };
     let kind = match values.remove("kind") {
         Some(v) => string(v)?,
@@ -40,10 +50,13 @@ pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, (swept, t
     let name = values.remove("name").map(string).transpose()?;
     let kind_name = kind.get_ref().clone();
     let values: Vec<(String, Spanned<Value>)> = values.into_iter().collect();
-    let family = families.iter().find(|f| f.kinds().contains(&kind_name.as_str())).ok_or_else(|| {
-        let known: Vec<&str> = families.iter().flat_map(|f| f.kinds().iter().copied()).collect();
-        Entry::new(at, i, span.clone(), kind.clone(), Vec::new()).error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
-    })?;
+    let family =
+        families.iter().find(|f| f.kinds().contains(&kind_name.as_str())).ok_or_else(|| {
+            let known: Vec<&str> =
+                families.iter().flat_map(|f| f.kinds().iter().copied()).collect();
+            Entry::new(at, i, span.clone(), kind.clone(), Vec::new())
+                .error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
+        })?;
     let (default, method, tuning) = match tune {
         None => {
             let checked = family.check(&Entry::new(at, i, span.clone(), kind.clone(), values))?;
@@ -52,10 +65,20 @@ pub(super) fn method(table: Spanned<BTreeMap<String, Spanned<Value>>>, (swept, t
         Some(raw) => {
             let set: Vec<String> = values.iter().map(|(k, _)| k.clone()).collect();
             let (t, names) = tuning::check(raw, i, &set, eval_seed, at, |point, at| {
-                family.check(&Entry::new(at, i, span.clone(), kind.clone(), values.iter().cloned().chain(point).collect()))
+                family.check(&Entry::new(
+                    at,
+                    i,
+                    span.clone(),
+                    kind.clone(),
+                    values.iter().cloned().chain(point).collect(),
+                ))
             })?;
             // One default name for the grid when its points agree on it (e.g. `TV-SVM`).
-            let default = if names.iter().all(|n| *n == names[0]) { names[0].clone() } else { format!("{kind_name}(tuned)") };
+            let default = if names.iter().all(|n| *n == names[0]) {
+                names[0].clone()
+            } else {
+                format!("{kind_name}(tuned)")
+            };
             (default, t.grid[0].method.clone(), Some(t))
         }
     };

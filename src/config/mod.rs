@@ -31,7 +31,11 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// Reads and validates a config file (a regular file of at most 16 MiB).
 pub fn load(path: &Path) -> Result<Experiment> {
     if crate::data::text::regular_file(path)? > MAX_CONFIG {
-        return Err(Error::Data(format!("{}: larger than {} MiB: not a config", path.display(), MAX_CONFIG >> 20)));
+        return Err(Error::Data(format!(
+            "{}: larger than {} MiB: not a config",
+            path.display(),
+            MAX_CONFIG >> 20
+        )));
     }
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     parse(&src, path)
@@ -46,7 +50,8 @@ pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
 /// Validates config text; method kinds are looked up in `families`.
 pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Experiment> {
     let plain = Located { path, src, swept: &[] };
-    let syntax = |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
+    let syntax =
+        |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
     let doc = toml::de::DeTable::parse(src).map_err(syntax)?;
     let span = doc.span();
     let mut root = doc.into_inner();
@@ -55,9 +60,16 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
     origins.extend(more);
     let at = Located { path, src, swept: &origins };
     let tunes = tuning::extract(&mut root, at)?;
-    let raw = raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
-        .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
-    experiment::check(raw, (datasets, methods.into_iter().zip(tunes).collect()), at, hash(src)?, families)
+    let raw =
+        raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
+            .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
+    experiment::check(
+        raw,
+        (datasets, methods.into_iter().zip(tunes).collect()),
+        at,
+        hash(src)?,
+        families,
+    )
 }
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.

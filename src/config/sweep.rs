@@ -41,7 +41,11 @@ struct Axis<'i> {
 
 /// Expands the sweeps of the `table` array of `root` (`datasets` or `methods`) in place;
 /// returns, per expanded entry, what it swept, and the origins of swept values.
-pub fn expand<'i>(root: &mut DeTable<'i>, table: &str, at: Located) -> Result<(Vec<Swept>, Vec<Origin>)> {
+pub fn expand<'i>(
+    root: &mut DeTable<'i>,
+    table: &str,
+    at: Located,
+) -> Result<(Vec<Swept>, Vec<Origin>)> {
     let Some(entries) = root.get_mut(table) else { return Ok((Vec::new(), Vec::new())) };
     let DeValue::Array(array) = entries.get_mut() else { return Ok((Vec::new(), Vec::new())) };
     let mut out = DeArray::new();
@@ -70,7 +74,15 @@ pub fn expand<'i>(root: &mut DeTable<'i>, table: &str, at: Located) -> Result<(V
             for (group, &j) in axes.iter().zip(&pick) {
                 for axis in group {
                     let v = axis.values[j].clone();
-                    origins.push((v.span(), format!("{table}[{i}].{}, sweep value {} of {}", axis.key, j + 1, axis.values.len())));
+                    origins.push((
+                        v.span(),
+                        format!(
+                            "{table}[{i}].{}, sweep value {} of {}",
+                            axis.key,
+                            j + 1,
+                            axis.values.len()
+                        ),
+                    ));
                     s.values.push((axis.key.clone(), text(&v, at)));
                     labels.push((axis.key.as_str(), axis.labels[j].as_str()));
                     t.insert(Spanned::new(v.span(), DeString::from(axis.key.clone())), v);
@@ -94,28 +106,53 @@ fn axes<'i>(t: &DeTable<'i>, entry: &str, at: Located) -> Result<Vec<Vec<Axis<'i
         let Some(list) = spec.get("sweep") else {
             continue;
         };
-        if let Some((bad, _)) = spec.iter().find(|(k, _)| !["sweep", "zip", "names"].contains(&k.get_ref().as_ref())) {
-            return Err(at.error(bad.span(), format!("{key}.{}: not a sweep key (a sweep takes `sweep`, `zip` and `names`)", bad.get_ref())));
+        if let Some((bad, _)) =
+            spec.iter().find(|(k, _)| !["sweep", "zip", "names"].contains(&k.get_ref().as_ref()))
+        {
+            return Err(at.error(
+                bad.span(),
+                format!(
+                    "{key}.{}: not a sweep key (a sweep takes `sweep`, `zip` and `names`)",
+                    bad.get_ref()
+                ),
+            ));
         }
         if ["name", "kind"].contains(&k.get_ref().as_ref()) {
             return Err(at.error(k.span(), format!("{key}: cannot be swept (put `{{key}}` placeholders in `name`; one entry per kind)")));
         }
         let values: Vec<_> = match list.get_ref() {
             DeValue::Array(a) if !a.is_empty() => a.iter().cloned().collect(),
-            _ => return Err(at.error(list.span(), format!("{key}.sweep: expected a non-empty list of values"))),
+            _ => {
+                return Err(at.error(
+                    list.span(),
+                    format!("{key}.sweep: expected a non-empty list of values"),
+                ));
+            }
         };
         let labels = match spec.get("names") {
             None => values.iter().map(|v| label(v, at)).collect(),
             Some(n) => match n.get_ref() {
-                DeValue::Array(a) if a.len() == values.len() && a.iter().all(|x| x.get_ref().is_str()) => {
+                DeValue::Array(a)
+                    if a.len() == values.len() && a.iter().all(|x| x.get_ref().is_str()) =>
+                {
                     a.iter().map(|x| x.get_ref().as_str().unwrap_or_default().to_string()).collect()
                 }
-                _ => return Err(at.error(n.span(), format!("{key}.names: expected {} strings, one per swept value", values.len()))),
+                _ => {
+                    return Err(at.error(
+                        n.span(),
+                        format!(
+                            "{key}.names: expected {} strings, one per swept value",
+                            values.len()
+                        ),
+                    ));
+                }
             },
         };
         let zip = match spec.get("zip") {
             None => None,
-            Some(z) => Some(z.get_ref().as_str().map(str::to_string).ok_or_else(|| at.error(z.span(), format!("{key}.zip: expected a group name (a string)")))?),
+            Some(z) => Some(z.get_ref().as_str().map(str::to_string).ok_or_else(|| {
+                at.error(z.span(), format!("{key}.zip: expected a group name (a string)"))
+            })?),
         };
         found.push((k.span().start, Axis { key: k.get_ref().to_string(), values, labels, zip }));
     }
@@ -125,14 +162,17 @@ fn axes<'i>(t: &DeTable<'i>, entry: &str, at: Located) -> Result<Vec<Vec<Axis<'i
         match groups.iter_mut().find(|g| axis.zip.is_some() && g[0].zip == axis.zip) {
             Some(g) if g[0].values.len() != axis.values.len() => {
                 let span = axis.values[0].span();
-                return Err(at.error(span, format!(
-                    "{entry}.{}: zip group `{}` has {} values ({}) but this sweep has {}",
-                    axis.key,
-                    g[0].zip.as_deref().unwrap_or_default(),
-                    g[0].values.len(),
-                    g[0].key,
-                    axis.values.len()
-                )));
+                return Err(at.error(
+                    span,
+                    format!(
+                        "{entry}.{}: zip group `{}` has {} values ({}) but this sweep has {}",
+                        axis.key,
+                        g[0].zip.as_deref().unwrap_or_default(),
+                        g[0].values.len(),
+                        g[0].key,
+                        axis.values.len()
+                    ),
+                ));
             }
             Some(g) => g.push(axis),
             None => groups.push(vec![axis]),
@@ -143,7 +183,11 @@ fn axes<'i>(t: &DeTable<'i>, entry: &str, at: Located) -> Result<Vec<Vec<Axis<'i
 
 /// Every choice of one index per axis of the given lengths, the first axis varying slowest.
 pub(super) fn combinations(lengths: &[usize]) -> Vec<Vec<usize>> {
-    lengths.iter().fold(vec![Vec::new()], |acc, &n| acc.into_iter().flat_map(|head| (0..n).map(move |j| head.iter().copied().chain([j]).collect())).collect())
+    lengths.iter().fold(vec![Vec::new()], |acc, &n| {
+        acc.into_iter()
+            .flat_map(|head| (0..n).map(move |j| head.iter().copied().chain([j]).collect()))
+            .collect()
+    })
 }
 
 /// A value as written in the file; strings without their quotes.
@@ -165,17 +209,31 @@ fn label(v: &Spanned<DeValue>, at: Located) -> String {
 /// Fills the `{key}` placeholders of the entry's `name` with `labels` and returns an empty
 /// suffix; without placeholders returns `[key=label,...]` for the caller to append.
 fn name(t: &mut DeTable, labels: &[(&str, &str)], entry: &str, at: Located) -> Result<String> {
-    let suffix = format!("[{}]", labels.iter().map(|(k, l)| format!("{k}={l}")).collect::<Vec<_>>().join(","));
+    let suffix = format!(
+        "[{}]",
+        labels.iter().map(|(k, l)| format!("{k}={l}")).collect::<Vec<_>>().join(",")
+    );
     let Some(v) = t.get_mut("name") else { return Ok(suffix) };
-    let Some(template) = v.get_ref().as_str().filter(|s| s.contains('{')).map(str::to_string) else { return Ok(suffix) };
+    let Some(template) = v.get_ref().as_str().filter(|s| s.contains('{')).map(str::to_string)
+    else {
+        return Ok(suffix);
+    };
     let mut filled = String::new();
     let mut rest = template.as_str();
     while let Some(open) = rest.find('{') {
-        let close = rest[open..].find('}').map(|c| open + c).ok_or_else(|| at.error(v.span(), format!("{entry}.name: `{{` without a closing `}}`")))?;
+        let close = rest[open..].find('}').map(|c| open + c).ok_or_else(|| {
+            at.error(v.span(), format!("{entry}.name: `{{` without a closing `}}`"))
+        })?;
         let key = &rest[open + 1..close];
         let (_, l) = labels.iter().find(|(k, _)| *k == key).ok_or_else(|| {
             let keys: Vec<&str> = labels.iter().map(|(k, _)| *k).collect();
-            at.error(v.span(), format!("{entry}.name: placeholder `{{{key}}}` is not a swept key (swept: {})", keys.join(", ")))
+            at.error(
+                v.span(),
+                format!(
+                    "{entry}.name: placeholder `{{{key}}}` is not a swept key (swept: {})",
+                    keys.join(", ")
+                ),
+            )
         })?;
         filled.push_str(&rest[..open]);
         filled.push_str(l);

@@ -99,8 +99,18 @@ fn raw(v: Spanned<DeValue>, i: usize, at: Located) -> Result<RawTune> {
             "criterion" => r.criterion = Some(value(v, at)?),
             name => {
                 let list = match v.into_inner() {
-                    DeValue::Array(a) if !a.is_empty() => a.into_iter().map(|x| Ok((value(x.clone(), at)?, sweep::text(&x, at)))).collect::<Result<Vec<_>>>()?,
-                    _ => return Err(at.error(k.span(), format!("methods[{i}].tune.{name}: expected a non-empty list of values"))),
+                    DeValue::Array(a) if !a.is_empty() => a
+                        .into_iter()
+                        .map(|x| Ok((value(x.clone(), at)?, sweep::text(&x, at))))
+                        .collect::<Result<Vec<_>>>()?,
+                    _ => {
+                        return Err(at.error(
+                            k.span(),
+                            format!(
+                                "methods[{i}].tune.{name}: expected a non-empty list of values"
+                            ),
+                        ));
+                    }
                 };
                 r.keys.push((key, list));
             }
@@ -112,42 +122,91 @@ fn raw(v: Spanned<DeValue>, i: usize, at: Located) -> Result<RawTune> {
 /// A parsed value with its span.
 fn value(v: Spanned<DeValue>, at: Located) -> Result<Spanned<Value>> {
     let s = v.span();
-    Value::deserialize(v.into_deserializer()).map(|x| Spanned::new(s.clone(), x)).map_err(|e| at.error(s, e.message().to_string()))
+    Value::deserialize(v.into_deserializer())
+        .map(|x| Spanned::new(s.clone(), x))
+        .map_err(|e| at.error(s, e.message().to_string()))
 }
 
 /// Checks a tuning block: `check` checks the entry with one grid point's values added (an
 /// error inside it names the value's position through `at`). `set` lists the entry's own
 /// keys; `eval_seed` is the experiment's seed, which tuning may not use.
-pub fn check(raw: RawTune, i: usize, set: &[String], eval_seed: u64, at: Located, check: impl Fn(Vec<(String, Spanned<Value>)>, Located) -> Result<Checked>) -> Result<(Tuning, Vec<String>)> {
+pub fn check(
+    raw: RawTune,
+    i: usize,
+    set: &[String],
+    eval_seed: u64,
+    at: Located,
+    check: impl Fn(Vec<(String, Spanned<Value>)>, Located) -> Result<Checked>,
+) -> Result<(Tuning, Vec<String>)> {
     let key = |k: &str| format!("methods[{i}].tune.{k}");
     if raw.keys.is_empty() {
-        return Err(at.error(raw.span, format!("methods[{i}].tune: no key to tune (give at least one `key = [values]`)")));
+        return Err(at.error(
+            raw.span,
+            format!("methods[{i}].tune: no key to tune (give at least one `key = [values]`)"),
+        ));
     }
     if let Some((k, _)) = raw.keys.iter().find(|(k, _)| set.contains(k.get_ref())) {
-        return Err(at.error(k.span(), format!("{}: also set in the entry; a key is either set or tuned", key(k.get_ref()))));
+        return Err(at.error(
+            k.span(),
+            format!("{}: also set in the entry; a key is either set or tuned", key(k.get_ref())),
+        ));
     }
     let seed = match &raw.seed {
-        None => return Err(at.error(raw.span.clone(), format!("{}: missing (the tuning seed; not the experiment's seed)", key("seed")))),
+        None => {
+            return Err(at.error(
+                raw.span.clone(),
+                format!("{}: missing (the tuning seed; not the experiment's seed)", key("seed")),
+            ));
+        }
         Some(s) => match s.get_ref().as_integer().map(u64::try_from) {
-            Some(Ok(v)) if v == eval_seed => return Err(at.error(s.span(), format!("{}: equals the experiment's seed, so tuning would see the evaluation splits", key("seed")))),
+            Some(Ok(v)) if v == eval_seed => return Err(at.error(
+                s.span(),
+                format!(
+                    "{}: equals the experiment's seed, so tuning would see the evaluation splits",
+                    key("seed")
+                ),
+            )),
             Some(Ok(v)) => v,
-            _ => return Err(at.error(s.span(), format!("{}: expected an integer ≥ 0", key("seed")))),
+            _ => {
+                return Err(at.error(s.span(), format!("{}: expected an integer ≥ 0", key("seed"))));
+            }
         },
     };
     let splits = match &raw.splits {
-        None => return Err(at.error(raw.span.clone(), format!("{}: missing (how many splits of the tuning seed)", key("splits")))),
+        None => {
+            return Err(at.error(
+                raw.span.clone(),
+                format!("{}: missing (how many splits of the tuning seed)", key("splits")),
+            ));
+        }
         Some(s) => match s.get_ref().as_integer() {
             Some(n @ 1..=10_000) => n as usize,
-            _ => return Err(at.error(s.span(), format!("{}: expected an integer in 1..=10000", key("splits")))),
+            _ => {
+                return Err(at.error(
+                    s.span(),
+                    format!("{}: expected an integer in 1..=10000", key("splits")),
+                ));
+            }
         },
     };
     let criterion = match &raw.criterion {
         None => Criterion::Unlabeled,
-        Some(c) => criterion(c.get_ref()).ok_or_else(|| at.error(c.span(), format!("{}: expected \"unlabeled\" or \"kfold:K\" with K ≥ 2", key("criterion"))))?,
+        Some(c) => criterion(c.get_ref()).ok_or_else(|| {
+            at.error(
+                c.span(),
+                format!("{}: expected \"unlabeled\" or \"kfold:K\" with K ≥ 2", key("criterion")),
+            )
+        })?,
     };
-    let total = raw.keys.iter().try_fold(1usize, |n, (_, v)| n.checked_mul(v.len())).filter(|n| *n <= MAX_POINTS);
+    let total = raw
+        .keys
+        .iter()
+        .try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()))
+        .filter(|n| *n <= MAX_POINTS);
     if total.is_none() {
-        return Err(at.error(raw.span, format!("methods[{i}].tune: more than {MAX_POINTS} grid points")));
+        return Err(
+            at.error(raw.span, format!("methods[{i}].tune: more than {MAX_POINTS} grid points"))
+        );
     }
     let mut grid = Vec::new();
     let mut names = Vec::new();
@@ -158,7 +217,10 @@ pub fn check(raw: RawTune, i: usize, set: &[String], eval_seed: u64, at: Located
         let mut written = Vec::new();
         for ((k, list), &j) in raw.keys.iter().zip(&pick) {
             let (v, text) = &list[j];
-            origins.push((v.span(), format!("{}, grid value {} of {}", key(k.get_ref()), j + 1, list.len())));
+            origins.push((
+                v.span(),
+                format!("{}, grid value {} of {}", key(k.get_ref()), j + 1, list.len()),
+            ));
             values.push((k.get_ref().clone(), v.clone()));
             written.push((k.get_ref().clone(), text.clone()));
         }

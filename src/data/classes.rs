@@ -8,12 +8,19 @@ use crate::error::{Error, Result};
 
 impl Dataset {
     /// A dataset from class ids (each `< class_names.len()`); `y` is +1 for class 0, −1 else.
-    pub fn with_classes(x: Features, classes: Vec<usize>, class_names: Vec<String>) -> Result<Self> {
+    pub fn with_classes(
+        x: Features,
+        classes: Vec<usize>,
+        class_names: Vec<String>,
+    ) -> Result<Self> {
         if x.nrows() != classes.len() {
             return Err(Error::Data(format!("{} rows but {} class ids", x.nrows(), classes.len())));
         }
         if let Some(c) = classes.iter().find(|c| **c >= class_names.len()) {
-            return Err(Error::Data(format!("class id {c} but only {} classes", class_names.len())));
+            return Err(Error::Data(format!(
+                "class id {c} but only {} classes",
+                class_names.len()
+            )));
         }
         let y = classes.iter().map(|c| if *c == 0 { 1.0 } else { -1.0 }).collect::<Array1<f64>>();
         Ok(Dataset { x, y, classes, class_names })
@@ -58,7 +65,8 @@ impl Dataset {
                 _ => return Err(Error::Data(format!("class id {c} is unknown or listed twice"))),
             }
         }
-        let rows: Vec<usize> = (0..self.len()).filter(|i| new_id[self.classes[*i]].is_some()).collect();
+        let rows: Vec<usize> =
+            (0..self.len()).filter(|i| new_id[self.classes[*i]].is_some()).collect();
         let classes = rows.iter().filter_map(|i| new_id[self.classes[*i]]).collect();
         let names = keep.iter().map(|c| self.class_names[*c].clone()).collect();
         Dataset::with_classes(self.x.select_rows(&rows), classes, names)
@@ -68,10 +76,13 @@ impl Dataset {
     /// (`rest`). Row order is kept.
     pub fn one_vs_rest(&self, positive: &[usize]) -> Result<Dataset> {
         if positive.is_empty() || positive.iter().any(|c| *c >= self.n_classes()) {
-            return Err(Error::Data(format!("positive classes {positive:?} must be known class ids")));
+            return Err(Error::Data(format!(
+                "positive classes {positive:?} must be known class ids"
+            )));
         }
         let classes = self.classes.iter().map(|c| usize::from(!positive.contains(c))).collect();
-        let pos = positive.iter().map(|c| self.class_names[*c].as_str()).collect::<Vec<_>>().join("+");
+        let pos =
+            positive.iter().map(|c| self.class_names[*c].as_str()).collect::<Vec<_>>().join("+");
         Dataset::with_classes(self.x.clone(), classes, vec![pos, "rest".into()])
     }
 }
@@ -91,7 +102,8 @@ mod tests {
     fn subsets_and_binarisation_relabel_rows() {
         let d = digits();
         assert_eq!(d.class_counts(), [1, 1, 2, 1]);
-        let four_nine = d.select_classes(&[d.class_id("4").unwrap(), d.class_id("9").unwrap()]).unwrap();
+        let four_nine =
+            d.select_classes(&[d.class_id("4").unwrap(), d.class_id("9").unwrap()]).unwrap();
         assert_eq!(four_nine.classes, [0, 1, 0]);
         assert_eq!(four_nine.y, array![1.0, -1.0, 1.0]);
         assert_eq!(four_nine.x.to_dense().column(0).to_vec(), [2.0, 3.0, 4.0]);

@@ -18,9 +18,17 @@ pub struct Csr {
 impl Csr {
     /// Checks the structure: `indptr` starts at 0 and is nondecreasing up to `indices.len()`,
     /// column indices are strictly increasing within a row and below `n_cols`, values finite.
-    pub fn new(n_cols: usize, indptr: Vec<usize>, indices: Vec<u32>, values: Vec<f64>) -> Result<Self> {
+    pub fn new(
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+    ) -> Result<Self> {
         let bad = |m: String| Err(Error::Data(format!("invalid CSR matrix: {m}")));
-        if indptr.first() != Some(&0) || indptr.last() != Some(&indices.len()) || indices.len() != values.len() {
+        if indptr.first() != Some(&0)
+            || indptr.last() != Some(&indices.len())
+            || indices.len() != values.len()
+        {
             return bad(format!(
                 "indptr must run from 0 to nnz = {} (values: {})",
                 indices.len(),
@@ -94,7 +102,12 @@ impl Csr {
         let at = at.min(self.nrows());
         let cut = self.indptr[at];
         if 2 * at <= self.nrows() {
-            let head = Csr { n_cols: self.n_cols, indptr: self.indptr[..=at].to_vec(), indices: self.indices[..cut].to_vec(), values: self.values[..cut].to_vec() };
+            let head = Csr {
+                n_cols: self.n_cols,
+                indptr: self.indptr[..=at].to_vec(),
+                indices: self.indices[..cut].to_vec(),
+                values: self.values[..cut].to_vec(),
+            };
             self.indices.drain(..cut);
             self.values.drain(..cut);
             self.indptr.drain(..at);
@@ -102,7 +115,12 @@ impl Csr {
             (head, self)
         } else {
             let indptr = self.indptr[at..].iter().map(|p| p - cut).collect();
-            let tail = Csr { n_cols: self.n_cols, indptr, indices: self.indices[cut..].to_vec(), values: self.values[cut..].to_vec() };
+            let tail = Csr {
+                n_cols: self.n_cols,
+                indptr,
+                indices: self.indices[cut..].to_vec(),
+                values: self.values[cut..].to_vec(),
+            };
             self.indptr.truncate(at + 1);
             self.indices.truncate(cut);
             self.values.truncate(cut);
@@ -113,7 +131,10 @@ impl Csr {
     /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns.
     pub fn vstack(n_cols: usize, blocks: &[&Csr]) -> Result<Csr> {
         if let Some(b) = blocks.iter().find(|b| b.n_cols != n_cols) {
-            return Err(Error::Data(format!("cannot stack a {}-column block under {n_cols} columns", b.n_cols)));
+            return Err(Error::Data(format!(
+                "cannot stack a {}-column block under {n_cols} columns",
+                b.n_cols
+            )));
         }
         let mut indptr = vec![0];
         let (mut indices, mut values) = (Vec::new(), Vec::new());
@@ -128,7 +149,9 @@ impl Csr {
     /// Bytes held by the three arrays (at their lengths): the CSR size of the matrix.
     pub fn size_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.indptr.len() * size_of::<usize>() + self.indices.len() * size_of::<u32>() + self.values.len() * size_of::<f64>()
+        self.indptr.len() * size_of::<usize>()
+            + self.indices.len() * size_of::<u32>()
+            + self.values.len() * size_of::<f64>()
     }
 
     /// Applies `f(column, value)` to every stored value (the structure is unchanged).
@@ -192,7 +215,10 @@ mod tests {
         assert_eq!(a.first_columns(2).to_dense(), dense.slice(ndarray::s![.., ..2]));
         assert_eq!(a.first_columns(9), a);
         let stacked = Csr::vstack(3, &[&a, &a.select_rows(&[0])]).unwrap();
-        assert_eq!(stacked.to_dense(), ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]);
+        assert_eq!(
+            stacked.to_dense(),
+            ndarray::concatenate![ndarray::Axis(0), dense, array![[1.0, 0.0, 2.0]]]
+        );
         assert!(Csr::vstack(4, &[&a]).is_err());
         for at in 0..=3 {
             let (head, tail) = a.clone().split_rows(at);

@@ -32,7 +32,8 @@ pub fn parse_matrix<R: BufRead>(reader: R, path: &Path, label_first: bool) -> Re
         }
         let start = values.len();
         for (k, tok) in text::tokens(line).enumerate() {
-            let v = text::number(tok).map_err(|m| text::error_at(path, no, format!("column {}: {m}", k + 1)))?;
+            let v = text::number(tok)
+                .map_err(|m| text::error_at(path, no, format!("column {}: {m}", k + 1)))?;
             if label_first && k == 0 {
                 labels.push(v);
             } else {
@@ -44,7 +45,11 @@ pub fn parse_matrix<R: BufRead>(reader: R, path: &Path, label_first: bool) -> Re
             return Err(text::error_at(path, no, "a row without values"));
         }
         if *width.get_or_insert(w) != w {
-            return Err(text::error_at(path, no, format!("{w} values where earlier rows have {}", width.unwrap_or(0))));
+            return Err(text::error_at(
+                path,
+                no,
+                format!("{w} values where earlier rows have {}", width.unwrap_or(0)),
+            ));
         }
         rows += 1;
     }
@@ -73,7 +78,8 @@ pub fn parse_labels<R: BufRead>(reader: R, path: &Path) -> Result<Vec<f64>> {
         let (Some(tok), None) = (toks.next(), toks.next()) else {
             return Err(text::error_at(path, no, "expected one label per line"));
         };
-        labels.push(text::number(tok).map_err(|m| text::error_at(path, no, format!("label: {m}")))?);
+        labels
+            .push(text::number(tok).map_err(|m| text::error_at(path, no, format!("label: {m}")))?);
     }
     if labels.is_empty() {
         return Err(lines.file_error("no labels (empty file)"));
@@ -97,9 +103,16 @@ pub fn parse_splits<R: BufRead>(reader: R, path: &Path, n: usize) -> Result<Vec<
         let mut split = Vec::new();
         let mut seen = vec![false; n];
         for tok in text::tokens(line) {
-            let i = std::str::from_utf8(tok).ok().and_then(|t| t.parse::<usize>().ok()).filter(|i| (1..=n).contains(i));
+            let i = std::str::from_utf8(tok)
+                .ok()
+                .and_then(|t| t.parse::<usize>().ok())
+                .filter(|i| (1..=n).contains(i));
             let Some(i) = i else {
-                return Err(text::error_at(path, no, format!("`{}` is not an index in 1..={n}", String::from_utf8_lossy(tok))));
+                return Err(text::error_at(
+                    path,
+                    no,
+                    format!("`{}` is not an index in 1..={n}", String::from_utf8_lossy(tok)),
+                ));
             };
             if std::mem::replace(&mut seen[i - 1], true) {
                 return Err(text::error_at(path, no, format!("index {i} listed twice")));
@@ -145,8 +158,18 @@ mod tests {
     fn bad_text_files_name_file_and_line() {
         type Reader = fn(&std::path::Path) -> Result<()>;
         let cases: [(&str, Reader, &str, &str); 7] = [
-            ("w", |p| read_matrix(p, false).map(drop), "1 2\n3\n", ":2: 1 values where earlier rows have 2"),
-            ("nan", |p| read_matrix(p, false).map(drop), "1 NaN\n", ":1: column 2: non-finite value `NaN`"),
+            (
+                "w",
+                |p| read_matrix(p, false).map(drop),
+                "1 2\n3\n",
+                ":2: 1 values where earlier rows have 2",
+            ),
+            (
+                "nan",
+                |p| read_matrix(p, false).map(drop),
+                "1 NaN\n",
+                ":1: column 2: non-finite value `NaN`",
+            ),
             ("empty", |p| read_matrix(p, false).map(drop), "", ":1: no data rows"),
             ("two", |p| read_labels(p).map(drop), "1\n1 2\n", ":2: expected one label per line"),
             ("idx0", |p| read_splits(p, 5).map(drop), "1 0\n", ":1: `0` is not an index in 1..=5"),

@@ -42,13 +42,18 @@ impl Features {
     /// The rows of `blocks` one under the other (each `n_cols` wide): sparse when every
     /// block is, dense otherwise.
     pub fn stack(blocks: &[&Features], n_cols: usize) -> Result<Features> {
-        let sparse: Vec<&Csr> = blocks.iter().filter_map(|b| if let Features::Sparse(c) = b { Some(c) } else { None }).collect();
+        let sparse: Vec<&Csr> = blocks
+            .iter()
+            .filter_map(|b| if let Features::Sparse(c) = b { Some(c) } else { None })
+            .collect();
         if sparse.len() == blocks.len() {
             return Csr::vstack(n_cols, &sparse).map(Features::Sparse);
         }
         let dense: Vec<_> = blocks.iter().map(|b| b.to_dense()).collect();
         let views: Vec<_> = dense.iter().map(|d| d.view()).collect();
-        concatenate(Axis(0), &views).map(Features::Dense).map_err(|e| Error::Data(format!("cannot stack rows under {n_cols} columns: {e}")))
+        concatenate(Axis(0), &views)
+            .map(Features::Dense)
+            .map_err(|e| Error::Data(format!("cannot stack rows under {n_cols} columns: {e}")))
     }
 
     /// A dense view: borrowed when already dense, densified otherwise (for the dense methods).

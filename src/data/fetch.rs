@@ -44,7 +44,12 @@ pub fn mirrors(explicit: Option<PathBuf>) -> Vec<PathBuf> {
 
 /// Fetches every file of the datasets `names` (all registered when empty) into `dest`.
 /// Returns each file's relative path and outcome, in registry order.
-pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirrors: &[PathBuf]) -> Result<Vec<(String, Outcome)>> {
+pub fn fetch(
+    reg: &Registry,
+    names: &[String],
+    dest: &Path,
+    mirrors: &[PathBuf],
+) -> Result<Vec<(String, Outcome)>> {
     let names: Vec<&str> = if names.is_empty() {
         reg.datasets.keys().map(String::as_str).collect()
     } else {
@@ -62,7 +67,10 @@ pub fn fetch(reg: &Registry, names: &[String], dest: &Path, mirrors: &[PathBuf])
     files
         .into_iter()
         .map(|rel| {
-            let entry = reg.files.get(rel).ok_or_else(|| Error::Data(format!("no [files] entry for `{rel}`")))?;
+            let entry = reg
+                .files
+                .get(rel)
+                .ok_or_else(|| Error::Data(format!("no [files] entry for `{rel}`")))?;
             Ok((rel.to_string(), fetch_file(reg, rel, entry, dest, mirrors, &mut verified)?))
         })
         .collect()
@@ -90,14 +98,16 @@ fn fetch_file(
     let accepts = |sha: &str| entry.accepts(sha);
     let mut tried = Vec::new();
     for mirror in mirrors {
-        let names = if entry.mirror.is_empty() { vec![rel.to_string()] } else { entry.mirror.clone() };
+        let names =
+            if entry.mirror.is_empty() { vec![rel.to_string()] } else { entry.mirror.clone() };
         let parts: Vec<PathBuf> = names.iter().map(|n| mirror.join(n)).collect();
         if let Some(missing) = parts.iter().find(|p| !p.is_file()) {
             tried.push(format!("mirror: {} is not there", missing.display()));
             continue;
         }
         let from = format!("mirror {}", mirror.display());
-        match staged::place(&target, &from, &entry.sha256, accepts, |out| concat(&parts, rel, out)) {
+        match staged::place(&target, &from, &entry.sha256, accepts, |out| concat(&parts, rel, out))
+        {
             Ok(()) => return Ok(Outcome::Copied),
             Err(e) => tried.push(reason(e)),
         }
@@ -107,19 +117,30 @@ fn fetch_file(
     };
     let Ok((url, hint)) = public_source(reg, rel, entry, dest) else {
         tried.push("no public source is registered".into());
-        return Err(fail(&tried, "Pass --mirror DIR (or set SSLAB_DATA_MIRROR) to a folder that holds it".into()));
+        return Err(fail(
+            &tried,
+            "Pass --mirror DIR (or set SSLAB_DATA_MIRROR) to a folder that holds it".into(),
+        ));
     };
     let downloaded = match &entry.member {
         None => staged::place(&target, url, &entry.sha256, accepts, |out| http::download(url, out)),
         Some(member) => archive_path(reg, entry, dest).and_then(|(path, archive)| {
             if !verified.contains(&path) {
                 if !path.is_file() || sha256_file(&path)? != archive.sha256 {
-                    staged::place(&path, url, &archive.sha256, |s| s == archive.sha256, |out| http::download(url, out))?;
+                    staged::place(
+                        &path,
+                        url,
+                        &archive.sha256,
+                        |s| s == archive.sha256,
+                        |out| http::download(url, out),
+                    )?;
                 }
                 verified.push(path.clone());
             }
             let from = format!("{} (member {member})", path.display());
-            staged::place(&target, &from, &entry.sha256, accepts, |out| archive::extract(&path, member, out))
+            staged::place(&target, &from, &entry.sha256, accepts, |out| {
+                archive::extract(&path, member, out)
+            })
         }),
     };
     downloaded.map(|()| Outcome::Downloaded).map_err(|e| {
@@ -133,21 +154,36 @@ fn fetch_file(
 }
 
 /// The URL to download for `entry`, and where a user who fetches it by hand should put it.
-fn public_source<'a>(reg: &'a Registry, rel: &str, entry: &'a FileEntry, dest: &Path) -> Result<(&'a str, String)> {
+fn public_source<'a>(
+    reg: &'a Registry,
+    rel: &str,
+    entry: &'a FileEntry,
+    dest: &Path,
+) -> Result<(&'a str, String)> {
     match (&entry.url, &entry.member) {
-        (Some(url), _) => Ok((url, format!("to {} (sha256 {})", dest.join(rel).display(), entry.sha256))),
+        (Some(url), _) => {
+            Ok((url, format!("to {} (sha256 {})", dest.join(rel).display(), entry.sha256)))
+        }
         (None, Some(_)) => {
             let (path, archive) = archive_path(reg, entry, dest)?;
             Ok((&archive.url, format!("to {} (sha256 {})", path.display(), archive.sha256)))
         }
-        (None, None) => Err(Error::Data(format!("registry file with sha256 {} has no public source", entry.sha256))),
+        (None, None) => Err(Error::Data(format!(
+            "registry file with sha256 {} has no public source",
+            entry.sha256
+        ))),
     }
 }
 
 /// Where the archive of `entry` is kept: `dest/archives/<file name of its URL>`.
-fn archive_path<'a>(reg: &'a Registry, entry: &FileEntry, dest: &Path) -> Result<(PathBuf, &'a super::registry::Archive)> {
+fn archive_path<'a>(
+    reg: &'a Registry,
+    entry: &FileEntry,
+    dest: &Path,
+) -> Result<(PathBuf, &'a super::registry::Archive)> {
     let name = entry.archive.as_deref().unwrap_or_default();
-    let archive = reg.archives.get(name).ok_or_else(|| Error::Data(format!("unknown archive `{name}`")))?;
+    let archive =
+        reg.archives.get(name).ok_or_else(|| Error::Data(format!("unknown archive `{name}`")))?;
     let file = archive.url.rsplit('/').next().unwrap_or(name);
     Ok((dest.join("archives").join(file), archive))
 }
@@ -158,7 +194,8 @@ fn concat(parts: &[PathBuf], rel: &str, out: &mut dyn Write) -> Result<()> {
     for part in parts {
         let file = File::open(part).map_err(|e| Error::io(part, e))?;
         let gunzip = part.extension().is_some_and(|e| e == "gz") && !rel.ends_with(".gz");
-        let mut reader: Box<dyn Read> = if gunzip { Box::new(MultiGzDecoder::new(file)) } else { Box::new(file) };
+        let mut reader: Box<dyn Read> =
+            if gunzip { Box::new(MultiGzDecoder::new(file)) } else { Box::new(file) };
         std::io::copy(&mut reader, out).map_err(|e| Error::io(part, e))?;
     }
     Ok(())

@@ -27,21 +27,33 @@ pub fn read_vector(path: &Path, name: &str) -> Result<Vec<f64>> {
 }
 
 fn read(path: &Path, name: &str) -> Result<ArrayD<f64>> {
-    let file = Hdf5File::open(path).map_err(|e| Error::Data(format!("{}: not a readable HDF5 file: {e}", path.display())))?;
+    let file = Hdf5File::open(path)
+        .map_err(|e| Error::Data(format!("{}: not a readable HDF5 file: {e}", path.display())))?;
     let ds = file.dataset(name).map_err(|e| bad(path, name, format!("not found: {e}")))?;
     let h5 = |e: hdf5_reader::error::Error| bad(path, name, e);
     match ds.dtype() {
         Datatype::FloatingPoint { size: 4, .. } => as_f64::<f32>(&ds, f64::from).map_err(h5),
         Datatype::FloatingPoint { size: 8, .. } => as_f64::<f64>(&ds, |v| v).map_err(h5),
-        Datatype::FixedPoint { size: 1, signed: false, .. } => as_f64::<u8>(&ds, f64::from).map_err(h5),
-        Datatype::FixedPoint { size: 2, signed: true, .. } => as_f64::<i16>(&ds, f64::from).map_err(h5),
-        Datatype::FixedPoint { size: 4, signed: true, .. } => as_f64::<i32>(&ds, f64::from).map_err(h5),
-        Datatype::FixedPoint { size: 8, signed: true, .. } => as_f64::<i64>(&ds, |v| v as f64).map_err(h5),
+        Datatype::FixedPoint { size: 1, signed: false, .. } => {
+            as_f64::<u8>(&ds, f64::from).map_err(h5)
+        }
+        Datatype::FixedPoint { size: 2, signed: true, .. } => {
+            as_f64::<i16>(&ds, f64::from).map_err(h5)
+        }
+        Datatype::FixedPoint { size: 4, signed: true, .. } => {
+            as_f64::<i32>(&ds, f64::from).map_err(h5)
+        }
+        Datatype::FixedPoint { size: 8, signed: true, .. } => {
+            as_f64::<i64>(&ds, |v| v as f64).map_err(h5)
+        }
         other => Err(bad(path, name, format!("has type {other:?}, not a supported number type"))),
     }
 }
 
-fn as_f64<T: H5Type + Copy>(ds: &Dataset, f: impl Fn(T) -> f64) -> hdf5_reader::error::Result<ArrayD<f64>> {
+fn as_f64<T: H5Type + Copy>(
+    ds: &Dataset,
+    f: impl Fn(T) -> f64,
+) -> hdf5_reader::error::Result<ArrayD<f64>> {
     Ok(ds.read_array::<T>()?.mapv(f))
 }
 

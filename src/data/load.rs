@@ -18,7 +18,12 @@ pub fn data_dir() -> PathBuf {
 
 /// Loads registered dataset `name` from `root`: the parts `parts` (all when None) with
 /// their rows stacked in that order.
-pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[String]>) -> Result<Dataset> {
+pub fn load_named(
+    reg: &Registry,
+    name: &str,
+    root: &Path,
+    parts: Option<&[String]>,
+) -> Result<Dataset> {
     let entry = reg.get(name)?;
     let chosen = match parts {
         None => entry.parts.iter().collect(),
@@ -27,7 +32,10 @@ pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[Strin
             .map(|p| {
                 entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
                     let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
-                    Error::Data(format!("dataset `{name}` has no part `{p}` (parts: {})", known.join(", ")))
+                    Error::Data(format!(
+                        "dataset `{name}` has no part `{p}` (parts: {})",
+                        known.join(", ")
+                    ))
                 })
             })
             .collect::<Result<Vec<_>>>()?,
@@ -43,12 +51,16 @@ pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[Strin
         // SVMlin's unlabeled rows (label `unlabeled_label`): truth unknown.
         let offset = classes.len();
         let is_unknown = |v: &f64| entry.unlabeled_label == Some(*v);
-        unknown.extend(labels.iter().enumerate().filter(|(_, v)| is_unknown(v)).map(|(i, _)| offset + i));
-        let known: Vec<f64> = labels.iter().map(|v| if is_unknown(v) { entry.labels[0] } else { *v }).collect();
+        unknown.extend(
+            labels.iter().enumerate().filter(|(_, v)| is_unknown(v)).map(|(i, _)| offset + i),
+        );
+        let known: Vec<f64> =
+            labels.iter().map(|v| if is_unknown(v) { entry.labels[0] } else { *v }).collect();
         classes.extend(class_ids(&known, entry, label_path)?);
         blocks.push(features);
     }
-    let mut data = Dataset::with_classes(stack(blocks, entry.features)?, classes, entry.class_names.clone())?;
+    let mut data =
+        Dataset::with_classes(stack(blocks, entry.features)?, classes, entry.class_names.clone())?;
     for i in unknown {
         data.y[i] = f64::NAN;
     }
@@ -58,7 +70,11 @@ pub fn load_named(reg: &Registry, name: &str, root: &Path, parts: Option<&[Strin
 /// Reads an SVMlight file given by path. `labels` lists the label values in class-id order;
 /// None takes the distinct labels found, higher first when there are two (so +1/−1 and
 /// 1/0 keep 1 as the positive class), ascending otherwise. Class names are the labels.
-pub fn load_svmlight(path: &Path, n_features: Option<usize>, labels: Option<Vec<f64>>) -> Result<Dataset> {
+pub fn load_svmlight(
+    path: &Path,
+    n_features: Option<usize>,
+    labels: Option<Vec<f64>>,
+) -> Result<Dataset> {
     let opts = SvmlightOptions { n_features, unlabeled: false, labels: labels.clone() };
     let file = svmlight::read(path, &opts)?;
     let labels = labels.unwrap_or_else(|| {
@@ -74,13 +90,24 @@ pub fn load_svmlight(path: &Path, n_features: Option<usize>, labels: Option<Vec<
         }
         seen
     });
-    let classes = file.labels.iter().map(|v| labels.iter().position(|l| l == v).unwrap_or(0)).collect();
-    Dataset::with_classes(Features::Sparse(file.x), classes, labels.iter().map(|v| format!("{v}")).collect())
+    let classes =
+        file.labels.iter().map(|v| labels.iter().position(|l| l == v).unwrap_or(0)).collect();
+    Dataset::with_classes(
+        Features::Sparse(file.x),
+        classes,
+        labels.iter().map(|v| format!("{v}")).collect(),
+    )
 }
 
 /// The official splits of registered dataset `name` with `labeled` labelled points, as
 /// 0-based row indices into the full dataset of `n_rows` rows.
-pub fn official_splits(reg: &Registry, name: &str, root: &Path, labeled: usize, n_rows: usize) -> Result<Vec<Vec<usize>>> {
+pub fn official_splits(
+    reg: &Registry,
+    name: &str,
+    root: &Path,
+    labeled: usize,
+    n_rows: usize,
+) -> Result<Vec<Vec<usize>>> {
     let entry = reg.get(name)?;
     let Some(rel) = entry.splits.get(&labeled.to_string()) else {
         let known: Vec<&str> = entry.splits.keys().map(String::as_str).collect();
@@ -98,18 +125,33 @@ fn file(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
     if path.is_file() {
         Ok(path)
     } else {
-        Err(Error::Data(format!("{} is missing: run `sslab data fetch {name}` (or `make data`)", path.display())))
+        Err(Error::Data(format!(
+            "{} is missing: run `sslab data fetch {name}` (or `make data`)",
+            path.display()
+        )))
     }
 }
 
 /// Features and labels of one part, and the file the labels came from.
-fn read_part<'a>(entry: &Entry, part: &Part, x: &'a Path, y: Option<&'a Path>) -> Result<(Features, Vec<f64>, &'a Path)> {
+fn read_part<'a>(
+    entry: &Entry,
+    part: &Part,
+    x: &'a Path,
+    y: Option<&'a Path>,
+) -> Result<(Features, Vec<f64>, &'a Path)> {
     let n_features = Some(entry.features);
-    let need_y = || y.ok_or_else(|| Error::Data(format!("{}: registry part has no label file", x.display())));
-    let (x_var, y_var) = (part.x_var.as_deref().unwrap_or_default(), part.y_var.as_deref().unwrap_or_default());
+    let need_y = || {
+        y.ok_or_else(|| Error::Data(format!("{}: registry part has no label file", x.display())))
+    };
+    let (x_var, y_var) =
+        (part.x_var.as_deref().unwrap_or_default(), part.y_var.as_deref().unwrap_or_default());
     match entry.format {
         Format::Svmlight => {
-            let opts = SvmlightOptions { n_features, unlabeled: false, labels: Some(entry.labels.clone()) };
+            let opts = SvmlightOptions {
+                n_features,
+                unlabeled: false,
+                labels: Some(entry.labels.clone()),
+            };
             let f = svmlight::read(x, &opts)?;
             Ok((Features::Sparse(f.x), f.labels, x))
         }
@@ -138,12 +180,21 @@ fn read_part<'a>(entry: &Entry, part: &Part, x: &'a Path, y: Option<&'a Path>) -
 }
 
 /// Rows `first..=last` (1-based) of a part's features and labels.
-fn select_rows(x: Features, labels: Vec<f64>, rows: Option<[usize; 2]>, path: &Path) -> Result<(Features, Vec<f64>)> {
+fn select_rows(
+    x: Features,
+    labels: Vec<f64>,
+    rows: Option<[usize; 2]>,
+    path: &Path,
+) -> Result<(Features, Vec<f64>)> {
     let Some([first, last]) = rows else {
         return Ok((x, labels));
     };
     if first == 0 || first > last || last > labels.len() {
-        return Err(Error::Data(format!("{}: rows {first}..={last} requested but the file has {}", path.display(), labels.len())));
+        return Err(Error::Data(format!(
+            "{}: rows {first}..={last} requested but the file has {}",
+            path.display(),
+            labels.len()
+        )));
     }
     let keep: Vec<usize> = (first - 1..last).collect();
     Ok((x.select_rows(&keep), labels[first - 1..last].to_vec()))
@@ -181,7 +232,12 @@ fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
         .enumerate()
         .map(|(i, v)| {
             entry.labels.iter().position(|l| l == v).ok_or_else(|| {
-                Error::Data(format!("{}: row {}: unknown label {v} (known: {:?})", path.display(), i + 1, entry.labels))
+                Error::Data(format!(
+                    "{}: row {}: unknown label {v} (known: {:?})",
+                    path.display(),
+                    i + 1,
+                    entry.labels
+                ))
             })
         })
         .collect()

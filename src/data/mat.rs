@@ -40,7 +40,11 @@ pub struct Var {
 pub enum Data {
     Dense(Vec<f64>),
     /// Column `j` holds rows `row[col_start[j]..col_start[j+1]]` with `values` alongside.
-    Sparse { col_start: Vec<usize>, row: Vec<usize>, values: Vec<f64> },
+    Sparse {
+        col_start: Vec<usize>,
+        row: Vec<usize>,
+        values: Vec<f64>,
+    },
 }
 
 /// Reads `path` (gzip-transparent).
@@ -48,7 +52,9 @@ pub fn read(path: &Path) -> Result<MatFile> {
     let raw = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
-        MultiGzDecoder::new(raw.as_slice()).read_to_end(&mut out).map_err(|e| Error::io(path, e))?;
+        MultiGzDecoder::new(raw.as_slice())
+            .read_to_end(&mut out)
+            .map_err(|e| Error::io(path, e))?;
         out
     } else {
         raw
@@ -80,7 +86,9 @@ impl MatFile {
     pub fn features(&self, name: &str, sparse: bool) -> Result<Features> {
         let v = self.get(name)?;
         match &v.data {
-            Data::Sparse { col_start, row, values } => Ok(Features::Sparse(csc_to_csr(v, col_start, row, values)?)),
+            Data::Sparse { col_start, row, values } => {
+                Ok(Features::Sparse(csc_to_csr(v, col_start, row, values)?))
+            }
             Data::Dense(_) if sparse => Ok(Features::Sparse(dense_to_csr(&v.dense(&self.path)?)?)),
             Data::Dense(_) => Ok(Features::Dense(v.dense(&self.path)?)),
         }
@@ -91,7 +99,10 @@ impl MatFile {
         let v = self.get(name)?;
         match &v.data {
             Data::Dense(d) if v.rows == 1 || v.cols == 1 => Ok(d.clone()),
-            _ => Err(bad(&self.path, format!("`{name}` is a {}x{} matrix, not a dense vector", v.rows, v.cols))),
+            _ => Err(bad(
+                &self.path,
+                format!("`{name}` is a {}x{} matrix, not a dense vector", v.rows, v.cols),
+            )),
         }
     }
 }

@@ -7,15 +7,15 @@ mod classes;
 mod csr;
 pub mod dense;
 mod features;
-pub mod sparse_text;
-mod sizes;
-mod source;
 pub mod fetch;
 pub mod h5;
 pub mod load;
 pub mod mat;
 pub mod preprocess;
 pub mod registry;
+mod sizes;
+mod source;
+pub mod sparse_text;
 pub mod split;
 pub mod svmlight;
 pub mod svmlin;
@@ -50,11 +50,7 @@ impl Dataset {
     /// that every label is exactly ±1.
     pub fn new(x: Features, y: Array1<f64>) -> Result<Self> {
         if x.nrows() != y.len() {
-            return Err(Error::Data(format!(
-                "{} rows but {} labels",
-                x.nrows(),
-                y.len()
-            )));
+            return Err(Error::Data(format!("{} rows but {} labels", x.nrows(), y.len())));
         }
         if let Some(bad) = y.iter().find(|v| **v != 1.0 && **v != -1.0) {
             return Err(Error::Data(format!("label {bad} is not +1 or -1")));
@@ -120,7 +116,12 @@ pub trait Sampler {
     fn sample<R: rand::Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset;
 
     /// A problem of fresh draws: `labeled` and `unlabeled` points per class.
-    fn sample_problem<R: rand::Rng + ?Sized>(&self, labeled: [usize; 2], unlabeled: [usize; 2], rng: &mut R) -> Problem {
+    fn sample_problem<R: rand::Rng + ?Sized>(
+        &self,
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+        rng: &mut R,
+    ) -> Problem {
         let lab = self.sample(labeled, rng);
         let unl = self.sample(unlabeled, rng);
         Problem::new(lab.x, lab.y, unl.x, unl.y)
@@ -189,6 +190,5 @@ pub fn class_counts(y: ArrayView1<f64>) -> (usize, usize) {
 
 /// Column means of `x` (the global mean used for centring).
 pub fn column_means(x: ArrayView2<f64>) -> Array1<f64> {
-    x.mean_axis(Axis(0))
-        .unwrap_or_else(|| Array1::zeros(x.ncols()))
+    x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(x.ncols()))
 }

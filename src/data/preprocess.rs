@@ -33,7 +33,11 @@ impl Step {
             "standardize" => Some(Step::Standardize),
             "l2_rows" => Some(Step::L2Rows),
             "tfidf" => Some(Step::Tfidf),
-            _ => name.strip_prefix("first:").and_then(|n| n.parse().ok()).filter(|n| *n >= 1).map(Step::FirstColumns),
+            _ => name
+                .strip_prefix("first:")
+                .and_then(|n| n.parse().ok())
+                .filter(|n| *n >= 1)
+                .map(Step::FirstColumns),
         }
     }
 }
@@ -42,7 +46,9 @@ impl Step {
 pub fn apply(mut x: Features, steps: &[Step]) -> Features {
     for step in steps {
         x = match (step, x) {
-            (Step::Center | Step::Standardize, x) => Features::Dense(center(x.to_dense().into_owned(), *step == Step::Standardize)),
+            (Step::Center | Step::Standardize, x) => {
+                Features::Dense(center(x.to_dense().into_owned(), *step == Step::Standardize))
+            }
             (Step::L2Rows, Features::Sparse(mut c)) => {
                 let norms = row_norms_sparse(&c);
                 c.map_values(|i, _, v| if norms[i] > 0.0 { v / norms[i] } else { v });
@@ -58,14 +64,24 @@ pub fn apply(mut x: Features, steps: &[Step]) -> Features {
                 Features::Dense(d)
             }
             (Step::Tfidf, Features::Sparse(mut c)) => {
-                let idf = idf(c.nrows(), (0..c.nrows()).flat_map(|i| c.row(i).0.iter().map(|j| *j as usize)), c.ncols());
+                let idf = idf(
+                    c.nrows(),
+                    (0..c.nrows()).flat_map(|i| c.row(i).0.iter().map(|j| *j as usize)),
+                    c.ncols(),
+                );
                 c.map_values(|_, j, v| v * idf[j]);
                 Features::Sparse(c)
             }
-            (Step::FirstColumns(n), Features::Dense(d)) => Features::Dense(d.slice(ndarray::s![.., ..(*n).min(d.ncols())]).to_owned()),
+            (Step::FirstColumns(n), Features::Dense(d)) => {
+                Features::Dense(d.slice(ndarray::s![.., ..(*n).min(d.ncols())]).to_owned())
+            }
             (Step::FirstColumns(n), Features::Sparse(c)) => Features::Sparse(c.first_columns(*n)),
             (Step::Tfidf, Features::Dense(mut d)) => {
-                let nonzero = d.indexed_iter().filter(|(_, v)| **v != 0.0).map(|((_, j), _)| j).collect::<Vec<_>>();
+                let nonzero = d
+                    .indexed_iter()
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|((_, j), _)| j)
+                    .collect::<Vec<_>>();
                 let idf = idf(d.nrows(), nonzero.into_iter(), d.ncols());
                 d *= &idf;
                 Features::Dense(d)
@@ -104,7 +120,8 @@ mod tests {
 
     fn sparse_and_dense() -> (Features, Array2<f64>) {
         let d = array![[1.0, 0.0, 3.0], [0.0, 0.0, 4.0], [2.0, 5.0, 0.0]];
-        let c = Csr::new(3, vec![0, 2, 3, 5], vec![0, 2, 2, 0, 1], vec![1.0, 3.0, 4.0, 2.0, 5.0]).unwrap();
+        let c = Csr::new(3, vec![0, 2, 3, 5], vec![0, 2, 2, 0, 1], vec![1.0, 3.0, 4.0, 2.0, 5.0])
+            .unwrap();
         (Features::Sparse(c), d)
     }
 

@@ -127,7 +127,9 @@ impl Registry {
 
     fn check(&self) -> Result<()> {
         for (name, e) in &self.datasets {
-            let bad = |m: String| Err(Error::Data(format!("configs/datasets.toml: dataset `{name}`: {m}")));
+            let bad = |m: String| {
+                Err(Error::Data(format!("configs/datasets.toml: dataset `{name}`: {m}")))
+            };
             if e.labels.len() != e.class_names.len() || e.labels.is_empty() {
                 return bad("needs one class name per label".into());
             }
@@ -143,7 +145,9 @@ impl Registry {
                 return bad("`rescale` applies to the h5 format only".into());
             }
             let vars = matches!(e.format, Format::Mat | Format::H5);
-            if e.parts.iter().any(|p| vars != (p.x_var.is_some() && p.y_var.is_some()) || (vars && p.y.is_some())) {
+            if e.parts.iter().any(|p| {
+                vars != (p.x_var.is_some() && p.y_var.is_some()) || (vars && p.y.is_some())
+            }) {
                 return bad("the mat and h5 formats need `x_var` and `y_var` (and no `y`); other formats take neither".into());
             }
         }
@@ -154,7 +158,8 @@ impl Registry {
                 (None, Some(a), Some(_)) => Err(format!("unknown archive `{a}`")),
                 _ => Err("needs either `url`, or `archive` and `member`".to_string()),
             };
-            source.map_err(|m| Error::Data(format!("configs/datasets.toml: file `{path}`: {m}")))?;
+            source
+                .map_err(|m| Error::Data(format!("configs/datasets.toml: file `{path}`: {m}")))?;
         }
         Ok(())
     }
@@ -170,7 +175,8 @@ impl FileEntry {
 impl Entry {
     /// Every file of the dataset (parts and split files), relative to the data directory.
     pub fn files(&self) -> Vec<&str> {
-        let parts = self.parts.iter().flat_map(|p| std::iter::once(p.x.as_str()).chain(p.y.as_deref()));
+        let parts =
+            self.parts.iter().flat_map(|p| std::iter::once(p.x.as_str()).chain(p.y.as_deref()));
         parts.chain(self.splits.values().map(String::as_str)).collect()
     }
 }
@@ -182,15 +188,31 @@ mod tests {
     #[test]
     fn builtin_registry_is_consistent() {
         let reg = Registry::builtin().unwrap();
-        for name in ["mushrooms", "splice", "adult", "books", "dvd", "electronics", "kitchen", "usps", "pcmac", "svmlin_pcmac"] {
+        for name in [
+            "mushrooms",
+            "splice",
+            "adult",
+            "books",
+            "dvd",
+            "electronics",
+            "kitchen",
+            "usps",
+            "pcmac",
+            "svmlin_pcmac",
+        ] {
             assert!(reg.get(name).is_ok(), "{name}");
         }
         assert_eq!(reg.datasets.keys().filter(|k| k.starts_with("ssl_")).count(), 9);
         assert_eq!(reg.get("adult").unwrap().features, 123);
         assert!(reg.files.values().all(|f| f.sha256.len() == 64));
-        assert!(reg.archives.values().all(|a| a.sha256.len() == 64 && a.url.starts_with("https://")));
+        assert!(
+            reg.archives.values().all(|a| a.sha256.len() == 64 && a.url.starts_with("https://"))
+        );
         // Every file has a public source (check() insists), pinned to a commit or a release.
-        let pinned = |u: &str| u.starts_with("https://raw.githubusercontent.com/") || u.starts_with("https://files.pythonhosted.org/");
+        let pinned = |u: &str| {
+            u.starts_with("https://raw.githubusercontent.com/")
+                || u.starts_with("https://files.pythonhosted.org/")
+        };
         assert!(reg.files.values().all(|f| f.url.as_deref().is_none_or(pinned)));
         assert!(reg.get("nope").unwrap_err().to_string().contains("known: adult"));
     }

@@ -24,7 +24,11 @@ impl Sizes {
                 let exact: Vec<f64> = shares.iter().map(|s| *n as f64 * s).collect();
                 let mut counts: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
                 let mut order: Vec<usize> = (0..shares.len()).collect();
-                order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())).then(a.cmp(&b)));
+                order.sort_by(|&a, &b| {
+                    (exact[b] - exact[b].floor())
+                        .total_cmp(&(exact[a] - exact[a].floor()))
+                        .then(a.cmp(&b))
+                });
                 let missing = n.saturating_sub(counts.iter().sum());
                 order.iter().cycle().take(missing).for_each(|&k| counts[k] += 1);
                 counts

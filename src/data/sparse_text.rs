@@ -31,13 +31,21 @@ impl SparseText {
 
     /// Checks: 3 ≤ vocabulary < 2³², 1 ≤ nnz_per_doc ≤ vocabulary/3, topic_weight in [0, 1],
     /// zipf_exponent ≥ 0.
-    pub fn new(vocabulary: usize, nnz_per_doc: usize, topic_weight: f64, zipf_exponent: f64) -> Result<Self> {
+    pub fn new(
+        vocabulary: usize,
+        nnz_per_doc: usize,
+        topic_weight: f64,
+        zipf_exponent: f64,
+    ) -> Result<Self> {
         let bad = |m: String| Err(Error::Data(format!("sparse text: {m}")));
         if !(3..=u32::MAX as usize).contains(&vocabulary) {
             return bad(format!("vocabulary must be at least 3, got {vocabulary}"));
         }
         if nnz_per_doc == 0 || nnz_per_doc > vocabulary / 3 {
-            return bad(format!("nnz_per_doc must lie in [1, vocabulary/3 = {}], got {nnz_per_doc}", vocabulary / 3));
+            return bad(format!(
+                "nnz_per_doc must lie in [1, vocabulary/3 = {}], got {nnz_per_doc}",
+                vocabulary / 3
+            ));
         }
         if !(0.0..=1.0).contains(&topic_weight) {
             return bad(format!("topic_weight must lie in [0, 1], got {topic_weight}"));
@@ -64,7 +72,8 @@ impl Sampler for SparseText {
     fn sample<R: Rng + ?Sized>(&self, counts: [usize; 2], rng: &mut R) -> Dataset {
         let v = self.vocabulary;
         // Zipf::new only fails for n < 1 or s < 0, excluded by `new`.
-        let zipf = |n: usize| Zipf::new(n as f64, self.zipf_exponent).unwrap_or_else(|_| unreachable!());
+        let zipf =
+            |n: usize| Zipf::new(n as f64, self.zipf_exponent).unwrap_or_else(|_| unreachable!());
         let background = zipf(v);
         let topics = [zipf(v.div_ceil(3)), zipf((v - 1).div_ceil(3))];
         let n = counts[0] + counts[1];
@@ -97,7 +106,8 @@ impl Sampler for SparseText {
             }
             indptr.push(indices.len());
         }
-        let x = Csr::new(v, indptr, indices, values).unwrap_or_else(|e| unreachable!("generated CSR is valid: {e}"));
+        let x = Csr::new(v, indptr, indices, values)
+            .unwrap_or_else(|e| unreachable!("generated CSR is valid: {e}"));
         let mut y = Array1::<f64>::ones(n);
         y.slice_mut(s![counts[0]..]).fill(-1.0);
         Dataset::from_signs(Features::Sparse(x), y)

@@ -31,9 +31,18 @@ impl Split {
 /// Draws `labeled[k]` labeled, `test[k]` test and `unlabeled[k]` unlabeled rows of class k,
 /// uniformly without replacement (no test rows: `test` empty); an error when a class has
 /// too few rows.
-pub fn stratified<R: Rng + ?Sized>(data: &Dataset, labeled: &[usize], unlabeled: &[usize], test: &[usize], rng: &mut R) -> Result<Split> {
+pub fn stratified<R: Rng + ?Sized>(
+    data: &Dataset,
+    labeled: &[usize],
+    unlabeled: &[usize],
+    test: &[usize],
+    rng: &mut R,
+) -> Result<Split> {
     let test = if test.is_empty() { vec![0; data.n_classes()] } else { test.to_vec() };
-    if labeled.len() != data.n_classes() || unlabeled.len() != data.n_classes() || test.len() != data.n_classes() {
+    if labeled.len() != data.n_classes()
+        || unlabeled.len() != data.n_classes()
+        || test.len() != data.n_classes()
+    {
         return Err(Error::Data(format!(
             "split sizes for {} and {} classes, but the dataset has {}",
             labeled.len(),
@@ -79,7 +88,12 @@ mod tests {
 
     fn data() -> Dataset {
         let classes: Vec<usize> = (0..30).map(|i| usize::from(i % 3 == 0)).collect();
-        Dataset::with_classes(Features::Dense(Array2::zeros((30, 1))), classes, vec!["a".into(), "b".into()]).unwrap()
+        Dataset::with_classes(
+            Features::Dense(Array2::zeros((30, 1))),
+            classes,
+            vec!["a".into(), "b".into()],
+        )
+        .unwrap()
     }
 
     #[test]
@@ -90,20 +104,37 @@ mod tests {
         assert_eq!((count(&s.labeled, 0), count(&s.labeled, 1)), (2, 3));
         assert_eq!((count(&s.unlabeled, 0), count(&s.unlabeled, 1)), (10, 5));
         assert!(s.labeled.iter().all(|i| !s.unlabeled.contains(i)));
-        assert_eq!(s, stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
-        assert_ne!(s, stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(5)).unwrap());
+        assert_eq!(
+            s,
+            stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(4)).unwrap()
+        );
+        assert_ne!(
+            s,
+            stratified(&d, &[2, 3], &[10, 5], &[], &mut ChaCha8Rng::seed_from_u64(5)).unwrap()
+        );
         assert_eq!(class_shares(&d), [20.0 / 30.0, 10.0 / 30.0]);
-        assert_eq!(Split::complement(&[3, 1], 5), Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4], test: vec![] });
+        assert_eq!(
+            Split::complement(&[3, 1], 5),
+            Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4], test: vec![] }
+        );
     }
 
     #[test]
     fn test_rows_are_held_out_disjoint_and_seeded() {
         let d = data();
-        let s = stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
-        assert_eq!(s, stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap());
+        let s =
+            stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
+        assert_eq!(
+            s,
+            stratified(&d, &[2, 3], &[5, 2], &[4, 3], &mut ChaCha8Rng::seed_from_u64(4)).unwrap()
+        );
         let count = |rows: &[usize], k| rows.iter().filter(|i| d.classes[**i] == k).count();
-        assert_eq!((count(&s.test, 0), count(&s.test, 1), count(&s.unlabeled, 0), count(&s.unlabeled, 1)), (4, 3, 5, 2));
-        let mut all: Vec<usize> = s.labeled.iter().chain(&s.unlabeled).chain(&s.test).copied().collect();
+        assert_eq!(
+            (count(&s.test, 0), count(&s.test, 1), count(&s.unlabeled, 0), count(&s.unlabeled, 1)),
+            (4, 3, 5, 2)
+        );
+        let mut all: Vec<usize> =
+            s.labeled.iter().chain(&s.unlabeled).chain(&s.test).copied().collect();
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), 5 + 7 + 7, "the three sets are disjoint");
@@ -111,7 +142,9 @@ mod tests {
 
     #[test]
     fn split_larger_than_a_class_is_an_error() {
-        let msg = stratified(&data(), &[1, 5], &[1, 6], &[], &mut ChaCha8Rng::seed_from_u64(0)).unwrap_err().to_string();
+        let msg = stratified(&data(), &[1, 5], &[1, 6], &[], &mut ChaCha8Rng::seed_from_u64(0))
+            .unwrap_err()
+            .to_string();
         assert!(msg.contains("class `b`, which has only 10"), "{msg}");
     }
 }

@@ -58,16 +58,24 @@ pub fn parse<R: BufRead>(reader: R, path: &Path, opts: &SvmlightOptions) -> Resu
         let mut last = 0u64;
         for tok in toks {
             let Some(colon) = tok.iter().position(|b| *b == b':') else {
-                return Err(err(format!("expected index:value, got `{}`", String::from_utf8_lossy(tok))));
+                return Err(err(format!(
+                    "expected index:value, got `{}`",
+                    String::from_utf8_lossy(tok)
+                )));
             };
             let idx = index(&tok[..colon]).map_err(err)?;
             if idx <= last {
-                return Err(err(format!("feature index {idx} after {last}: indices must increase")));
+                return Err(err(format!(
+                    "feature index {idx} after {last}: indices must increase"
+                )));
             }
             if idx > limit {
-                return Err(err(format!("feature index {idx} beyond the declared {limit} features")));
+                return Err(err(format!(
+                    "feature index {idx} beyond the declared {limit} features"
+                )));
             }
-            let value = text::number(&tok[colon + 1..]).map_err(|m| err(format!("feature {idx}: {m}")))?;
+            let value =
+                text::number(&tok[colon + 1..]).map_err(|m| err(format!("feature {idx}: {m}")))?;
             if value != 0.0 {
                 indices.push((idx - 1) as u32);
                 values.push(value);

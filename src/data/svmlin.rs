@@ -32,7 +32,12 @@ pub fn read(examples: &Path, labels: &Path, n_features: Option<usize>) -> Result
 }
 
 /// [`read`] from two readers; the paths are only used in messages.
-pub fn parse<R: BufRead, S: BufRead>(examples: R, labels: S, paths: (&Path, &Path), n_features: Option<usize>) -> Result<SvmlinSet> {
+pub fn parse<R: BufRead, S: BufRead>(
+    examples: R,
+    labels: S,
+    paths: (&Path, &Path),
+    n_features: Option<usize>,
+) -> Result<SvmlinSet> {
     let opts = SvmlightOptions { n_features, unlabeled: true, labels: None };
     let x = svmlight::parse(examples, paths.0, &opts)?.x;
     pair(x, dense::parse_labels(labels, paths.1)?, paths.0, paths.1)
@@ -50,7 +55,12 @@ fn pair(x: Csr, y: Vec<f64>, examples: &Path, labels: &Path) -> Result<SvmlinSet
         )));
     }
     if let Some(p) = y.iter().position(|v| ![1.0, -1.0, 0.0].contains(v)) {
-        return Err(Error::Data(format!("{}: label {} of row {} is not +1, -1 or 0", labels.display(), y[p], p + 1)));
+        return Err(Error::Data(format!(
+            "{}: label {} of row {} is not +1, -1 or 0",
+            labels.display(),
+            y[p],
+            p + 1
+        )));
     }
     Ok(SvmlinSet { x, labels: Array1::from(y) })
 }

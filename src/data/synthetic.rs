@@ -106,11 +106,8 @@ mod tests {
     #[test]
     fn diagonal_variances_scale_columns() {
         let v = Array1::from(vec![4.0, 0.25]);
-        let g = GaussianMixture::new(
-            [Array1::zeros(2), Array1::zeros(2)],
-            Some([v.clone(), v]),
-        )
-        .unwrap();
+        let g = GaussianMixture::new([Array1::zeros(2), Array1::zeros(2)], Some([v.clone(), v]))
+            .unwrap();
         let x = g.sample([4000, 4000], &mut ChaCha8Rng::seed_from_u64(1)).x.to_dense().into_owned();
         assert!((x.column(0).var(1.0) - 4.0).abs() < 0.2);
         assert!((x.column(1).var(1.0) - 0.25).abs() < 0.02);

@@ -52,13 +52,20 @@ impl<R: BufRead> Lines<R> {
     /// The next line and its 1-based number, or None at the end.
     pub fn next_line(&mut self) -> Result<Option<(usize, &[u8])>> {
         self.buf.clear();
-        let n = (&mut self.reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.buf).map_err(|e| Error::io(&self.path, e))?;
+        let n = (&mut self.reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| Error::io(&self.path, e))?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
         if n > MAX_LINE {
-            return Err(error_at(&self.path, self.line, format!("line longer than {} MiB", MAX_LINE >> 20)));
+            return Err(error_at(
+                &self.path,
+                self.line,
+                format!("line longer than {} MiB", MAX_LINE >> 20),
+            ));
         }
         let mut end = self.buf.len();
         while end > 0 && matches!(self.buf[end - 1], b'\n' | b'\r') {

@@ -26,7 +26,11 @@ impl Located<'_> {
         if let Some((_, what)) = self.swept.iter().find(|(s, _)| s.contains(&offset)) {
             message.push_str(&format!(" (at {what})"));
         }
-        Error::Config { path: PathBuf::from(self.path), line: self.src[..offset].matches('\n').count() + 1, message }
+        Error::Config {
+            path: PathBuf::from(self.path),
+            line: self.src[..offset].matches('\n').count() + 1,
+            message,
+        }
     }
 }
 
@@ -43,7 +47,13 @@ pub struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     /// An entry of the file `at`; `values` excludes `kind` and `name`.
-    pub fn new(at: Located<'a>, index: usize, span: Range<usize>, kind: Spanned<String>, mut values: Vec<(String, Spanned<Value>)>) -> Self {
+    pub fn new(
+        at: Located<'a>,
+        index: usize,
+        span: Range<usize>,
+        kind: Spanned<String>,
+        mut values: Vec<(String, Spanned<Value>)>,
+    ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
         Entry { at, index, span, kind, values }
     }
@@ -96,7 +106,9 @@ impl<'a> Entry<'a> {
     pub fn param_error(&self, e: Error, fallback: &str) -> Error {
         match e {
             Error::Param { param, message } if self.has(param) => self.error(param, message),
-            Error::Param { param, message } => self.at.error(self.span(fallback), format!("{}: {message}", self.key(param))),
+            Error::Param { param, message } => {
+                self.at.error(self.span(fallback), format!("{}: {message}", self.key(param)))
+            }
             other => self.at.error(self.span(fallback), other.to_string()),
         }
     }
@@ -117,7 +129,11 @@ impl<'a> Entry<'a> {
     /// The value of `key` as a `T`; a wrong type is an error at its line.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
         let Some(v) = self.spanned(key) else { return Ok(None) };
-        v.get_ref().clone().try_into().map(Some).map_err(|e: toml::de::Error| self.at.error(v.span(), e.message().to_string()))
+        v.get_ref()
+            .clone()
+            .try_into()
+            .map(Some)
+            .map_err(|e: toml::de::Error| self.at.error(v.span(), e.message().to_string()))
     }
 
     /// A number (integer or float) under `key`.

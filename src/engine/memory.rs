@@ -11,7 +11,13 @@ pub fn limit() -> f64 {
         return bytes;
     }
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        let kb = m.lines().find(|l| l.starts_with("MemTotal:"))?.split_whitespace().nth(1)?.parse::<f64>().ok()?;
+        let kb = m
+            .lines()
+            .find(|l| l.starts_with("MemTotal:"))?
+            .split_whitespace()
+            .nth(1)?
+            .parse::<f64>()
+            .ok()?;
         Some(kb * 1024.0)
     });
     0.75 * total.unwrap_or(8.0 * GIB)

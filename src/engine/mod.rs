@@ -123,7 +123,11 @@ impl Fitted {
 
     /// The same fit with binary scores of the split's test rows by `score` (a model that
     /// can score new rows), when the split has test rows.
-    pub fn scoring_test(mut self, split: &Split, score: impl FnOnce(&Features) -> Result<ndarray::Array1<f64>>) -> Result<Self> {
+    pub fn scoring_test(
+        mut self,
+        split: &Split,
+        score: impl FnOnce(&Features) -> Result<ndarray::Array1<f64>>,
+    ) -> Result<Self> {
         if let Some(x) = split.test {
             self.test = Some(Scores::Binary(score(x)?));
         }

@@ -52,7 +52,9 @@ impl Scores {
                 let predicted = s.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 });
                 predicted.zip(y).take(rows).filter(|(p, t)| p != *t).count()
             }
-            Scores::PerClass(s) => argmax_rows(s).iter().zip(classes).take(rows).filter(|(p, t)| p != t).count(),
+            Scores::PerClass(s) => {
+                argmax_rows(s).iter().zip(classes).take(rows).filter(|(p, t)| p != t).count()
+            }
         }
     }
 
@@ -83,6 +85,9 @@ mod tests {
 
     #[test]
     fn argmax_takes_the_first_maximum() {
-        assert_eq!(argmax_rows(&array![[0.1, 0.5, 0.5], [2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]), [1, 0, 2]);
+        assert_eq!(
+            argmax_rows(&array![[0.1, 0.5, 0.5], [2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]),
+            [1, 0, 2]
+        );
     }
 }

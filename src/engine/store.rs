@@ -17,7 +17,11 @@ pub struct Store {
 
 impl Store {
     /// The value of type `T` under `key`, computed by `init` on first use.
-    pub fn get<T: Any + Send + Sync>(&self, key: &str, init: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+    pub fn get<T: Any + Send + Sync>(
+        &self,
+        key: &str,
+        init: impl FnOnce() -> Result<T>,
+    ) -> Result<Arc<T>> {
         let slot = {
             let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
             let id = TypeId::of::<T>();

@@ -18,10 +18,7 @@ pub fn sym_eigen(a: MatRef<'_, f64>, context: &'static str) -> Result<SymEigen> 
         message: format!("eigen-decomposition failed: {e:?}"),
     })?;
     let values = evd.S().column_vector().iter().copied().collect();
-    Ok(SymEigen {
-        values,
-        vectors: evd.U().to_owned(),
-    })
+    Ok(SymEigen { values, vectors: evd.U().to_owned() })
 }
 
 /// Largest eigenvalue of a symmetric matrix: by Lanczos (at most d/4 + 20 steps), else by
@@ -32,14 +29,8 @@ pub fn top_eigenvalue(a: MatRef<'_, f64>, context: &'static str) -> Result<f64> 
     }
     let values = a
         .self_adjoint_eigenvalues(Side::Lower)
-        .map_err(|e| Error::Linalg {
-            context,
-            message: format!("eigenvalues failed: {e:?}"),
-        })?;
-    values.last().copied().ok_or(Error::Linalg {
-        context,
-        message: "empty matrix".into(),
-    })
+        .map_err(|e| Error::Linalg { context, message: format!("eigenvalues failed: {e:?}") })?;
+    values.last().copied().ok_or(Error::Linalg { context, message: "empty matrix".into() })
 }
 
 #[cfg(test)]

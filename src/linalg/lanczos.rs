@@ -79,7 +79,9 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for (n, d, spike) in [(600, 120, 2.0), (300, 200, 0.0), (50, 40, 5.0)] {
             // A sample covariance with a mean spike (or none: a flat top of the spectrum).
-            let x = Mat::<f64>::from_fn(n, d, |_, j| rng.random_range(-1.0..1.0) + if j < 3 { spike } else { 0.0 });
+            let x = Mat::<f64>::from_fn(n, d, |_, j| {
+                rng.random_range(-1.0..1.0) + if j < 3 { spike } else { 0.0 }
+            });
             let c = x.transpose() * &x * (1.0 / n as f64);
             let dense = *c.self_adjoint_eigenvalues(Side::Lower).unwrap().last().unwrap();
             if let Some(top) = lanczos_top(c.as_ref(), d) {
@@ -88,6 +90,10 @@ mod tests {
                 assert_eq!(spike, 0.0, "Lanczos failed on a well separated top eigenvalue");
             }
         }
-        assert_eq!(lanczos_top(faer::mat![[2.0, 1.0], [1.0, 2.0]].as_ref(), 2).map(|v| (v - 3.0).abs() < 1e-14), Some(true));
+        assert_eq!(
+            lanczos_top(faer::mat![[2.0, 1.0], [1.0, 2.0]].as_ref(), 2)
+                .map(|v| (v - 3.0).abs() < 1e-14),
+            Some(true)
+        );
     }
 }

@@ -22,7 +22,6 @@ pub fn to_array1(c: &Col<f64>) -> Array1<f64> {
     Array1::from_iter(c.iter().copied())
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +35,5 @@ mod tests {
         assert_eq!((v.nrows(), v.ncols()), (3, 2));
         assert_eq!(v[(2, 1)], 6.0);
         assert_eq!(to_array2(v), t.to_owned());
-
     }
 }

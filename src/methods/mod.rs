@@ -11,4 +11,10 @@ pub mod svmlin;
 use crate::engine::Family;
 
 /// Every built-in family; a config's `kind` is looked up here, in this order.
-pub const FAMILIES: &[&dyn Family] = &[&qlds::QldsFamily, &self_training::SelfTrainingFamily, &graph::GraphFamily, &gradient::GradientFamily, &svmlin::SvmlinFamily];
+pub const FAMILIES: &[&dyn Family] = &[
+    &qlds::QldsFamily,
+    &self_training::SelfTrainingFamily,
+    &graph::GraphFamily,
+    &gradient::GradientFamily,
+    &svmlin::SvmlinFamily,
+];

@@ -11,7 +11,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     // A failed write (e.g. a full disk) or rename leaves neither a partial file nor the
     // temporary one.
-    let written = std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e)).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
+    let written = std::fs::write(&tmp, bytes)
+        .map_err(|e| Error::io(&tmp, e))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -33,7 +35,8 @@ mod tests {
         std::fs::create_dir_all(blocked.join("x")).unwrap();
         assert!(write_atomic(&blocked, b"new").is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "{names:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

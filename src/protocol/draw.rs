@@ -31,12 +31,21 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
     };
     match &spec.source {
         DataSource::Synthetic(mixture) => {
-            let problem = mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn { problem, rows: None, test: per_class.map(|t| Arc::new(mixture.sample(t, &mut rng))) })
+            let problem =
+                mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
+            Ok(Drawn {
+                problem,
+                rows: None,
+                test: per_class.map(|t| Arc::new(mixture.sample(t, &mut rng))),
+            })
         }
         DataSource::SparseText(text) => {
             let problem = text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn { problem, rows: None, test: per_class.map(|t| Arc::new(text.sample(t, &mut rng))) })
+            Ok(Drawn {
+                problem,
+                rows: None,
+                test: per_class.map(|t| Arc::new(text.sample(t, &mut rng))),
+            })
         }
         DataSource::Loaded(data) => {
             let rows = loaded_split(spec, data, split, &mut rng)?;
@@ -46,7 +55,11 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
                 (None, false) => Some(Arc::new(data.dataset.subset(&rows.test))),
                 (None, true) => None,
             };
-            Ok(Drawn { problem, rows: Some(rows.labeled.into_iter().chain(rows.unlabeled).collect()), test })
+            Ok(Drawn {
+                problem,
+                rows: Some(rows.labeled.into_iter().chain(rows.unlabeled).collect()),
+                test,
+            })
         }
     }
 }
@@ -58,11 +71,22 @@ pub fn split_problem(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Prob
 
 /// The rows of split `split` of a file-backed dataset: an official split, or a stratified
 /// random one with the configured sizes.
-pub(super) fn loaded_split(spec: &DatasetSpec, data: &LoadedData, split: usize, rng: &mut ChaCha8Rng) -> Result<Split> {
+pub(super) fn loaded_split(
+    spec: &DatasetSpec,
+    data: &LoadedData,
+    split: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Split> {
     let d = &data.dataset;
     match &data.official_splits {
         Some(all) => {
-            let labeled = all.get(split).ok_or_else(|| Error::Data(format!("dataset `{}` has only {} official splits", spec.name, all.len())))?;
+            let labeled = all.get(split).ok_or_else(|| {
+                Error::Data(format!(
+                    "dataset `{}` has only {} official splits",
+                    spec.name,
+                    all.len()
+                ))
+            })?;
             Ok(Split::complement(labeled, d.len()))
         }
         None => {

@@ -26,11 +26,18 @@ impl RunLock {
     pub fn acquire(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Result<Self> {
         let run_path = dir.join(".run.lock");
         let run = open(&run_path)?;
-        let busy = |what: String| Error::Data(format!("{}: {what}; wait for it to finish or use another --out", dir.display()));
+        let busy = |what: String| {
+            Error::Data(format!(
+                "{}: {what}; wait for it to finish or use another --out",
+                dir.display()
+            ))
+        };
         let Some(s) = shard else {
             return match run.try_lock() {
                 Ok(()) => Ok(RunLock { _files: vec![run] }),
-                Err(TryLockError::WouldBlock) => Err(busy("another sslab run is writing into this folder".into())),
+                Err(TryLockError::WouldBlock) => {
+                    Err(busy("another sslab run is writing into this folder".into()))
+                }
                 Err(TryLockError::Error(e)) => Err(Error::io(run_path, e)),
             };
         };
@@ -47,9 +54,13 @@ impl RunLock {
             }
             Err(TryLockError::WouldBlock) => {
                 run.try_lock_shared().map_err(|_| whole())?;
-                let theirs = crate::config::load(&dir.join("config.toml")).map(|c| c.hash).unwrap_or_default();
+                let theirs = crate::config::load(&dir.join("config.toml"))
+                    .map(|c| c.hash)
+                    .unwrap_or_default();
                 if theirs != exp.hash {
-                    return Err(busy(format!("shards of another config (hash {theirs}) are writing into this folder")));
+                    return Err(busy(format!(
+                        "shards of another config (hash {theirs}) are writing into this folder"
+                    )));
                 }
             }
             Err(TryLockError::Error(e)) => return Err(Error::io(run_path, e)),
@@ -59,14 +70,21 @@ impl RunLock {
         let own = open(&path)?;
         match own.try_lock() {
             Ok(()) => Ok(RunLock { _files: vec![run, own] }),
-            Err(TryLockError::WouldBlock) => Err(busy(format!("shard {}/{} is already running", s.index, s.count))),
+            Err(TryLockError::WouldBlock) => {
+                Err(busy(format!("shard {}/{} is already running", s.index, s.count)))
+            }
             Err(TryLockError::Error(e)) => Err(Error::io(path, e)),
         }
     }
 }
 
 fn open(path: &Path) -> Result<File> {
-    OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(|e| Error::io(path, e))
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))
 }
 
 #[cfg(test)]
@@ -94,7 +112,9 @@ mod tests {
         let first = RunLock::acquire(&exp, &dir, shard(1)).unwrap();
         assert_eq!(crate::config::load(&dir.join("config.toml")).unwrap().hash, exp.hash);
         let second = RunLock::acquire(&exp, &dir, shard(2)).unwrap();
-        assert!(err(RunLock::acquire(&exp, &dir, shard(2))).contains("shard 2/2 is already running"));
+        assert!(
+            err(RunLock::acquire(&exp, &dir, shard(2))).contains("shard 2/2 is already running")
+        );
         assert!(err(RunLock::acquire(&exp, &dir, None)).contains("another sslab run"));
         assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
         drop((first, second));

@@ -29,10 +29,14 @@ impl RowLog {
             // Keep complete lines only, and each task once (the first row of a task wins).
             let rows = read(path, hash)?;
             let mut seen = HashSet::new();
-            let rows: Vec<ResultRow> = rows.into_iter().filter(|r| seen.insert((r.dataset.clone(), r.split, r.method.clone()))).collect();
+            let rows: Vec<ResultRow> = rows
+                .into_iter()
+                .filter(|r| seen.insert((r.dataset.clone(), r.split, r.method.clone())))
+                .collect();
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
             for r in &rows {
-                w.serialize(r).map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+                w.serialize(r)
+                    .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
             }
             let text = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
             std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
@@ -51,7 +55,8 @@ impl RowLog {
         w.serialize(row)
             .map_err(|e| Error::Csv { path: self.path.clone(), message: e.to_string() })?;
         let line = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
-        let mut file = self.file.lock().map_err(|_| Error::Report("row log lock poisoned".into()))?;
+        let mut file =
+            self.file.lock().map_err(|_| Error::Report("row log lock poisoned".into()))?;
         file.write_all(&line).and_then(|_| file.flush()).map_err(|e| Error::io(&self.path, e))
     }
 }
@@ -67,11 +72,17 @@ pub fn read(path: &Path, hash: &str) -> Result<Vec<ResultRow>> {
     let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(complete.as_bytes());
     let mut rows = Vec::new();
     for (i, row) in reader.deserialize::<ResultRow>().enumerate() {
-        let row = row.map_err(|e| Error::Csv { path: path.to_path_buf(), message: format!("row {}: {e}", i + 1) })?;
+        let row = row.map_err(|e| Error::Csv {
+            path: path.to_path_buf(),
+            message: format!("row {}: {e}", i + 1),
+        })?;
         if row.config_hash != hash {
             return Err(Error::Csv {
                 path: path.to_path_buf(),
-                message: format!("holds results of another config (hash {} ≠ {hash}); use another --out or run without --resume", row.config_hash),
+                message: format!(
+                    "holds results of another config (hash {} ≠ {hash}); use another --out or run without --resume",
+                    row.config_hash
+                ),
             });
         }
         rows.push(row);

@@ -14,13 +14,20 @@ use crate::error::{Error, Result};
 pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     let config = dir.join("config.toml");
     if !config.exists() {
-        return Err(Error::Data(format!("{}: no config.toml (written by `sslab run --shard`): not a sharded run folder", dir.display())));
+        return Err(Error::Data(format!(
+            "{}: no config.toml (written by `sslab run --shard`): not a sharded run folder",
+            dir.display()
+        )));
     }
     let exp = crate::config::load(&config)?;
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut logs: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("rows") && n.ends_with(".log")))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("rows") && n.ends_with(".log"))
+        })
         .collect();
     logs.sort();
     let mut rows = Vec::new();
@@ -28,7 +35,9 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     for log in &logs {
         let name = log.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         for row in read(log, &exp.hash)? {
-            seen.entry((row.dataset.clone(), row.split, row.method.clone())).or_default().push(name.clone());
+            seen.entry((row.dataset.clone(), row.split, row.method.clone()))
+                .or_default()
+                .push(name.clone());
             rows.push(row);
         }
     }
@@ -37,16 +46,23 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
         for s in 0..exp.splits {
             for m in &exp.methods {
                 if !seen.contains_key(&(d.name.clone(), s, m.name.clone())) {
-                    problems.push(format!("missing: dataset {} split {s} method {}", d.name, m.name));
+                    problems
+                        .push(format!("missing: dataset {} split {s} method {}", d.name, m.name));
                 }
             }
         }
     }
     for ((d, s, m), files) in seen.iter().filter(|(_, f)| f.len() > 1) {
-        problems.push(format!("duplicate: dataset {d} split {s} method {m} in {}", files.join(", ")));
+        problems
+            .push(format!("duplicate: dataset {d} split {s} method {m} in {}", files.join(", ")));
     }
     if !problems.is_empty() {
-        return Err(Error::Data(format!("{}: the run is incomplete or inconsistent ({} logs):\n{}", dir.display(), logs.len(), problems.join("\n"))));
+        return Err(Error::Data(format!(
+            "{}: the run is incomplete or inconsistent ({} logs):\n{}",
+            dir.display(),
+            logs.len(),
+            problems.join("\n")
+        )));
     }
     finish_rows(&exp, &mut rows);
     Ok((exp, rows))

@@ -15,14 +15,14 @@ pub mod splits;
 pub mod tune;
 
 pub use draw::{draw, split_problem};
-pub use results::{ResultRow, read_results, write_results};
+pub use merge::merge;
 #[cfg(test)]
 pub(crate) use results::test_row;
-pub use merge::merge;
-pub use runner::{RunOptions, run, finish_rows};
+pub use results::{ResultRow, read_results, write_results};
+pub use runner::{RunOptions, finish_rows, run};
+pub use seeds::derive_seed;
 pub use shard::Shard;
 pub use slurm::SlurmJob;
-pub use seeds::derive_seed;
 
 #[cfg(test)]
 mod tests;

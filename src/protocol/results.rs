@@ -92,13 +92,19 @@ pub fn write_results(path: &Path, rows: &[ResultRow]) -> Result<()> {
     }
     let fixed = fixed_columns()?;
     let mut w = csv::Writer::from_writer(Vec::new());
-    let header = keys.iter().map(|k| if fixed.iter().any(|f| f == k) { format!("swept.{k}") } else { k.to_string() });
+    let header = keys
+        .iter()
+        .map(|k| if fixed.iter().any(|f| f == k) { format!("swept.{k}") } else { k.to_string() });
     w.write_record(fixed.iter().cloned().chain(header)).map_err(csv_err)?;
     for row in rows {
-        let extra = keys.iter().map(|k| row.swept.iter().find(|(j, _)| j == k).map_or("", |(_, v)| v.as_str()));
+        let extra = keys
+            .iter()
+            .map(|k| row.swept.iter().find(|(j, _)| j == k).map_or("", |(_, v)| v.as_str()));
         w.write_record(fields(row)?.iter().chain(extra)).map_err(csv_err)?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
     write_atomic(path, &bytes)
 }
 
@@ -108,7 +114,10 @@ fn fields(row: &ResultRow) -> Result<csv::StringRecord> {
     w.serialize(row).map_err(|e| Error::Report(e.to_string()))?;
     let line = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
     let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_slice());
-    r.records().next().and_then(|r| r.ok()).ok_or_else(|| Error::Report("cannot serialise a result row".into()))
+    r.records()
+        .next()
+        .and_then(|r| r.ok())
+        .ok_or_else(|| Error::Report("cannot serialise a result row".into()))
 }
 
 /// The names of the fixed columns, in order.
@@ -166,7 +175,12 @@ pub fn read_results(path: &Path) -> Result<Vec<ResultRow>> {
         .map(|record| {
             let record = record.map_err(csv_err)?;
             let mut row: ResultRow = record.deserialize(Some(&headers)).map_err(csv_err)?;
-            row.swept = extra.iter().filter_map(|(i, k)| record.get(*i).filter(|v| !v.is_empty()).map(|v| (k.clone(), v.to_string()))).collect();
+            row.swept = extra
+                .iter()
+                .filter_map(|(i, k)| {
+                    record.get(*i).filter(|v| !v.is_empty()).map(|v| (k.clone(), v.to_string()))
+                })
+                .collect();
             Ok(row)
         })
         .collect()
@@ -194,7 +208,11 @@ mod tests {
         assert_eq!(read_results(&path).unwrap(), vec![row]);
         // A file from before the params column reads with empty params.
         let header = "experiment,config_hash,dataset,split,split_seed,method,kind,alpha_l,alpha_u,lambda_policy,lambda,error,prbep,n_labeled,n_unlabeled,dim,status,message,fit_seconds";
-        std::fs::write(&path, format!("{header}\ne,h,d,3,0,m,qlds,,,fixed,1.0,0.1,NaN,1,1,1,ok,,0.0\n")).unwrap();
+        std::fs::write(
+            &path,
+            format!("{header}\ne,h,d,3,0,m,qlds,,,fixed,1.0,0.1,NaN,1,1,1,ok,,0.0\n"),
+        )
+        .unwrap();
         let old = &read_results(&path).unwrap()[0];
         assert_eq!((old.params.as_str(), old.error, old.split), ("", 0.1, 3));
         std::fs::write(&path, "experiment\nx\n").unwrap();

@@ -57,16 +57,26 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let bar = progress(opts.progress, (tasks.len() * exp.methods.len()) as u64, "fits");
     bar.inc(finished.len() as u64);
     let task = Task { exp, finished: &finished, log: &log, bar: &bar, choices: &choices };
-    let fresh: Vec<Vec<ResultRow>> = pool.install(|| tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>())?;
+    let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
+        tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>()
+    })?;
     bar.finish_and_clear();
-    let mut rows: Vec<ResultRow> = previous.into_iter().chain(fresh.into_iter().flatten()).collect();
+    let mut rows: Vec<ResultRow> =
+        previous.into_iter().chain(fresh.into_iter().flatten()).collect();
     finish_rows(exp, &mut rows);
     Ok(rows)
 }
 
 /// Tunes the tuned methods on the datasets of `tasks` and writes the tuning table (nothing
 /// without a `tune` block).
-fn tuning(exp: &Experiment, tasks: &[(usize, usize)], stores: &[Arc<Store>], pool: &rayon::ThreadPool, opts: &RunOptions, dir: &Path) -> Result<Choices> {
+fn tuning(
+    exp: &Experiment,
+    tasks: &[(usize, usize)],
+    stores: &[Arc<Store>],
+    pool: &rayon::ThreadPool,
+    opts: &RunOptions,
+    dir: &Path,
+) -> Result<Choices> {
     if exp.methods.iter().all(|m| m.tuning.is_none()) {
         return Ok(Choices::default());
     }
@@ -76,7 +86,10 @@ fn tuning(exp: &Experiment, tasks: &[(usize, usize)], stores: &[Arc<Store>], poo
     let bar = progress(opts.progress, 0, "tuning splits");
     let choices = pool.install(|| tune::tune(exp, &datasets, stores, &bar))?;
     bar.finish_and_clear();
-    let name = opts.shard.map_or_else(|| "tuning.csv".to_string(), |s| format!("tuning.shard-{}-of-{}.csv", s.index, s.count));
+    let name = opts.shard.map_or_else(
+        || "tuning.csv".to_string(),
+        |s| format!("tuning.shard-{}-of-{}.csv", s.index, s.count),
+    );
     tune::write_table(&dir.join(name), exp, &choices)?;
     Ok(choices)
 }
@@ -87,7 +100,9 @@ fn progress(show: bool, total: u64, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let template = format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, eta {{eta}}");
-    ProgressBar::new(total).with_style(ProgressStyle::with_template(&template).expect("static template").progress_chars("=> "))
+    ProgressBar::new(total).with_style(
+        ProgressStyle::with_template(&template).expect("static template").progress_chars("=> "),
+    )
 }
 
 /// Orders rows by (dataset, split, method) as in the config and attaches each row's swept
@@ -129,14 +144,29 @@ impl Task<'_> {
     /// The methods not yet finished on split `split` of dataset `d`, fitted in config order.
     fn run(&self, d: usize, split: usize, dataset_store: &Store) -> Result<Vec<ResultRow>> {
         let spec = &self.exp.datasets[d];
-        let todo: Vec<usize> = (0..self.exp.methods.len()).filter(|&m| !self.finished.contains(&(spec.name.clone(), split, self.exp.methods[m].name.clone()))).collect();
+        let todo: Vec<usize> = (0..self.exp.methods.len())
+            .filter(|&m| {
+                !self.finished.contains(&(
+                    spec.name.clone(),
+                    split,
+                    self.exp.methods[m].name.clone(),
+                ))
+            })
+            .collect();
         if todo.is_empty() {
             return Ok(Vec::new());
         }
         let drawn = draw(spec, self.exp.seed, split)?;
         let (problem, test) = (&drawn.problem, drawn.test.as_deref());
         let split_store = Store::default();
-        let view = Split { problem, source: &spec.source, rows: drawn.rows.as_deref(), dataset_store, split_store: &split_store, test: test.map(|t| &t.x) };
+        let view = Split {
+            problem,
+            source: &spec.source,
+            rows: drawn.rows.as_deref(),
+            dataset_store,
+            split_store: &split_store,
+            test: test.map(|t| &t.x),
+        };
         let limit = memory::limit();
         todo.into_iter()
             .map(|m| {
@@ -146,7 +176,15 @@ impl Task<'_> {
                     Ok((method, params)) => (method, params, fit(method, &view, limit)),
                     Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
                 };
-                let row = row(self.exp, spec, split, (entry, method, params), (problem, test), fitted, start.elapsed().as_secs_f64());
+                let row = row(
+                    self.exp,
+                    spec,
+                    split,
+                    (entry, method, params),
+                    (problem, test),
+                    fitted,
+                    start.elapsed().as_secs_f64(),
+                );
                 self.log.append(&row)?;
                 self.bar.inc(1);
                 Ok(row)
@@ -169,7 +207,11 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
         )));
     }
     std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
-        let why = panic.downcast_ref::<String>().map(String::as_str).or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("unknown panic");
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
         Err(Error::Data(format!("the fit panicked: {why}")))
     })
 }
@@ -177,7 +219,15 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
 /// The result row of one method entry on one split (and its test rows, if any), fitted
 /// with `method` (the tuned choice or the entry's own) whose `params` column is given; a
 /// failure becomes a `failed` row carrying the reason.
-fn row(exp: &Experiment, spec: &DatasetSpec, split: usize, (m, method, params): (&MethodSpec, &dyn Method, String), (problem, test): (&Problem, Option<&Dataset>), fitted: Result<Fitted>, fit_seconds: f64) -> ResultRow {
+fn row(
+    exp: &Experiment,
+    spec: &DatasetSpec,
+    split: usize,
+    (m, method, params): (&MethodSpec, &dyn Method, String),
+    (problem, test): (&Problem, Option<&Dataset>),
+    fitted: Result<Fitted>,
+    fit_seconds: f64,
+) -> ResultRow {
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),

@@ -20,7 +20,8 @@ impl FromStr for Shard {
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || format!("expected I/N with 1 ≤ I ≤ N, got `{s}`");
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        let (index, count) =
+            (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
         if index == 0 || index > count {
             return Err(bad());
         }
@@ -55,7 +56,8 @@ pub fn assign(exp: &Experiment, count: usize) -> Vec<usize> {
     let mut load = vec![0.0; count.max(1)];
     let mut shard = vec![0; tasks.len()];
     for t in order {
-        let lightest = (0..load.len()).fold(0, |best, k| if load[k] < load[best] { k } else { best });
+        let lightest =
+            (0..load.len()).fold(0, |best, k| if load[k] < load[best] { k } else { best });
         shard[t] = lightest;
         load[lightest] += costs[tasks[t].0];
     }
@@ -99,7 +101,10 @@ mod tests {
             assert_eq!(seen.len(), 10, "{count} shards must cover the 10 tasks");
             // Five heavy tasks: no shard holds two while another holds none of them.
             let heavy = cost(&exp, 1);
-            let (max, min) = (loads.iter().cloned().fold(0.0, f64::max), loads.iter().cloned().fold(f64::INFINITY, f64::min));
+            let (max, min) = (
+                loads.iter().cloned().fold(0.0, f64::max),
+                loads.iter().cloned().fold(f64::INFINITY, f64::min),
+            );
             assert!(max - min <= heavy, "{count} shards: loads {loads:?}");
         }
         assert_eq!(tasks(&exp, None), all_tasks(&exp));

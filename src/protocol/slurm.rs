@@ -83,7 +83,11 @@ mod tests {
             time: None,
         };
         let [(_, array), (_, merge), (_, submit)] = job.scripts();
-        assert!(array.contains("#SBATCH --array=1-4\n") && array.contains("#SBATCH --partition=short\n") && !array.contains("--time"));
+        assert!(
+            array.contains("#SBATCH --array=1-4\n")
+                && array.contains("#SBATCH --partition=short\n")
+                && !array.contains("--time")
+        );
         assert!(array.contains("--shard \"$SLURM_ARRAY_TASK_ID/4\" --threads \"${SLURM_CPUS_PER_TASK:-1}\" --out /w/out"), "{array}");
         assert!(merge.contains("exec /opt/sslab merge /w/out/e"), "{merge}");
         assert!(submit.contains("--dependency=afterok:$array merge.sbatch"), "{submit}");

@@ -37,11 +37,23 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
 }
 
 /// Writes splits `0..count` of `seed` of every file-backed dataset into `folder`.
-fn persist_seed(exp: &Experiment, folder: &Path, (seed, count): (u64, usize), resume: bool) -> Result<()> {
+fn persist_seed(
+    exp: &Experiment,
+    folder: &Path,
+    (seed, count): (u64, usize),
+    resume: bool,
+) -> Result<()> {
     for spec in &exp.datasets {
         let DataSource::Loaded(data) = &spec.source else { continue };
         let splits = (0..count)
-            .map(|s| loaded_split(spec, data, s, &mut ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, s))))
+            .map(|s| {
+                loaded_split(
+                    spec,
+                    data,
+                    s,
+                    &mut ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, s)),
+                )
+            })
             .collect::<Result<Vec<_>>>()?;
         let path = folder.join(format!("{}.csv", spec.name));
         if resume && path.exists() && read(&path)? != splits {
@@ -62,7 +74,11 @@ fn persist_seed(exp: &Experiment, folder: &Path, (seed, count): (u64, usize), re
 pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
     let join = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
     let with_test = splits.iter().any(|s| !s.test.is_empty());
-    let mut text = String::from(if with_test { "split,labeled,unlabeled,test\n" } else { "split,labeled,unlabeled\n" });
+    let mut text = String::from(if with_test {
+        "split,labeled,unlabeled,test\n"
+    } else {
+        "split,labeled,unlabeled\n"
+    });
     for (i, s) in splits.iter().enumerate() {
         text.push_str(&format!("{i},{},{}", join(&s.labeled), join(&s.unlabeled)));
         if with_test {
@@ -76,7 +92,10 @@ pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
 /// Reads a file written by [`write`].
 pub fn read(path: &Path) -> Result<Vec<Split>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let bad = |line: usize| Error::Csv { path: path.to_path_buf(), message: format!("line {line}: expected split,labeled,unlabeled[,test]") };
+    let bad = |line: usize| Error::Csv {
+        path: path.to_path_buf(),
+        message: format!("line {line}: expected split,labeled,unlabeled[,test]"),
+    };
     let indices = |field: &str, line: usize| -> Result<Vec<usize>> {
         field.split_whitespace().map(|v| v.parse().map_err(|_| bad(line))).collect()
     };
@@ -112,8 +131,14 @@ mod tests {
         ];
         write(&path, &splits).unwrap();
         assert_eq!(read(&path).unwrap(), splits);
-        assert!(std::fs::read_to_string(&path).unwrap().starts_with("split,labeled,unlabeled\n"), "no test column without test rows");
-        let with_test = vec![Split { labeled: vec![0], unlabeled: vec![1], test: vec![2, 3] }, Split { labeled: vec![1], unlabeled: vec![0], test: vec![] }];
+        assert!(
+            std::fs::read_to_string(&path).unwrap().starts_with("split,labeled,unlabeled\n"),
+            "no test column without test rows"
+        );
+        let with_test = vec![
+            Split { labeled: vec![0], unlabeled: vec![1], test: vec![2, 3] },
+            Split { labeled: vec![1], unlabeled: vec![0], test: vec![] },
+        ];
         write(&path, &with_test).unwrap();
         assert_eq!(read(&path).unwrap(), with_test);
         std::fs::write(&path, "split,labeled,unlabeled\n0,1 x,2\n").unwrap();

@@ -55,20 +55,30 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
         let (mine, dist, ok) = match ours_cell {
             None => ("–".to_string(), "–".to_string(), "–".to_string()),
             Some(c) => {
-                let mine = format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
+                let mine =
+                    format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
                 match distance(c.mean, c.std, p) {
                     Some(z) => {
                         within.1 += 1;
                         if z.abs() <= 2.0 {
                             within.0 += 1;
                         }
-                        (mine, format!("{z:+.2}"), if z.abs() <= 2.0 { "yes" } else { "no" }.to_string())
+                        (
+                            mine,
+                            format!("{z:+.2}"),
+                            if z.abs() <= 2.0 { "yes" } else { "no" }.to_string(),
+                        )
                     }
                     None => (mine, "–".to_string(), "–".to_string()),
                 }
             }
         };
-        out.push_str(&format!("| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n", cell(&p.dataset), cell(&p.method), cell(&p.note)));
+        out.push_str(&format!(
+            "| {} | {} | {mine} | {paper} | {dist} | {ok} | {} |\n",
+            cell(&p.dataset),
+            cell(&p.method),
+            cell(&p.note)
+        ));
     }
     out.push_str(&format!(
         "\n{} of {} compared cells within 2 std (the paper's std; ours where the paper gives none). Paper: {source}. Ours: {}\n",
@@ -94,7 +104,13 @@ mod tests {
         assert_eq!(distance(1.0, 2.0, &published[1]), Some(-2.0));
         assert_eq!(distance(1.0, 0.0, &published[1]), None);
         let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
-        let table = Table { measure: crate::report::tables::ERROR, datasets: vec!["d".into()], methods: vec!["A".into(), "C".into()], cells: vec![vec![cell(15.0), cell(3.0)]], stamp: "s".into() };
+        let table = Table {
+            measure: crate::report::tables::ERROR,
+            datasets: vec!["d".into()],
+            methods: vec!["A".into(), "C".into()],
+            cells: vec![vec![cell(15.0), cell(3.0)]],
+            stamp: "s".into(),
+        };
         let md = markdown(&table, &published, "Table 2");
         assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
         assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));

@@ -15,7 +15,15 @@ pub fn commit() -> String {
     let Some(head) = git(&["rev-parse", "--short=10", "HEAD"]) else {
         return "unknown".into();
     };
-    let changes = git(&["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results", ":(exclude)figures"]);
+    let changes = git(&[
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":(exclude)results",
+        ":(exclude)figures",
+    ]);
     match changes {
         Some(c) if c.is_empty() => head,
         _ => format!("{head}-dirty"),

@@ -14,24 +14,42 @@ pub fn along(rows: &[ResultRow], key: &str) -> Result<Vec<(ResultRow, String)>> 
     for r in rows {
         let Some((_, v)) = r.swept.iter().find(|(k, _)| k == key) else { continue };
         let method = strip(&r.method, key, v);
-        let others: Vec<String> =
-            r.swept.iter().filter(|(k, _)| k != key).map(|(k, v)| format!("{k}={v}")).filter(|kv| !method.contains(kv.as_str())).collect();
+        let others: Vec<String> = r
+            .swept
+            .iter()
+            .filter(|(k, _)| k != key)
+            .map(|(k, v)| format!("{k}={v}"))
+            .filter(|kv| !method.contains(kv.as_str()))
+            .collect();
         let mut label = others;
         label.push(format!("{key}={v}"));
         out.push((ResultRow { dataset: label.join(", "), method, ..r.clone() }, v.clone()));
     }
     if out.is_empty() {
-        let keys: BTreeSet<&str> = rows.iter().flat_map(|r| r.swept.iter().map(|(k, _)| k.as_str())).collect();
+        let keys: BTreeSet<&str> =
+            rows.iter().flat_map(|r| r.swept.iter().map(|(k, _)| k.as_str())).collect();
         let keys: Vec<&str> = keys.into_iter().collect();
-        return Err(Error::Report(format!("no result row sweeps `{key}` (swept keys: {})", if keys.is_empty() { "none".into() } else { keys.join(", ") })));
+        return Err(Error::Report(format!(
+            "no result row sweeps `{key}` (swept keys: {})",
+            if keys.is_empty() { "none".into() } else { keys.join(", ") }
+        )));
     }
     // Two dataset entries landing on one label: keep them apart by name.
     let mut sources: BTreeMap<(&str, &str), BTreeSet<&str>> = BTreeMap::new();
-    for ((new, _), old) in out.iter().zip(rows.iter().filter(|r| r.swept.iter().any(|(k, _)| k == key))) {
-        sources.entry((new.dataset.as_str(), new.method.as_str())).or_default().insert(old.dataset.as_str());
+    for ((new, _), old) in
+        out.iter().zip(rows.iter().filter(|r| r.swept.iter().any(|(k, _)| k == key)))
+    {
+        sources
+            .entry((new.dataset.as_str(), new.method.as_str()))
+            .or_default()
+            .insert(old.dataset.as_str());
     }
     if sources.values().any(|s| s.len() > 1) {
-        let names: Vec<String> = rows.iter().filter(|r| r.swept.iter().any(|(k, _)| k == key)).map(|r| r.dataset.clone()).collect();
+        let names: Vec<String> = rows
+            .iter()
+            .filter(|r| r.swept.iter().any(|(k, _)| k == key))
+            .map(|r| r.dataset.clone())
+            .collect();
         for ((row, _), name) in out.iter_mut().zip(names) {
             row.dataset = format!("{name}: {}", row.dataset);
         }
@@ -60,7 +78,10 @@ mod tests {
     use crate::protocol::test_row;
 
     fn row(dataset: &str, method: &str, swept: &[(&str, &str)]) -> ResultRow {
-        ResultRow { swept: swept.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..test_row(dataset, method, 0, 0.1) }
+        ResultRow {
+            swept: swept.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ..test_row(dataset, method, 0, 0.1)
+        }
     }
 
     #[test]
@@ -74,19 +95,27 @@ mod tests {
             row("books-nl010", "LS-SVM", &[("dataset", "books"), ("labeled_per_class", "5")]),
         ];
         let a = along(&rows, "gamma").unwrap();
-        assert_eq!(a.iter().map(|(r, v)| (r.dataset.as_str(), r.method.as_str(), v.as_str())).collect::<Vec<_>>(), [
-            ("gamma=0.1", "TV", "0.1"),
-            ("gamma=1", "TV", "1")
-        ]);
+        assert_eq!(
+            a.iter()
+                .map(|(r, v)| (r.dataset.as_str(), r.method.as_str(), v.as_str()))
+                .collect::<Vec<_>>(),
+            [("gamma=0.1", "TV", "0.1"), ("gamma=1", "TV", "1")]
+        );
         let b = along(&rows, "labeled_per_class").unwrap();
         assert_eq!(b[0].0.dataset, "dataset=books, labeled_per_class=5");
-        assert!(along(&rows, "mu").unwrap_err().to_string().contains("swept keys: dataset, gamma, labeled_per_class"));
+        assert!(
+            along(&rows, "mu")
+                .unwrap_err()
+                .to_string()
+                .contains("swept keys: dataset, gamma, labeled_per_class")
+        );
     }
 
     #[test]
     fn entries_that_would_merge_keep_their_names() {
         let rows = [row("a-m1", "M", &[("m", "1")]), row("b-m1", "M", &[("m", "1")])];
-        let labels: Vec<String> = along(&rows, "m").unwrap().into_iter().map(|(r, _)| r.dataset).collect();
+        let labels: Vec<String> =
+            along(&rows, "m").unwrap().into_iter().map(|(r, _)| r.dataset).collect();
         assert_eq!(labels, ["a-m1: m=1", "b-m1: m=1"]);
     }
 }

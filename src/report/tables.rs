@@ -45,7 +45,11 @@ pub struct Measure {
 }
 
 /// The error on the unlabeled set in % (lower is better).
-pub const ERROR: Measure = Measure { label: "Error on the unlabeled set in %", value: error_percent, higher_is_better: false };
+pub const ERROR: Measure = Measure {
+    label: "Error on the unlabeled set in %",
+    value: error_percent,
+    higher_is_better: false,
+};
 
 /// The precision–recall break-even point on the unlabeled set in % (higher is better).
 pub const PRBEP: Measure = Measure {
@@ -88,7 +92,8 @@ pub fn error_percent(r: &ResultRow) -> Option<f64> {
 /// value_std, splits` (std with ddof = 1) of `value` over the successful fits where it is
 /// defined.
 pub fn summary(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
-    let rows: Vec<(&ResultRow, f64)> = rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
+    let rows: Vec<(&ResultRow, f64)> =
+        rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
     let df = df![
         "dataset" => rows.iter().map(|(r, _)| r.dataset.as_str()).collect::<Vec<_>>(),
         "method" => rows.iter().map(|(r, _)| r.method.as_str()).collect::<Vec<_>>(),
@@ -100,7 +105,11 @@ pub fn summary(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Resu
     let (mean, std, count) = {
         let g = df.group_by_stable(["dataset", "method"]).map_err(polars_err)?;
         let g = g.select(["value"]);
-        (g.mean().map_err(polars_err)?, g.std(1).map_err(polars_err)?, g.count().map_err(polars_err)?)
+        (
+            g.mean().map_err(polars_err)?,
+            g.std(1).map_err(polars_err)?,
+            g.count().map_err(polars_err)?,
+        )
     };
     // Each aggregate frame is [dataset, method, <aggregate>]; polars names the aggregate.
     let aggregate = |frame: &DataFrame, name: &str| -> Result<Column> {
@@ -143,9 +152,16 @@ pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Resu
         let ca = s.column("splits").and_then(|c| c.u64().cloned()).map_err(polars_err)?;
         ca.iter().map(|v| v.unwrap_or(0) as usize).collect()
     };
-    let (ds, ms, means, stds) = (strings("dataset")?, strings("method")?, floats("value_mean")?, floats("value_std")?);
+    let (ds, ms, means, stds) =
+        (strings("dataset")?, strings("method")?, floats("value_mean")?, floats("value_std")?);
     Ok((0..ds.len())
-        .map(|i| Record { dataset: ds[i].clone(), method: ms[i].clone(), mean: means[i], std: stds[i], splits: counts[i] })
+        .map(|i| Record {
+            dataset: ds[i].clone(),
+            method: ms[i].clone(),
+            mean: means[i],
+            std: stds[i],
+            splits: counts[i],
+        })
         .collect())
 }
 
@@ -169,11 +185,14 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
     for r in recs {
         let d = datasets.iter().position(|x| *x == r.dataset).unwrap_or(0);
         let m = methods.iter().position(|x| *x == r.method).unwrap_or(0);
-        cells[d][m] = Some(Cell { mean: r.mean, std: r.std, splits: r.splits, best: false, p_value: None });
+        cells[d][m] =
+            Some(Cell { mean: r.mean, std: r.std, splits: r.splits, best: false, p_value: None });
     }
     for (d, row) in cells.iter_mut().enumerate() {
         let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| sign * c.mean);
-        let Some(best) = (0..methods.len()).filter(|&m| row[m].is_some()).min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+        let Some(best) = (0..methods.len())
+            .filter(|&m| row[m].is_some())
+            .min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
         else {
             continue;
         };
@@ -192,7 +211,9 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
             }
             let diffs: Vec<f64> = errors(m)
                 .into_iter()
-                .filter_map(|(split, e)| best_errors.iter().find(|(s, _)| *s == split).map(|(_, b)| e - b))
+                .filter_map(|(split, e)| {
+                    best_errors.iter().find(|(s, _)| *s == split).map(|(_, b)| e - b)
+                })
                 .collect();
             cell.p_value = Some(signed_rank_p_greater(&diffs));
         }
@@ -212,14 +233,20 @@ fn legend(t: &Table) -> String {
 /// Markdown rendering.
 pub fn markdown(t: &Table) -> String {
     let methods: Vec<String> = t.methods.iter().map(|m| cell(m)).collect();
-    let mut out = format!("| dataset | {} |\n|---|{}\n", methods.join(" | "), "---|".repeat(t.methods.len()));
+    let mut out =
+        format!("| dataset | {} |\n|---|{}\n", methods.join(" | "), "---|".repeat(t.methods.len()));
     for (d, row) in t.datasets.iter().zip(&t.cells) {
         let cells: Vec<String> = row
             .iter()
             .map(|c| match c {
                 None => "–".into(),
                 Some(c) if c.best => format!("**{:.2}{}**", c.mean, spread(c, " ± ")),
-                Some(c) => format!("{:.2}{}{}", c.mean, if c.worse() { " ↓" } else { "" }, spread(c, " ± ")),
+                Some(c) => format!(
+                    "{:.2}{}{}",
+                    c.mean,
+                    if c.worse() { " ↓" } else { "" },
+                    spread(c, " ± ")
+                ),
             })
             .collect();
         out.push_str(&format!("| {} | {} |\n", cell(d), cells.join(" | ")));
@@ -253,7 +280,12 @@ pub fn latex(t: &Table) -> String {
             .map(|c| match c {
                 None => "--".into(),
                 Some(c) if c.best => format!("\\textbf{{{:.2}}}{}", c.mean, spread(c, " $\\pm$ ")),
-                Some(c) => format!("{:.2}{}{}", c.mean, if c.worse() { "$\\downarrow$" } else { "" }, spread(c, " $\\pm$ ")),
+                Some(c) => format!(
+                    "{:.2}{}{}",
+                    c.mean,
+                    if c.worse() { "$\\downarrow$" } else { "" },
+                    spread(c, " $\\pm$ ")
+                ),
             })
             .collect();
         out.push_str(&format!("{} & {} \\\\\n", esc(d), cells.join(" & ")));
@@ -266,17 +298,28 @@ pub fn latex(t: &Table) -> String {
 pub fn csv(t: &Table) -> Result<String> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let io = |e: ::csv::Error| Error::Report(e.to_string());
-    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"]).map_err(io)?;
+    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"])
+        .map_err(io)?;
     for (d, row) in t.datasets.iter().zip(&t.cells) {
         for (m, c) in t.methods.iter().zip(row) {
             if let Some(c) = c {
                 let p = c.p_value.map_or(String::new(), |p| format!("{p:.6}"));
-                let rec = [d.clone(), m.clone(), format!("{:.4}", c.mean), format!("{:.4}", c.std), c.splits.to_string(), c.best.to_string(), p, c.worse().to_string()];
+                let rec = [
+                    d.clone(),
+                    m.clone(),
+                    format!("{:.4}", c.mean),
+                    format!("{:.4}", c.std),
+                    c.splits.to_string(),
+                    c.best.to_string(),
+                    p,
+                    c.worse().to_string(),
+                ];
                 w.write_record(&rec).map_err(io)?;
             }
         }
     }
-    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?).map_err(|e| Error::Report(e.to_string()))
+    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?)
+        .map_err(|e| Error::Report(e.to_string()))
 }
 
 #[cfg(test)]
@@ -309,7 +352,8 @@ mod tests {
 
     #[test]
     fn names_with_pipes_or_line_breaks_stay_in_their_cell() {
-        let t = build(&[row("a|b", "M\nN", 0, 0.1), row("a|b", "M\nN", 1, 0.2)], ERROR, "s").unwrap();
+        let t =
+            build(&[row("a|b", "M\nN", 0, 0.1), row("a|b", "M\nN", 1, 0.2)], ERROR, "s").unwrap();
         let md = markdown(&t);
         assert!(md.starts_with("| dataset | M N |\n") && md.contains("| a\\|b | "), "{md}");
         assert_eq!(md.lines().nth(2).unwrap().matches(" | ").count(), 1, "{md}");

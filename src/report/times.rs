@@ -18,12 +18,20 @@ pub fn times_markdown(rows: &[ResultRow], stamp: &str) -> String {
         }
     }
     let header: Vec<String> = methods.iter().map(|m| cell(m)).collect();
-    let mut out = format!("| dataset | d | n | {} |\n|---|---|---|{}\n", header.join(" | "), "---|".repeat(methods.len()));
+    let mut out = format!(
+        "| dataset | d | n | {} |\n|---|---|---|{}\n",
+        header.join(" | "),
+        "---|".repeat(methods.len())
+    );
     for d in &datasets {
         let cells: Vec<String> = methods
             .iter()
             .map(|m| {
-                let t: Vec<f64> = rows.iter().filter(|r| r.dataset == d.dataset && r.method == *m).map(|r| 1e3 * r.fit_seconds).collect();
+                let t: Vec<f64> = rows
+                    .iter()
+                    .filter(|r| r.dataset == d.dataset && r.method == *m)
+                    .map(|r| 1e3 * r.fit_seconds)
+                    .collect();
                 if t.is_empty() {
                     return "–".into();
                 }
@@ -31,7 +39,13 @@ pub fn times_markdown(rows: &[ResultRow], stamp: &str) -> String {
                 format!("{mean:.1} ± {std:.1}")
             })
             .collect();
-        out.push_str(&format!("| {} | {} | {} | {} |\n", cell(&d.dataset), d.dim, d.n_labeled + d.n_unlabeled, cells.join(" | ")));
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            cell(&d.dataset),
+            d.dim,
+            d.n_labeled + d.n_unlabeled,
+            cells.join(" | ")
+        ));
     }
     out.push_str(&format!("\nFit time per split in ms (selection + final fit + scoring), mean ± std over splits. {stamp}\n"));
     out
@@ -42,7 +56,13 @@ mod tests {
     use super::*;
 
     fn row(dataset: &str, method: &str, secs: f64) -> ResultRow {
-        ResultRow { n_labeled: 2, n_unlabeled: 8, dim: 5, fit_seconds: secs, ..crate::protocol::test_row(dataset, method, 0, 0.0) }
+        ResultRow {
+            n_labeled: 2,
+            n_unlabeled: 8,
+            dim: 5,
+            fit_seconds: secs,
+            ..crate::protocol::test_row(dataset, method, 0, 0.0)
+        }
     }
 
     #[test]

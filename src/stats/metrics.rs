@@ -52,7 +52,8 @@ mod tests {
 
     #[test]
     fn log_log_fit_recovers_a_power_law() {
-        let pts: Vec<(f64, f64)> = [1e4, 3e4, 1e5, 1e6].iter().map(|&n: &f64| (n, 2e-5 * n.powf(1.1))).collect();
+        let pts: Vec<(f64, f64)> =
+            [1e4, 3e4, 1e5, 1e6].iter().map(|&n: &f64| (n, 2e-5 * n.powf(1.1))).collect();
         let (slope, intercept) = log_log_fit(&pts);
         assert!((slope - 1.1).abs() < 1e-12 && (intercept - 2e-5f64.ln()).abs() < 1e-10);
         assert!(log_log_fit(&[(1.0, 2.0)]).0.is_nan());

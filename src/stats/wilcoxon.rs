@@ -11,7 +11,8 @@ pub fn signed_rank_p_greater(diffs: &[f64]) -> f64 {
         return 1.0;
     }
     let doubled = doubled_ranks(&nonzero);
-    let observed: usize = nonzero.iter().zip(&doubled).filter(|(d, _)| **d > 0.0).map(|(_, r)| r).sum();
+    let observed: usize =
+        nonzero.iter().zip(&doubled).filter(|(d, _)| **d > 0.0).map(|(_, r)| r).sum();
     let total: usize = doubled.iter().sum();
     // counts[s] = number of sign assignments whose positive doubled-rank sum is s.
     let mut counts = vec![0.0f64; total + 1];
@@ -60,7 +61,9 @@ mod tests {
         let obs: usize = nz.iter().zip(&r).filter(|(x, _)| **x > 0.0).map(|(_, r)| r).sum();
         let n = nz.len();
         let hits = (0..1u32 << n)
-            .filter(|mask| (0..n).filter(|i| mask >> i & 1 == 1).map(|i| r[i]).sum::<usize>() >= obs)
+            .filter(|mask| {
+                (0..n).filter(|i| mask >> i & 1 == 1).map(|i| r[i]).sum::<usize>() >= obs
+            })
             .count();
         hits as f64 / (1u64 << n) as f64
     }

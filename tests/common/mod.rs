@@ -13,7 +13,11 @@ pub fn mirror() -> PathBuf {
     let dir = std::env::var_os("SSLAB_DATA_MIRROR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    assert!(dir.is_dir(), "needs the data mirror, none at {} (set SSLAB_DATA_MIRROR)", dir.display());
+    assert!(
+        dir.is_dir(),
+        "needs the data mirror, none at {} (set SSLAB_DATA_MIRROR)",
+        dir.display()
+    );
     dir
 }
 

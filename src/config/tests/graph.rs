@@ -14,12 +14,16 @@ fn err(methods: &str) -> String {
 
 #[test]
 fn every_kind_parses_and_runs() {
-    let methods: String = GraphKind::ALL.iter().map(|k| format!("\n[[methods]]\nkind = \"{}\"\n", k.name())).collect();
+    let methods: String = GraphKind::ALL
+        .iter()
+        .map(|k| format!("\n[[methods]]\nkind = \"{}\"\n", k.name()))
+        .collect();
     let extra = "\n[[methods]]\nkind = \"tv_svm\"\nname = \"tuned\"\ngamma = 0.05\nmu = 2\nr1 = 0.5\nk = 5\nweighting = \"binary\"\nkernel_scale = 0.5\niterations = 3\ndecision = \"class_mass\"\ntv_project = \"fhg\"\n";
     let exp = parse(&format!("{HEAD}{methods}{extra}"), Path::new("cfg.toml")).unwrap();
     assert_eq!(exp.methods.len(), 9);
     assert_eq!(exp.methods[5].name, "TV-SVM");
-    let tuned: &GraphMethod = exp.methods[8].method.as_any().downcast_ref().expect("a graph method");
+    let tuned: &GraphMethod =
+        exp.methods[8].method.as_any().downcast_ref().expect("a graph method");
     let p = tuned.params();
     assert_eq!((p.gamma, p.mu, p.r1, p.graph.k, p.iterations), (0.05, 2.0, 0.5, 5, 3));
     assert_eq!((p.decision, p.tv_project_all, p.tv_norm_n), (Decision::ClassMass, true, false));
@@ -28,8 +32,13 @@ fn every_kind_parses_and_runs() {
     let rows = run(&exp, &RunOptions { threads: Some(1), ..Default::default() }, &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(rows.len(), 18);
-    let normalized = parse(&format!("{HEAD}\n[[methods]]\nkind = \"lap_rls\"\nlaplacian = \"symmetric\"\n"), Path::new("cfg.toml")).unwrap();
-    let m: &GraphMethod = normalized.methods[0].method.as_any().downcast_ref().expect("a graph method");
+    let normalized = parse(
+        &format!("{HEAD}\n[[methods]]\nkind = \"lap_rls\"\nlaplacian = \"symmetric\"\n"),
+        Path::new("cfg.toml"),
+    )
+    .unwrap();
+    let m: &GraphMethod =
+        normalized.methods[0].method.as_any().downcast_ref().expect("a graph method");
     assert!(m.params().graph.normalized && m.params().describe().contains("laplacian=symmetric"));
     assert!(rows.iter().all(|r| r.error < 0.2), "{rows:?}");
 }
@@ -37,11 +46,17 @@ fn every_kind_parses_and_runs() {
 #[test]
 fn bad_keys_name_the_line() {
     let e = err("\n[[methods]]\nkind = \"lap_rls\"\nr2 = 1.0\n");
-    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].r2: not a parameter of `lap_rls`"), "{e}");
+    assert!(
+        e.contains("cfg.toml:16") && e.contains("methods[0].r2: not a parameter of `lap_rls`"),
+        "{e}"
+    );
     let e = err("\n[[methods]]\nkind = \"tv_rls\"\ngamma = -1.0\n");
     assert!(e.contains("cfg.toml:16") && e.contains("methods[0].gamma"), "{e}");
     let e = err("\n[[methods]]\nkind = \"svm\"\nk = 5\n");
-    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].k: not a parameter of `svm`"), "{e}");
+    assert!(
+        e.contains("cfg.toml:16") && e.contains("methods[0].k: not a parameter of `svm`"),
+        "{e}"
+    );
     let e = err("\n[[methods]]\nkind = \"tv_svm\"\nweighting = \"heat\"\n");
     assert!(e.contains("cfg.toml:16") && e.contains("weighting"), "{e}");
     let e = err("\n[[methods]]\nkind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\ngamma = 0.1\n");
@@ -57,7 +72,13 @@ fn bad_keys_name_the_line() {
     let e = err("\n[[methods]]\nkind = \"tv_rls\"\nlaplacian = \"symmetric\"\n");
     assert!(e.contains("methods[0].laplacian: not a parameter of `tv_rls`"), "{e}");
     let e = err("\n[[methods]]\nkind = \"lap_svm\"\nlaplacian = \"random_walk\"\n");
-    assert!(e.contains("cfg.toml:16") && e.contains("methods[0].laplacian: expected \"unnormalized\""), "{e}");
+    assert!(
+        e.contains("cfg.toml:16") && e.contains("methods[0].laplacian: expected \"unnormalized\""),
+        "{e}"
+    );
     let e = err("\n[[methods]]\nkind = \"cheeger_rls\"\ntv_project = \"fhg\"\n");
-    assert!(e.contains("cfg.toml:16") && e.contains("tv_project: not a parameter of `cheeger_rls`"), "{e}");
+    assert!(
+        e.contains("cfg.toml:16") && e.contains("tv_project: not a parameter of `cheeger_rls`"),
+        "{e}"
+    );
 }

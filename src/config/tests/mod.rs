@@ -4,8 +4,8 @@ use std::path::Path;
 
 use super::*;
 use crate::data::Sizes;
-use crate::methods::qlds::selection::SelectLambda;
 use crate::methods::qlds::Spectral;
+use crate::methods::qlds::selection::SelectLambda;
 use crate::methods::self_training::SelfTraining;
 
 mod graph;
@@ -89,20 +89,35 @@ fn out_of_range_values_name_line_and_key() {
 #[test]
 fn single_class_splits_are_refused_naming_the_dataset() {
     let msg = err(&GOOD.replace("labeled_per_class = 5", "labeled = 1"));
-    assert!(msg.starts_with("cfg.toml:") && msg.contains("datasets[0]: a split would have 1/0 labeled"), "{msg}");
+    assert!(
+        msg.starts_with("cfg.toml:") && msg.contains("datasets[0]: a split would have 1/0 labeled"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn inconsistent_entries_are_errors() {
-    assert!(err(&GOOD.replace("kind = \"spectral\"", "kind = \"spectral\"\nalpha_l = 1")).contains("not a parameter"));
+    assert!(
+        err(&GOOD.replace("kind = \"spectral\"", "kind = \"spectral\"\nalpha_l = 1"))
+            .contains("not a parameter")
+    );
     assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"lssvm\"")).contains("unknown kind"));
-    assert!(err(&GOOD.replace("lambda = \"max_eig_unlabeled\"", "lambda = \"big\"")).contains("lambda"));
-    assert!(err(&GOOD.replace("unlabeled = 40", "unlabeled = 40\nunlabeled_per_class = 3")).contains("exactly one"));
+    assert!(
+        err(&GOOD.replace("lambda = \"max_eig_unlabeled\"", "lambda = \"big\"")).contains("lambda")
+    );
+    assert!(
+        err(&GOOD.replace("unlabeled = 40", "unlabeled = 40\nunlabeled_per_class = 3"))
+            .contains("exactly one")
+    );
     let dup = format!("{GOOD}\n[[methods]]\nkind = \"ls_svm\"\n");
     assert!(err(&dup).contains("used twice"));
     // A default name taken twice is blamed on the second entry's line, not on line 1.
     let msg = err(&dup);
-    assert!(msg.starts_with("cfg.toml:28:") && msg.contains("methods[3]: name `LS-SVM` is used twice (also by methods[0]"), "{msg}");
+    assert!(
+        msg.starts_with("cfg.toml:28:")
+            && msg.contains("methods[3]: name `LS-SVM` is used twice (also by methods[0]"),
+        "{msg}"
+    );
     assert!(err("[experiment]\nname = \"x\"\nseed = 1\n").contains("no [[datasets]]"));
     assert!(err("not toml [").starts_with("cfg.toml:1:"));
 }
@@ -117,7 +132,10 @@ fn self_training_entries_are_checked() {
     assert!(err(&st("policy = \"margin\"\nstep = 0.5")).contains("not used by this policy"));
     assert!(err(&st("policy = \"best\"")).contains("unknown policy"));
     assert!(err(&st("alpha_l = 1")).contains("not a parameter of `self_training`"));
-    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nstep = 0.1")).contains("not a parameter of `ls_svm`"));
+    assert!(
+        err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nstep = 0.1"))
+            .contains("not a parameter of `ls_svm`")
+    );
 }
 
 #[test]
@@ -125,20 +143,33 @@ fn lambda_by_cross_validation_on_the_corners() {
     let cv = GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 5");
     let e = parse(&cv, Path::new("c")).unwrap();
     assert_eq!(e.methods[0].name, "LS-SVM(cv λ)");
-    assert!(matches!(e.methods[0].method.as_any().downcast_ref::<SelectLambda>(), Some(s) if s.folds == 5 && s.alpha_l == 1.0));
-    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nfolds = 5")).contains("only used with lambda = \"cv\""));
-    assert!(err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 1")).contains("methods[0].folds"));
+    assert!(
+        matches!(e.methods[0].method.as_any().downcast_ref::<SelectLambda>(), Some(s) if s.folds == 5 && s.alpha_l == 1.0)
+    );
+    assert!(
+        err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nfolds = 5"))
+            .contains("only used with lambda = \"cv\"")
+    );
+    assert!(
+        err(&GOOD.replace("kind = \"ls_svm\"", "kind = \"ls_svm\"\nlambda = \"cv\"\nfolds = 1"))
+            .contains("methods[0].folds")
+    );
 }
 
 #[test]
 fn sizes_beyond_memory_or_reason_are_config_errors() {
     let msg = err(&GOOD.replace("dim = 10", "dim = 1000000000000"));
-    assert!(msg.contains("datasets[0].dim: 1000000000000 needs about") && msg.contains("memory limit"), "{msg}");
+    assert!(
+        msg.contains("datasets[0].dim: 1000000000000 needs about") && msg.contains("memory limit"),
+        "{msg}"
+    );
     let msg = err(&GOOD.replace("unlabeled = 40", "unlabeled = 1000000000000"));
     assert!(msg.contains("datasets[0]: a split of") && msg.contains("memory limit"), "{msg}");
     let msg = err(&GOOD.replace("splits = 4", "splits = 1000000000000"));
     assert!(msg.starts_with("cfg.toml:5: experiment.splits: at most 100000"), "{msg}");
-    let msg = err(&GOOD.replace("kind = \"spectral\"", "kind = \"qlds\"\nselect = \"th\"\ngrid = 1000000000"));
+    let msg =
+        err(&GOOD
+            .replace("kind = \"spectral\"", "kind = \"qlds\"\nselect = \"th\"\ngrid = 1000000000"));
     assert!(msg.contains("grid: needs 2 to 1000 points per axis"), "{msg}");
     let e = load(Path::new("/dev/zero")).unwrap_err().to_string();
     assert!(e.contains("not a regular file"), "{e}");

@@ -32,7 +32,12 @@ fn config_error(src: &str) -> String {
 #[test]
 fn select_keys_parse_and_bad_ones_name_line_and_key() {
     let e = crate::config::parse(CONFIG, std::path::Path::new("c.toml")).unwrap();
-    let want = SelectQlds::new(Policy::CrossValidation { folds: 3 }, Grid::uniform(6).unwrap(), LambdaPolicy::default()).unwrap();
+    let want = SelectQlds::new(
+        Policy::CrossValidation { folds: 3 },
+        Grid::uniform(6).unwrap(),
+        LambdaPolicy::default(),
+    )
+    .unwrap();
     assert_eq!(e.methods[0].method.as_any().downcast_ref::<SelectQlds>(), Some(&want));
     assert_eq!(e.methods[0].name, "QLDS(cv)");
     let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"xx\""));
@@ -40,16 +45,26 @@ fn select_keys_parse_and_bad_ones_name_line_and_key() {
     let msg = config_error(&CONFIG.replace("grid = 6", "grid = 1"));
     assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].grid"), "{msg}");
     let msg = config_error(&CONFIG.replace("select = \"cv\"", "select = \"th\""));
-    assert!(msg.starts_with("c.toml:19:") && msg.contains("folds") && msg.contains("\"cv\""), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:19:") && msg.contains("folds") && msg.contains("\"cv\""),
+        "{msg}"
+    );
     let msg = config_error(&CONFIG.replace("select = \"cv\"", "alpha_l = 1.0\nalpha_u = 0.5"));
     assert!(msg.contains("methods[0].grid") && msg.contains("only used with `select`"), "{msg}");
     let msg = config_error(&CONFIG.replace("folds = 3", "alpha_l = 0.5"));
     assert!(msg.starts_with("c.toml:19:") && msg.contains("alpha_l"), "{msg}");
     let msg = config_error(&CONFIG.replace("kind = \"qlds\"", "kind = \"ls_svm\""));
-    assert!(msg.contains("methods[0].select") && msg.contains("not a parameter of `ls_svm`"), "{msg}");
-    let th = CONFIG.replace("select = \"cv\"", "select = \"th\"").replace("folds = 3", "theory_scale = \"none\"");
+    assert!(
+        msg.contains("methods[0].select") && msg.contains("not a parameter of `ls_svm`"),
+        "{msg}"
+    );
+    let th = CONFIG
+        .replace("select = \"cv\"", "select = \"th\"")
+        .replace("folds = 3", "theory_scale = \"none\"");
     let e = crate::config::parse(&th, std::path::Path::new("c.toml")).unwrap();
-    assert!(matches!(e.methods[0].method.as_any().downcast_ref::<SelectQlds>(), Some(s) if s.policy == Policy::Theory { scale: Scale::None }));
+    assert!(
+        matches!(e.methods[0].method.as_any().downcast_ref::<SelectQlds>(), Some(s) if s.policy == Policy::Theory { scale: Scale::None })
+    );
 }
 
 #[test]
@@ -67,26 +82,53 @@ fn grid_values_replace_an_axis_and_bad_ones_name_line_and_key() {
     let lists = CONFIG.replace("grid = 6", "alpha_l = [0, 1, 10, 1e3]\nalpha_u = [0, 0.5, 2]");
     let e = crate::config::parse(&lists, std::path::Path::new("c.toml")).unwrap();
     let s = e.methods[0].method.as_any().downcast_ref::<SelectQlds>().unwrap();
-    assert_eq!((s.grid.alphas_l.as_slice(), s.grid.alphas_u.as_slice()), (&[0.0, 1.0, 10.0, 1000.0][..], &[0.0, 0.5, 2.0][..]));
-    assert_eq!(e.methods[0].method.params(), "select=cv folds=3 alpha_l=0/1/10/1000 alpha_u=0/0.5/2");
+    assert_eq!(
+        (s.grid.alphas_l.as_slice(), s.grid.alphas_u.as_slice()),
+        (&[0.0, 1.0, 10.0, 1000.0][..], &[0.0, 0.5, 2.0][..])
+    );
+    assert_eq!(
+        e.methods[0].method.params(),
+        "select=cv folds=3 alpha_l=0/1/10/1000 alpha_u=0/0.5/2"
+    );
     // One axis given: `grid` sets the other.
     let one = CONFIG.replace("grid = 6", "grid = 3\nalpha_l = [0.5, 100]");
     let e = crate::config::parse(&one, std::path::Path::new("c.toml")).unwrap();
     let s = e.methods[0].method.as_any().downcast_ref::<SelectQlds>().unwrap();
-    assert_eq!((s.grid.alphas_l.as_slice(), s.grid.alphas_u.as_slice()), (&[0.5, 100.0][..], &[0.0, 0.5, 1.0][..]));
+    assert_eq!(
+        (s.grid.alphas_l.as_slice(), s.grid.alphas_u.as_slice()),
+        (&[0.5, 100.0][..], &[0.0, 0.5, 1.0][..])
+    );
     let uniform = crate::config::parse(CONFIG, std::path::Path::new("c.toml")).unwrap();
     assert_eq!(uniform.methods[0].method.params(), "select=cv folds=3 grid=6");
     let bad = |with: &str| config_error(&CONFIG.replace("grid = 6", with));
     let msg = bad("alpha_l = [0, 10, 1]");
-    assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].alpha_l") && msg.contains("ascending"), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:18:")
+            && msg.contains("methods[0].alpha_l")
+            && msg.contains("ascending"),
+        "{msg}"
+    );
     let msg = bad("grid = 4\nalpha_u = [-1, 0]");
-    assert!(msg.starts_with("c.toml:19:") && msg.contains("methods[0].alpha_u") && msg.contains("≥ 0"), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:19:") && msg.contains("methods[0].alpha_u") && msg.contains("≥ 0"),
+        "{msg}"
+    );
     let msg = bad("alpha_u = []");
     assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].alpha_u"), "{msg}");
     let msg = bad("grid = 4\nalpha_l = [1]\nalpha_u = [0]");
-    assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].grid") && msg.contains("both lists"), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:18:")
+            && msg.contains("methods[0].grid")
+            && msg.contains("both lists"),
+        "{msg}"
+    );
     let msg = bad("alpha_l = [0]\nalpha_u = [0]");
-    assert!(msg.starts_with("c.toml:18:") && msg.contains("methods[0].alpha_l") && msg.contains("(0, 0)"), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:18:")
+            && msg.contains("methods[0].alpha_l")
+            && msg.contains("(0, 0)"),
+        "{msg}"
+    );
     let msg = bad("alpha_l = [\"a\"]");
     assert!(msg.starts_with("c.toml:18:"), "{msg}");
 }

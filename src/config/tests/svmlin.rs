@@ -51,8 +51,14 @@ fn svmlin_kinds_and_sparse_text_parse_with_defaults() {
     let names: Vec<&str> = exp.methods.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["SVM", "TSVM(S=1)", "DA"]);
     assert_eq!((params[0].kind, params[0].lambda), (Kind::Svm, 0.5));
-    assert_eq!((params[1].kind, params[1].r), (Kind::Tsvm { switches: 1 }, PositiveFraction::Fixed(0.4)));
-    assert_eq!((params[2].lambda, params[2].lambda_u, params[2].r), (1.0, 2.0, PositiveFraction::Truth));
+    assert_eq!(
+        (params[1].kind, params[1].r),
+        (Kind::Tsvm { switches: 1 }, PositiveFraction::Fixed(0.4))
+    );
+    assert_eq!(
+        (params[2].lambda, params[2].lambda_u, params[2].r),
+        (1.0, 2.0, PositiveFraction::Truth)
+    );
 }
 
 #[test]
@@ -65,7 +71,8 @@ fn bad_svmlin_keys_name_the_line() {
     assert!(e.contains("methods[0].switches: not a parameter of `linear_svm`"), "{e}");
     let e = err(&GOOD.replace("lambda_u = 2", "lambda_u = -2"));
     assert!(e.starts_with("cfg.toml:26: methods[2].lambda_u: must be finite and > 0"), "{e}");
-    let e = err(&GOOD.replace("kind = \"linear_svm\"", "kind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\nr = 0.5"));
+    let e = err(&GOOD
+        .replace("kind = \"linear_svm\"", "kind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\nr = 0.5"));
     assert!(e.contains("methods[0].r: not a parameter of `qlds`"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "nnz_per_doc = 200"));
     assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");

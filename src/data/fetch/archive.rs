@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 pub fn extract(path: &Path, member: &str, out: &mut dyn Write) -> Result<()> {
     let bad = |m: String| Error::Data(format!("{}: {m}", path.display()));
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut zip = ZipArchive::new(BufReader::new(file)).map_err(|e| bad(format!("not a readable zip archive: {e}")))?;
+    let mut zip = ZipArchive::new(BufReader::new(file))
+        .map_err(|e| bad(format!("not a readable zip archive: {e}")))?;
     let mut entry = zip.by_name(member).map_err(|e| bad(format!("no member `{member}`: {e}")))?;
     std::io::copy(&mut entry, out).map_err(|e| bad(format!("member `{member}`: {e}")))?;
     Ok(())

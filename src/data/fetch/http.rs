@@ -41,9 +41,11 @@ fn progress(len: Option<u64>, url: &str) -> ProgressBar {
     let name = url.rsplit('/').next().unwrap_or(url).to_string();
     let bar = match len {
         Some(n) => ProgressBar::new(n).with_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
         ),
         None => ProgressBar::new_spinner(),
     };

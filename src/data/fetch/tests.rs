@@ -61,12 +61,18 @@ fn mirror_copies_may_be_split_gzipped_or_normalised() {
     std::fs::write(mirror.join("tiny/a"), "+1 1:1\n").unwrap();
     std::fs::write(mirror.join("tiny/b.gz"), gz.finish().unwrap()).unwrap();
     let reg = registry(&sha(TEXT.as_bytes()), r#"mirror = ["tiny/a", "tiny/b.gz"]"#);
-    assert_eq!(fetch(&reg, &[], &dest, std::slice::from_ref(&mirror)).unwrap()[0].1, Outcome::Copied);
+    assert_eq!(
+        fetch(&reg, &[], &dest, std::slice::from_ref(&mirror)).unwrap()[0].1,
+        Outcome::Copied
+    );
     assert_eq!(std::fs::read_to_string(dest.join("tiny/t.svm")).unwrap(), TEXT);
     // The original has CRLF; the mirror's LF copy is accepted under its own checksum.
     let _ = std::fs::remove_dir_all(&dest);
     let crlf = TEXT.replace('\n', "\r\n");
-    let reg = registry(&sha(crlf.trim_end().as_bytes()), &format!("mirror_sha256 = \"{}\"", sha(TEXT.as_bytes())));
+    let reg = registry(
+        &sha(crlf.trim_end().as_bytes()),
+        &format!("mirror_sha256 = \"{}\"", sha(TEXT.as_bytes())),
+    );
     assert_eq!(fetch(&reg, &[], &dest, &[mirror]).unwrap()[0].1, Outcome::Copied);
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -51,20 +51,37 @@ fn indices(el: &Element, limit: usize, name: &str) -> Result<Vec<usize>, String>
         .into_iter()
         .map(|v| {
             let i = v as usize;
-            if v >= 0.0 && i < limit { Ok(i) } else { Err(format!("`{name}`: index {v} out of range")) }
+            if v >= 0.0 && i < limit {
+                Ok(i)
+            } else {
+                Err(format!("`{name}`: index {v} out of range"))
+            }
         })
         .collect()
 }
 
 /// Checks compressed sparse columns; MATLAB may store more row indices and values (nzmax)
 /// than the last column start says are used.
-fn sparse(cols: usize, mut row: Vec<usize>, col_start: Vec<usize>, mut values: Vec<f64>) -> Result<Data, String> {
-    if col_start.len() != cols + 1 || col_start[0] != 0 || col_start.windows(2).any(|w| w[0] > w[1]) {
-        return Err(format!("{} column starts for {cols} columns, or not increasing from 0", col_start.len()));
+fn sparse(
+    cols: usize,
+    mut row: Vec<usize>,
+    col_start: Vec<usize>,
+    mut values: Vec<f64>,
+) -> Result<Data, String> {
+    if col_start.len() != cols + 1 || col_start[0] != 0 || col_start.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(format!(
+            "{} column starts for {cols} columns, or not increasing from 0",
+            col_start.len()
+        ));
     }
     let nnz = col_start[cols];
     if row.len() < nnz || values.len() < nnz {
-        return Err(format!("{nnz} non-zeros but {} row indices and {} values", row.len(), values.len()));
+        return Err(format!(
+            "{nnz} non-zeros but {} row indices and {} values",
+            row.len(),
+            values.len()
+        ));
     }
     row.truncate(nnz);
     values.truncate(nnz);

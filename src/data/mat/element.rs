@@ -35,7 +35,8 @@ impl<'a> Iterator for Elements<'a> {
             return None;
         }
         let offset = self.base + self.pos;
-        let word = |i: usize| rest.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let word =
+            |i: usize| rest.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let Some(first) = word(0) else {
             return Some(Err(format!("truncated element tag at byte {offset}")));
         };
@@ -50,7 +51,9 @@ impl<'a> Iterator for Elements<'a> {
             (first, len, 8, 8 + if first == MI_COMPRESSED { len } else { len.div_ceil(8) * 8 })
         };
         let Some(data) = rest.get(start..start + len) else {
-            return Some(Err(format!("element at byte {offset} claims {len} bytes, past the end of the file")));
+            return Some(Err(format!(
+                "element at byte {offset} claims {len} bytes, past the end of the file"
+            )));
         };
         self.pos += step.min(rest.len());
         Some(Ok((Element { kind, data }, offset)))
@@ -70,7 +73,10 @@ pub fn numbers(el: &Element) -> std::result::Result<Vec<f64>, String> {
         k => return Err(format!("element type {k} is not numeric")),
     };
     if !el.data.len().is_multiple_of(width) {
-        return Err(format!("{} bytes is not a whole number of {width}-byte values", el.data.len()));
+        return Err(format!(
+            "{} bytes is not a whole number of {width}-byte values",
+            el.data.len()
+        ));
     }
     let d = el.data;
     Ok(match el.kind {

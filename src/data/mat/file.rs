@@ -13,7 +13,11 @@ use crate::error::Result;
 /// Every numeric variable of the file's bytes, in file order.
 pub fn variables(bytes: &[u8], path: &Path) -> Result<Vec<Var>> {
     if bytes.len() < 128 || &bytes[126..128] != b"IM" {
-        let why = if bytes.get(126..128) == Some(b"MI") { "big-endian files are not supported" } else { "not a MATLAB v5 file" };
+        let why = if bytes.get(126..128) == Some(b"MI") {
+            "big-endian files are not supported"
+        } else {
+            "not a MATLAB v5 file"
+        };
         return Err(bad(path, format!("{why} (v4 and v7.3/HDF5 .mat files are not read either)")));
     }
     let mut vars = Vec::new();
@@ -24,7 +28,9 @@ pub fn variables(bytes: &[u8], path: &Path) -> Result<Vec<Var>> {
             MI_MATRIX => vars.extend(array::parse(el.data).map_err(at)?),
             MI_COMPRESSED => {
                 let mut inner = Vec::new();
-                ZlibDecoder::new(el.data).read_to_end(&mut inner).map_err(|e| at(format!("cannot inflate: {e}")))?;
+                ZlibDecoder::new(el.data)
+                    .read_to_end(&mut inner)
+                    .map_err(|e| at(format!("cannot inflate: {e}")))?;
                 for sub in Elements::new(&inner, 0) {
                     let (sub, _) = sub.map_err(at)?;
                     if sub.kind == MI_MATRIX {

@@ -67,7 +67,12 @@ fn sample() -> Vec<u8> {
     // S = sparse 3x2 with S(1,1) = 0.5, S(3,1) = -1, S(2,2) = 2.
     let x = matrix(6, "X", [2, 3], &[doubles(&[1.0, 4.0, 2.0, 5.0, 3.0, 6.0])]);
     let y = matrix(9, "y", [2, 1], &[tag(2, &[7, 8])]);
-    let s = matrix(5, "S", [3, 2], &[int32s(&[0, 2, 1]), int32s(&[0, 2, 3]), doubles(&[0.5, -1.0, 2.0])]);
+    let s = matrix(
+        5,
+        "S",
+        [3, 2],
+        &[int32s(&[0, 2, 1]), int32s(&[0, 2, 3]), doubles(&[0.5, -1.0, 2.0])],
+    );
     let c = matrix(1, "cell", [1, 1], &[]);
     file(&[x, compressed(&y), c, s])
 }
@@ -76,11 +81,15 @@ fn sample() -> Vec<u8> {
 fn reads_dense_uint8_sparse_and_compressed_variables() {
     let f = parse(&sample(), Path::new("t.mat")).unwrap();
     assert_eq!(f.vars.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(), ["X", "y", "S"]);
-    assert_eq!(f.features("X", false).unwrap(), Features::Dense(array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]));
+    assert_eq!(
+        f.features("X", false).unwrap(),
+        Features::Dense(array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    );
     assert_eq!(f.vector("y").unwrap(), [7.0, 8.0]);
     let s = Csr::new(2, vec![0, 1, 2, 3], vec![0, 1, 0], vec![0.5, 2.0, -1.0]).unwrap();
     assert_eq!(f.features("S", false).unwrap(), Features::Sparse(s));
-    let x = Csr::new(3, vec![0, 3, 6], vec![0, 1, 2, 0, 1, 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let x = Csr::new(3, vec![0, 3, 6], vec![0, 1, 2, 0, 1, 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+        .unwrap();
     assert_eq!(f.features("X", true).unwrap(), Features::Sparse(x));
 }
 
@@ -94,7 +103,12 @@ fn reads_gzipped_files_and_splits() {
     let path = dir.join("splits.mat.gz");
     std::fs::write(&path, gz.finish().unwrap()).unwrap();
     assert_eq!(read_splits(&path, 3).unwrap(), [vec![2, 0], vec![0, 1]]);
-    assert!(read_splits(&path, 2).unwrap_err().to_string().contains("split 1: 3 is not an index in 1..=2"));
+    assert!(
+        read_splits(&path, 2)
+            .unwrap_err()
+            .to_string()
+            .contains("split 1: 3 is not an index in 1..=2")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -117,6 +131,11 @@ fn malformed_files_are_errors_naming_the_file() {
         assert!(msg.contains("bad.mat") && msg.contains(want), "{msg}");
     }
     let f = parse(&sample(), Path::new("t.mat")).unwrap();
-    assert!(f.get("nope").unwrap_err().to_string().contains("no numeric variable `nope` (has: X, y, S)"));
+    assert!(
+        f.get("nope")
+            .unwrap_err()
+            .to_string()
+            .contains("no numeric variable `nope` (has: X, y, S)")
+    );
     assert!(f.vector("X").unwrap_err().to_string().contains("2x3 matrix"));
 }

@@ -14,7 +14,8 @@ fn err(text: &str, opts: &SvmlightOptions) -> String {
 #[test]
 fn parses_labels_comments_blank_lines_and_trailing_spaces() {
     let text = "# header comment\n+1 1:0.5 3:2 \r\n\n-1 2:-1.5e2 # tail\n1\n";
-    let f = parse_str(text, &SvmlightOptions { n_features: Some(4), ..Default::default() }).unwrap();
+    let f =
+        parse_str(text, &SvmlightOptions { n_features: Some(4), ..Default::default() }).unwrap();
     assert_eq!(f.labels, [1.0, -1.0, 1.0]);
     assert_eq!(f.x.to_dense(), array![[0.5, 0.0, 2.0, 0.0], [0.0, -150.0, 0.0, 0.0], [0.0; 4]]);
     let inferred = parse_str(text, &SvmlightOptions::default()).unwrap();
@@ -25,7 +26,9 @@ fn parses_labels_comments_blank_lines_and_trailing_spaces() {
 fn round_trips_a_random_matrix_written_as_text() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-    let dense = ndarray::Array2::from_shape_fn((40, 17), |_| if rng.random_bool(0.3) { rng.random_range(-5.0..5.0) } else { 0.0 });
+    let dense = ndarray::Array2::from_shape_fn((40, 17), |_| {
+        if rng.random_bool(0.3) { rng.random_range(-5.0..5.0) } else { 0.0 }
+    });
     let mut text = String::new();
     for (i, row) in dense.rows().into_iter().enumerate() {
         text.push_str(if i % 2 == 0 { "+1" } else { "-1" });
@@ -34,7 +37,8 @@ fn round_trips_a_random_matrix_written_as_text() {
         }
         text.push('\n');
     }
-    let f = parse_str(&text, &SvmlightOptions { n_features: Some(17), ..Default::default() }).unwrap();
+    let f =
+        parse_str(&text, &SvmlightOptions { n_features: Some(17), ..Default::default() }).unwrap();
     assert_eq!(f.x.to_dense(), dense);
     assert_eq!(f.labels.len(), 40);
 }
@@ -84,8 +88,13 @@ fn random_bytes_never_panic() {
     let alphabet = b"0123456789+-.:eEnaif# \t\n\r\x00\xff";
     for _ in 0..20_000 {
         let len = rng.random_range(0..60);
-        let bytes: Vec<u8> = (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
-        let opts = SvmlightOptions { n_features: rng.random_bool(0.5).then_some(20), unlabeled: rng.random_bool(0.3), labels: None };
+        let bytes: Vec<u8> =
+            (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
+        let opts = SvmlightOptions {
+            n_features: rng.random_bool(0.5).then_some(20),
+            unlabeled: rng.random_bool(0.3),
+            labels: None,
+        };
         if let Ok(f) = parse(&bytes[..], Path::new("r"), &opts) {
             assert!(f.x.nrows() >= 1);
         }
@@ -94,6 +103,8 @@ fn random_bytes_never_panic() {
 
 #[test]
 fn devices_are_refused_not_read_forever() {
-    let e = read(std::path::Path::new("/dev/zero"), &SvmlightOptions::default()).unwrap_err().to_string();
+    let e = read(std::path::Path::new("/dev/zero"), &SvmlightOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not a regular file"), "{e}");
 }

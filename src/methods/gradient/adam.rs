@@ -57,7 +57,12 @@ impl Adam {
     pub const WINDOW: usize = 50;
 
     /// Minimises the function whose gradient `grad(ω, out)` writes, from ω (updated in place).
-    pub fn minimise(&self, omega: &mut Array1<f64>, work: &mut Workspace, mut grad: impl FnMut(ArrayView1<f64>, &mut Array1<f64>)) -> Run {
+    pub fn minimise(
+        &self,
+        omega: &mut Array1<f64>,
+        work: &mut Workspace,
+        mut grad: impl FnMut(ArrayView1<f64>, &mut Array1<f64>),
+    ) -> Run {
         work.m.fill(0.0);
         work.v.fill(0.0);
         work.sum.fill(0.0);
@@ -68,16 +73,21 @@ impl Adam {
             c2 *= Self::BETA2;
             let (lr, wd) = (self.learning_rate / (1.0 - c1), self.weight_decay);
             let root_c2 = (1.0 - c2).sqrt();
-            Zip::from(&mut *omega).and(&work.grad).and(&mut work.m).and(&mut work.v).for_each(|w, &g, m, v| {
-                let g = g + wd * *w;
-                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-                *w -= lr * *m / (v.sqrt() / root_c2 + Self::EPS);
-            });
+            Zip::from(&mut *omega).and(&work.grad).and(&mut work.m).and(&mut work.v).for_each(
+                |w, &g, m, v| {
+                    let g = g + wd * *w;
+                    *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                    *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                    *w -= lr * *m / (v.sqrt() / root_c2 + Self::EPS);
+                },
+            );
             work.sum += &*omega;
             if t % Self::WINDOW == 0 {
                 work.sum /= Self::WINDOW as f64;
-                let moved = Zip::from(&work.sum).and(&work.previous).fold(0.0, |s, a, b| s + (a - b) * (a - b)).sqrt();
+                let moved = Zip::from(&work.sum)
+                    .and(&work.previous)
+                    .fold(0.0, |s, a, b| s + (a - b) * (a - b))
+                    .sqrt();
                 if t > Self::WINDOW && moved <= self.tolerance * work.sum.dot(&work.sum).sqrt() {
                     return Run { iterations: t, converged: true };
                 }

@@ -29,24 +29,62 @@ impl Family for GradientFamily {
     }
 
     fn check(&self, m: &Entry) -> Result<Checked> {
-        m.only(&["loss", "unlabeled", "alpha_l", "alpha_u", "lambda_scale", "learning_rate", "weight_decay", "iterations", "tolerance", "batch"])?;
+        m.only(&[
+            "loss",
+            "unlabeled",
+            "alpha_l",
+            "alpha_u",
+            "lambda_scale",
+            "learning_rate",
+            "weight_decay",
+            "iterations",
+            "tolerance",
+            "batch",
+        ])?;
         let labeled = match m.string("loss")? {
-            None => return Err(m.error("loss", format!("required (one of {})", Labeled::NAMES.join(", ")))),
-            Some(s) => Labeled::parse(&s).ok_or_else(|| m.error("loss", format!("unknown `{s}` (known: {})", Labeled::NAMES.join(", "))))?,
+            None => {
+                return Err(
+                    m.error("loss", format!("required (one of {})", Labeled::NAMES.join(", ")))
+                );
+            }
+            Some(s) => Labeled::parse(&s).ok_or_else(|| {
+                m.error("loss", format!("unknown `{s}` (known: {})", Labeled::NAMES.join(", ")))
+            })?,
         };
         let unlabeled = match m.string("unlabeled")? {
-            None => return Err(m.error("unlabeled", format!("required (one of {})", Unlabeled::NAMES.join(", ")))),
-            Some(s) => Unlabeled::parse(&s).ok_or_else(|| m.error("unlabeled", format!("unknown `{s}` (known: {})", Unlabeled::NAMES.join(", "))))?,
+            None => {
+                return Err(m.error(
+                    "unlabeled",
+                    format!("required (one of {})", Unlabeled::NAMES.join(", ")),
+                ));
+            }
+            Some(s) => Unlabeled::parse(&s).ok_or_else(|| {
+                m.error(
+                    "unlabeled",
+                    format!("unknown `{s}` (known: {})", Unlabeled::NAMES.join(", ")),
+                )
+            })?,
         };
         let list = |key: &str, min: f64, strict: bool| -> Result<Vec<f64>> {
-            let v: Vec<f64> = m.get(key)?.ok_or_else(|| m.error(key, "required: a list of numbers"))?;
+            let v: Vec<f64> =
+                m.get(key)?.ok_or_else(|| m.error(key, "required: a list of numbers"))?;
             match v.iter().find(|&&x| !x.is_finite() || x < min || (strict && x == min)) {
                 _ if v.is_empty() => Err(m.error(key, "must not be empty")),
-                Some(x) => Err(m.error(key, format!("every value must be {} {min}, got {x}", if strict { ">" } else { "≥" }))),
+                Some(x) => Err(m.error(
+                    key,
+                    format!(
+                        "every value must be {} {min}, got {x}",
+                        if strict { ">" } else { "≥" }
+                    ),
+                )),
                 None => Ok(v),
             }
         };
-        let grid = Grid { alpha_l: list("alpha_l", 0.0, true)?, alpha_u: list("alpha_u", 0.0, false)?, lambda_scale: list("lambda_scale", 0.0, true)? };
+        let grid = Grid {
+            alpha_l: list("alpha_l", 0.0, true)?,
+            alpha_u: list("alpha_u", 0.0, false)?,
+            lambda_scale: list("lambda_scale", 0.0, true)?,
+        };
         let positive = |key: &str, default: f64| -> Result<f64> {
             match m.f64(key)? {
                 None => Ok(default),
@@ -55,7 +93,9 @@ impl Family for GradientFamily {
             }
         };
         let weight_decay = match m.f64("weight_decay")? {
-            Some(x) if !(x.is_finite() && x >= 0.0) => return Err(m.error("weight_decay", format!("must be ≥ 0, got {x}"))),
+            Some(x) if !(x.is_finite() && x >= 0.0) => {
+                return Err(m.error("weight_decay", format!("must be ≥ 0, got {x}")));
+            }
             x => x.unwrap_or(Adam::WEIGHT_DECAY),
         };
         let adam = Adam {
@@ -66,7 +106,10 @@ impl Family for GradientFamily {
         };
         let training = Training { adam, batch: m.count("batch")?.unwrap_or(Training::BATCH) };
         if grid.invalid(unlabeled) == grid.points() {
-            return Err(m.error("lambda_scale", "every grid point is invalid: the quadratic margin needs some α_u < lambda_scale"));
+            return Err(m.error(
+                "lambda_scale",
+                "every grid point is invalid: the quadratic margin needs some α_u < lambda_scale",
+            ));
         }
         let name = format!("{}+{}", labeled.short(), unlabeled.short());
         Ok(Checked::new(name, GradientSsl { labeled, unlabeled, grid, training }))
@@ -111,12 +154,32 @@ impl Method for GradientSsl {
         let prep = moments(split)?;
         let top_u = prep.top_eig_unlabeled()?;
         if !(top_u > 0.0) {
-            return Err(Error::Data(format!("λ_max(C_u) = {top_u}: the unlabeled rows have no spread")));
+            return Err(Error::Data(format!(
+                "λ_max(C_u) = {top_u}: the unlabeled rows have no spread"
+            )));
         }
         let c_u = split.split_store.get("gradient C_u", || Ok(to_array2(prep.c_u.as_ref())))?;
-        let data = Data { x_l: prep.x_l.view(), y_l: prep.y_l.view(), x_u: prep.x_u.view(), c_u: c_u.view(), scale: 1.0 / (prep.n() as f64).sqrt() };
-        let best = self.grid.oracle(data, top_u, (self.labeled, self.unlabeled), &self.training, split.problem.y_u.view())?;
-        let fitted = Fitted { scores: Scores::Binary(best.scores), alpha_l: Some(best.alpha_l), alpha_u: Some(best.alpha_u), lambda: best.lambda, test: None };
+        let data = Data {
+            x_l: prep.x_l.view(),
+            y_l: prep.y_l.view(),
+            x_u: prep.x_u.view(),
+            c_u: c_u.view(),
+            scale: 1.0 / (prep.n() as f64).sqrt(),
+        };
+        let best = self.grid.oracle(
+            data,
+            top_u,
+            (self.labeled, self.unlabeled),
+            &self.training,
+            split.problem.y_u.view(),
+        )?;
+        let fitted = Fitted {
+            scores: Scores::Binary(best.scores),
+            alpha_l: Some(best.alpha_l),
+            alpha_u: Some(best.alpha_u),
+            lambda: best.lambda,
+            test: None,
+        };
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
     }
 

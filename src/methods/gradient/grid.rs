@@ -40,7 +40,13 @@ impl Grid {
 
     /// Number of points where the objective is unbounded below (invalid, never trained).
     pub fn invalid(&self, unlabeled: Unlabeled) -> usize {
-        let per_l = self.alpha_u.iter().map(|&au| self.lambda_scale.iter().filter(|&&k| !bounded(unlabeled, au, k, 1.0)).count()).sum::<usize>();
+        let per_l = self
+            .alpha_u
+            .iter()
+            .map(|&au| {
+                self.lambda_scale.iter().filter(|&&k| !bounded(unlabeled, au, k, 1.0)).count()
+            })
+            .sum::<usize>();
         per_l * self.alpha_l.len()
     }
 
@@ -48,8 +54,19 @@ impl Grid {
     /// pairs run by increasing α_l/λ (growing margins), each run warm-started from the
     /// previous solution (ω = 0 first: warm starts across α_u led the non-convex smooth
     /// absolute margin into worse minima). Ties go to the first point in that order.
-    pub fn oracle(&self, data: Data, top_u: f64, loss: (Labeled, Unlabeled), train: &Training, y_u: ArrayView1<f64>) -> Result<Best> {
-        let mut chain: Vec<(f64, f64)> = self.alpha_l.iter().flat_map(|&l| self.lambda_scale.iter().map(move |&k| (l, k))).collect();
+    pub fn oracle(
+        &self,
+        data: Data,
+        top_u: f64,
+        loss: (Labeled, Unlabeled),
+        train: &Training,
+        y_u: ArrayView1<f64>,
+    ) -> Result<Best> {
+        let mut chain: Vec<(f64, f64)> = self
+            .alpha_l
+            .iter()
+            .flat_map(|&l| self.lambda_scale.iter().map(move |&k| (l, k)))
+            .collect();
         chain.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)).then(a.0.total_cmp(&b.0)));
         let mut work = Workspace::new(data.x_l.ncols());
         let mut best: Option<Best> = None;
@@ -60,19 +77,39 @@ impl Grid {
                 if !bounded(loss.1, alpha_u, lambda, top_u) {
                     continue;
                 }
-                let f = Objective { data, labeled: loss.0, unlabeled: loss.1, alpha_l, alpha_u, lambda };
+                let f = Objective {
+                    data,
+                    labeled: loss.0,
+                    unlabeled: loss.1,
+                    alpha_l,
+                    alpha_u,
+                    lambda,
+                };
                 train.run(&f, &mut omega, &mut work);
                 let scores = data.x_u.dot(&omega) * data.scale;
                 if !scores.iter().all(|s| s.is_finite()) {
-                    return Err(Error::Data(format!("Adam diverged at α_l = {alpha_l}, α_u = {alpha_u}, λ = {lambda}")));
+                    return Err(Error::Data(format!(
+                        "Adam diverged at α_l = {alpha_l}, α_u = {alpha_u}, λ = {lambda}"
+                    )));
                 }
                 let error = error_rate(scores.view(), y_u);
                 if best.as_ref().is_none_or(|b| error < b.error) {
-                    best = Some(Best { alpha_l, alpha_u, lambda, error, scores, omega: omega.clone() });
+                    best = Some(Best {
+                        alpha_l,
+                        alpha_u,
+                        lambda,
+                        error,
+                        scores,
+                        omega: omega.clone(),
+                    });
                 }
             }
         }
-        best.ok_or_else(|| Error::Data("every grid point is invalid (the quadratic margin outweighs λ everywhere)".into()))
+        best.ok_or_else(|| {
+            Error::Data(
+                "every grid point is invalid (the quadratic margin outweighs λ everywhere)".into(),
+            )
+        })
     }
 }
 

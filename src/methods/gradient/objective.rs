@@ -52,7 +52,13 @@ impl Objective<'_> {
     /// J and ∇J with the smooth absolute margin summed over `rows` (a mini-batch of the
     /// unlabeled rows) times `weight` (n_u / batch size, so the estimate is unbiased); the
     /// quadratic margin is always exact (through C_u).
-    pub fn value_grad_on(&self, w: ArrayView1<f64>, grad: &mut Array1<f64>, rows: ArrayView2<f64>, weight: f64) -> f64 {
+    pub fn value_grad_on(
+        &self,
+        w: ArrayView1<f64>,
+        grad: &mut Array1<f64>,
+        rows: ArrayView2<f64>,
+        weight: f64,
+    ) -> f64 {
         let Data { x_l, y_l, c_u, scale, .. } = self.data;
         let (al, au) = (self.alpha_l, self.alpha_u);
         grad.assign(&w);
@@ -73,7 +79,14 @@ impl Objective<'_> {
                 let before = w.dot(&*grad);
                 let d = grad.len();
                 let g = grad.as_slice_mut().expect("an Array1 is contiguous");
-                matmul(MatMut::from_column_major_slice_mut(g, d, 1), Accum::Add, view(&c_u.t()), view(&w.insert_axis(Axis(1))), -2.0 * au, Par::Seq);
+                matmul(
+                    MatMut::from_column_major_slice_mut(g, d, 1),
+                    Accum::Add,
+                    view(&c_u.t()),
+                    view(&w.insert_axis(Axis(1))),
+                    -2.0 * au,
+                    Par::Seq,
+                );
                 value += (w.dot(&*grad) - before) / 2.0;
             }
             Unlabeled::SmoothAbsMargin => {

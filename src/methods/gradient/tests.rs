@@ -26,7 +26,13 @@ fn prepared(p: &Problem) -> (Prepared, Array2<f64>) {
 }
 
 fn data<'a>(prep: &'a Prepared, c_u: &'a Array2<f64>) -> Data<'a> {
-    Data { x_l: prep.x_l.view(), y_l: prep.y_l.view(), x_u: prep.x_u.view(), c_u: c_u.view(), scale: 1.0 / (prep.n() as f64).sqrt() }
+    Data {
+        x_l: prep.x_l.view(),
+        y_l: prep.y_l.view(),
+        x_u: prep.x_u.view(),
+        c_u: c_u.view(),
+        scale: 1.0 / (prep.n() as f64).sqrt(),
+    }
 }
 
 const LOSSES: [(Labeled, Unlabeled); 6] = [
@@ -57,7 +63,14 @@ fn every_gradient_matches_central_differences() {
     for (labeled, unlabeled) in LOSSES {
         // ω of a scale where the margins are O(1), so every regime of each loss is met.
         let w = Array1::from_shape_fn(6, |_| rng.random_range(-3.0..3.0));
-        let f = Objective { data: data(&prep, &c_u), labeled, unlabeled, alpha_l: 0.7, alpha_u: 0.3, lambda: 0.2 };
+        let f = Objective {
+            data: data(&prep, &c_u),
+            labeled,
+            unlabeled,
+            alpha_l: 0.7,
+            alpha_u: 0.3,
+            lambda: 0.2,
+        };
         let mut grad = Array1::zeros(6);
         f.value_grad(w.view(), &mut grad);
         let mut scratch = Array1::zeros(6);
@@ -66,8 +79,14 @@ fn every_gradient_matches_central_differences() {
             let (mut up, mut down) = (w.clone(), w.clone());
             up[j] += h;
             down[j] -= h;
-            let fd = (f.value_grad(up.view(), &mut scratch) - f.value_grad(down.view(), &mut scratch)) / (2.0 * h);
-            assert!((fd - grad[j]).abs() <= 1e-6 * (1.0 + fd.abs()), "{labeled:?}+{unlabeled:?} ∂{j}: {} vs {fd}", grad[j]);
+            let fd = (f.value_grad(up.view(), &mut scratch)
+                - f.value_grad(down.view(), &mut scratch))
+                / (2.0 * h);
+            assert!(
+                (fd - grad[j]).abs() <= 1e-6 * (1.0 + fd.abs()),
+                "{labeled:?}+{unlabeled:?} ∂{j}: {} vs {fd}",
+                grad[j]
+            );
         }
     }
 }
@@ -76,10 +95,16 @@ fn every_gradient_matches_central_differences() {
 fn the_losses_take_their_defining_values() {
     assert_eq!(Labeled::Square.eval(1.0, 0.25), (0.5625, -1.5));
     let (v, d) = Labeled::SmoothHinge.eval(-1.0, 0.5);
-    assert!((v - (1.0 + (HINGE_GAMMA * 1.5).exp()).ln() / HINGE_GAMMA).abs() < 1e-12 && (d - 1.0).abs() < 1e-9);
+    assert!(
+        (v - (1.0 + (HINGE_GAMMA * 1.5).exp()).ln() / HINGE_GAMMA).abs() < 1e-12
+            && (d - 1.0).abs() < 1e-9
+    );
     let (v, d) = Labeled::Logistic.eval(1.0, 0.0);
     assert!((v - 2f64.ln()).abs() < 1e-15 && (d + 0.5).abs() < 1e-15);
-    assert!(Labeled::Logistic.eval(1.0, 800.0).0.is_finite() && Labeled::SmoothHinge.eval(1.0, -800.0).0.is_finite());
+    assert!(
+        Labeled::Logistic.eval(1.0, 800.0).0.is_finite()
+            && Labeled::SmoothHinge.eval(1.0, -800.0).0.is_finite()
+    );
     assert_eq!(Unlabeled::QuadraticMargin.eval(0.5), (-0.25, -1.0));
     assert_eq!(Unlabeled::SmoothAbsMargin.eval(0.0), (1.0, 0.0));
 }
@@ -89,19 +114,38 @@ fn square_and_quadratic_margin_by_adam_reach_the_qlds_closed_form() {
     let p = problem(8, 5, 40, 3);
     let (prep, c_u) = prepared(&p);
     let top_u = prep.top_eig_unlabeled().unwrap();
-    let adam = Adam { learning_rate: Adam::LEARNING_RATE, weight_decay: 0.0, max_iterations: 20_000, tolerance: Adam::TOLERANCE };
+    let adam = Adam {
+        learning_rate: Adam::LEARNING_RATE,
+        weight_decay: 0.0,
+        max_iterations: 20_000,
+        tolerance: Adam::TOLERANCE,
+    };
     for (alpha_l, alpha_u, k) in [(1.0, 0.5, 1.0), (0.5, 1.0, 2.0), (1.0, 0.0, 0.5)] {
         let lambda = k * top_u;
         assert!(bounded(Unlabeled::QuadraticMargin, alpha_u, lambda, top_u));
-        let f = Objective { data: data(&prep, &c_u), labeled: Labeled::Square, unlabeled: Unlabeled::QuadraticMargin, alpha_l, alpha_u, lambda };
+        let f = Objective {
+            data: data(&prep, &c_u),
+            labeled: Labeled::Square,
+            unlabeled: Unlabeled::QuadraticMargin,
+            alpha_l,
+            alpha_u,
+            lambda,
+        };
         let mut w = Array1::zeros(8);
         let run = adam.minimise(&mut w, &mut Workspace::new(8), |w, g| {
             f.value_grad(w, g);
         });
         let exact = closed_form(&prep, alpha_l, alpha_u, lambda);
         assert!(run.converged, "{run:?}");
-        assert!(cosine(&w, &exact) >= 0.999, "({alpha_l}, {alpha_u}, {k}): cosine {}", cosine(&w, &exact));
-        assert!((&w - &exact).mapv(f64::abs).sum() <= 1e-2 * exact.mapv(f64::abs).sum(), "({alpha_l}, {alpha_u}, {k}): {w} vs {exact}");
+        assert!(
+            cosine(&w, &exact) >= 0.999,
+            "({alpha_l}, {alpha_u}, {k}): cosine {}",
+            cosine(&w, &exact)
+        );
+        assert!(
+            (&w - &exact).mapv(f64::abs).sum() <= 1e-2 * exact.mapv(f64::abs).sum(),
+            "({alpha_l}, {alpha_u}, {k}): {w} vs {exact}"
+        );
     }
 }
 
@@ -110,13 +154,26 @@ fn weight_decay_shifts_the_minimiser_as_an_l2_term_of_half_its_value() {
     let p = problem(5, 4, 30, 4);
     let (prep, c_u) = prepared(&p);
     let lambda = prep.top_eig_unlabeled().unwrap();
-    let f = Objective { data: data(&prep, &c_u), labeled: Labeled::Square, unlabeled: Unlabeled::QuadraticMargin, alpha_l: 1.0, alpha_u: 0.5, lambda };
-    let adam = Adam { learning_rate: 1e-3, weight_decay: 2.0 * lambda, max_iterations: 50_000, tolerance: 1e-6 };
+    let f = Objective {
+        data: data(&prep, &c_u),
+        labeled: Labeled::Square,
+        unlabeled: Unlabeled::QuadraticMargin,
+        alpha_l: 1.0,
+        alpha_u: 0.5,
+        lambda,
+    };
+    let adam = Adam {
+        learning_rate: 1e-3,
+        weight_decay: 2.0 * lambda,
+        max_iterations: 50_000,
+        tolerance: 1e-6,
+    };
     let mut w = Array1::zeros(5);
     adam.minimise(&mut w, &mut Workspace::new(5), |w, g| {
         f.value_grad(w, g);
     });
-    let (with, without) = (closed_form(&prep, 1.0, 0.5, 2.0 * lambda), closed_form(&prep, 1.0, 0.5, lambda));
+    let (with, without) =
+        (closed_form(&prep, 1.0, 0.5, 2.0 * lambda), closed_form(&prep, 1.0, 0.5, lambda));
     let dist = |a: &Array1<f64>| (&w - a).mapv(|x| x * x).sum().sqrt() / a.dot(a).sqrt();
     assert!(dist(&with) < 1e-3 && dist(&without) > 0.1, "{} {}", dist(&with), dist(&without));
 }
@@ -133,7 +190,11 @@ fn one_step_moves_each_coordinate_by_the_learning_rate() {
     for j in 0..3 {
         let g = grad[j] + 0.1 * start[j];
         let step = 0.05 * g / (g.abs() + 1e-8);
-        assert!((start[j] - w[j] - step).abs() < 1e-15, "coordinate {j}: moved {}", start[j] - w[j]);
+        assert!(
+            (start[j] - w[j] - step).abs() < 1e-15,
+            "coordinate {j}: moved {}",
+            start[j] - w[j]
+        );
     }
 }
 
@@ -142,9 +203,24 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
     let p = problem(6, 5, 50, 5);
     let (prep, c_u) = prepared(&p);
     let top_u = prep.top_eig_unlabeled().unwrap();
-    let adam = Training { adam: Adam { learning_rate: 1e-2, weight_decay: 0.0, max_iterations: 2000, tolerance: 1e-4 }, batch: 16 };
+    let adam = Training {
+        adam: Adam {
+            learning_rate: 1e-2,
+            weight_decay: 0.0,
+            max_iterations: 2000,
+            tolerance: 1e-4,
+        },
+        batch: 16,
+    };
     let grid = Grid { alpha_l: vec![1.0], alpha_u: vec![0.0, 2.0], lambda_scale: vec![1.0, 3.0] };
-    assert_eq!((grid.points(), grid.invalid(Unlabeled::QuadraticMargin), grid.invalid(Unlabeled::SmoothAbsMargin)), (4, 1, 0));
+    assert_eq!(
+        (
+            grid.points(),
+            grid.invalid(Unlabeled::QuadraticMargin),
+            grid.invalid(Unlabeled::SmoothAbsMargin)
+        ),
+        (4, 1, 0)
+    );
     let loss = (Labeled::Square, Unlabeled::QuadraticMargin);
     let best = grid.oracle(data(&prep, &c_u), top_u, loss, &adam, p.y_u.view()).unwrap();
     // Each valid point alone: the oracle's error is their minimum, at a valid point.
@@ -153,7 +229,11 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
         let one = Grid { alpha_l: vec![1.0], alpha_u: vec![au], lambda_scale: vec![k] };
         errors.push(one.oracle(data(&prep, &c_u), top_u, loss, &adam, p.y_u.view()).unwrap().error);
     }
-    assert!(best.error <= errors.iter().cloned().fold(1.0, f64::min) + 0.02, "{} vs {errors:?}", best.error);
+    assert!(
+        best.error <= errors.iter().cloned().fold(1.0, f64::min) + 0.02,
+        "{} vs {errors:?}",
+        best.error
+    );
     assert!(!(best.alpha_u == 2.0 && best.lambda < 2.0 * top_u));
     let none = Grid { alpha_l: vec![1.0], alpha_u: vec![2.0], lambda_scale: vec![1.0, 2.0] };
     assert!(none.oracle(data(&prep, &c_u), top_u, loss, &adam, p.y_u.view()).is_err());
@@ -161,15 +241,28 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
 
 #[test]
 fn configs_are_checked_with_file_and_line() {
-    let config = |method: &str| format!("[experiment]\nname = \"g\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"s\"\nkind = \"synthetic\"\ndim = 5\nmean_norm = 2.0\nlabeled_per_class = 3\nunlabeled_per_class = 20\n\n[[methods]]\nkind = \"gradient\"\n{method}\n");
+    let config = |method: &str| {
+        format!(
+            "[experiment]\nname = \"g\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"s\"\nkind = \"synthetic\"\ndim = 5\nmean_norm = 2.0\nlabeled_per_class = 3\nunlabeled_per_class = 20\n\n[[methods]]\nkind = \"gradient\"\n{method}\n"
+        )
+    };
     let parse = |m: &str| crate::config::parse(&config(m), std::path::Path::new("g.toml"));
     let ok = "loss = \"smooth_hinge\"\nunlabeled = \"smooth_abs_margin\"\nalpha_l = [1.0]\nalpha_u = [0.0, 0.5]\nlambda_scale = [0.5, 2.0]";
     let exp = parse(ok).unwrap();
     assert_eq!(exp.methods[0].name, "hinge+AM");
     let bad = |from: &str, to: &str| parse(&ok.replace(from, to)).unwrap_err().to_string();
-    assert!(bad("smooth_hinge", "hinge").starts_with("g.toml:16: methods[0].loss: unknown `hinge`"));
-    assert!(bad("alpha_l = [1.0]", "alpha_l = [0.0]").contains("methods[0].alpha_l: every value must be > 0"));
-    assert!(bad("lambda_scale = [0.5, 2.0]", "lambda_scale = [0.5, 2.0]\nsteps = 3").contains("methods[0].steps: not a parameter of `gradient`"));
-    let all_invalid = ok.replace("smooth_abs_margin", "quadratic_margin").replace("[0.0, 0.5]", "[2.5]");
+    assert!(
+        bad("smooth_hinge", "hinge").starts_with("g.toml:16: methods[0].loss: unknown `hinge`")
+    );
+    assert!(
+        bad("alpha_l = [1.0]", "alpha_l = [0.0]")
+            .contains("methods[0].alpha_l: every value must be > 0")
+    );
+    assert!(
+        bad("lambda_scale = [0.5, 2.0]", "lambda_scale = [0.5, 2.0]\nsteps = 3")
+            .contains("methods[0].steps: not a parameter of `gradient`")
+    );
+    let all_invalid =
+        ok.replace("smooth_abs_margin", "quadratic_margin").replace("[0.0, 0.5]", "[2.5]");
     assert!(parse(&all_invalid).unwrap_err().to_string().contains("every grid point is invalid"));
 }

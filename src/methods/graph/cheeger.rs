@@ -29,13 +29,25 @@ pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
     let m: &Mat<f64> = &m;
     let mut steps = [SvmStep::new(m, &prep.y)];
     iterate(prep, p, |g, e| {
-        svm_steps(&mut steps, m, p.r1, p.mu, p.qp, ColRef::from_slice(g).as_mat(), ColMut::from_slice_mut(e).as_mat_mut())
+        svm_steps(
+            &mut steps,
+            m,
+            p.r1,
+            p.mu,
+            p.qp,
+            ColRef::from_slice(g).as_mat(),
+            ColMut::from_slice_mut(e).as_mat_mut(),
+        )
     })
 }
 
 /// The shared loop; `e_step(g, e)` computes e = RLS(g) or SVM(g). Starts from the
 /// e-step of the padded labels, clamped and normalised.
-fn iterate(prep: &Prepared, p: &GraphParams, mut e_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
+fn iterate(
+    prep: &Prepared,
+    p: &GraphParams,
+    mut e_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>,
+) -> Result<Vec<f64>> {
     let n = prep.n();
     let op = EdgeOperator::new(prep.graph()?)?;
     let mut state = CheegerState::new(&op, n);
@@ -68,7 +80,13 @@ pub(super) struct CheegerState {
 impl CheegerState {
     pub(super) fn new(op: &EdgeOperator, n: usize) -> Self {
         let rof = op.workspace();
-        CheegerState { g: vec![0.0; n], h: vec![0.0; n], ratio: 0.0, scratch: Vec::with_capacity(n), rof }
+        CheegerState {
+            g: vec![0.0; n],
+            h: vec![0.0; n],
+            ratio: 0.0,
+            scratch: Vec::with_capacity(n),
+            rof,
+        }
     }
 
     /// g = f + c·sign(f), the e-step's input; keeps the Cheeger ratio E of f.
@@ -95,7 +113,8 @@ impl CheegerState {
             s[..nl].copy_from_slice(y);
             cheeger_ratio(op, s, scratch)
         };
-        if ratio(-1.0, &mut self.g, &mut self.scratch) < ratio(1.0, &mut self.g, &mut self.scratch) {
+        if ratio(-1.0, &mut self.g, &mut self.scratch) < ratio(1.0, &mut self.g, &mut self.scratch)
+        {
             self.h.iter_mut().for_each(|v| *v = -*v);
         }
     }
@@ -115,7 +134,13 @@ pub(super) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
 }
 
 fn sign(v: f64) -> f64 {
-    if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else { 0.0 }
+    if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,8 @@ pub enum Decision {
 
 impl Decision {
     /// Every rule, in config order.
-    pub const ALL: [Decision; 4] = [Decision::Plain, Decision::ClassMass, Decision::Balance, Decision::ZeroMean];
+    pub const ALL: [Decision; 4] =
+        [Decision::Plain, Decision::ClassMass, Decision::Balance, Decision::ZeroMean];
 
     /// The config spelling.
     pub fn name(&self) -> &'static str {
@@ -87,7 +88,9 @@ impl Decision {
         if labels.is_empty() || labels.iter().any(|&l| l >= c) {
             return Err(Error::Data(format!("decision: labels must lie in 0..{c}")));
         }
-        let q: Vec<f64> = (0..c).map(|k| labels.iter().filter(|&&l| l == k).count() as f64 / labels.len() as f64).collect();
+        let q: Vec<f64> = (0..c)
+            .map(|k| labels.iter().filter(|&&l| l == k).count() as f64 / labels.len() as f64)
+            .collect();
         match self {
             Decision::Plain => {}
             Decision::ClassMass => {
@@ -99,11 +102,13 @@ impl Decision {
                 }
             }
             Decision::Balance => {
-                let mut room: Vec<usize> = q.iter().map(|qk| (qk * n as f64).round() as usize).collect();
+                let mut room: Vec<usize> =
+                    q.iter().map(|qk| (qk * n as f64).round() as usize).collect();
                 // Rounding may leave points without a class: the last class with labels takes them.
                 let last = (0..c).rev().find(|&k| q[k] > 0.0).unwrap_or(c - 1);
                 room[last] += n.saturating_sub(room.iter().sum());
-                let mut pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..c).map(move |k| (i, k))).collect();
+                let mut pairs: Vec<(usize, usize)> =
+                    (0..n).flat_map(|i| (0..c).map(move |k| (i, k))).collect();
                 pairs.sort_by(|a, b| s[[b.0, b.1]].total_cmp(&s[[a.0, a.1]]));
                 let mut class: Vec<Option<usize>> = vec![None; n];
                 for (i, k) in pairs {
@@ -112,7 +117,8 @@ impl Decision {
                         room[k] -= 1;
                     }
                 }
-                s.indexed_iter_mut().for_each(|((i, k), v)| *v = if class[i] == Some(k) { 1.0 } else { 0.0 });
+                s.indexed_iter_mut()
+                    .for_each(|((i, k), v)| *v = if class[i] == Some(k) { 1.0 } else { 0.0 });
             }
             Decision::ZeroMean => {
                 for mut col in s.axis_iter_mut(Axis(1)) {
@@ -152,8 +158,18 @@ mod tests {
     fn balance_keeps_the_labeled_shares() {
         let mut f = array![3.0, 2.0, 1.5, 1.0, 0.5, -0.2];
         Decision::Balance.binary(f.view_mut(), &[1.0, -1.0, -1.0]).unwrap();
-        assert_eq!(f.iter().map(|v| *v > 0.0).collect::<Vec<_>>(), [true, true, false, false, false, false]);
-        let mut s = array![[0.9, 0.1, 0.0], [0.8, 0.2, 0.0], [0.7, 0.0, 0.3], [0.6, 0.4, 0.0], [0.5, 0.0, 0.5], [0.4, 0.3, 0.3]];
+        assert_eq!(
+            f.iter().map(|v| *v > 0.0).collect::<Vec<_>>(),
+            [true, true, false, false, false, false]
+        );
+        let mut s = array![
+            [0.9, 0.1, 0.0],
+            [0.8, 0.2, 0.0],
+            [0.7, 0.0, 0.3],
+            [0.6, 0.4, 0.0],
+            [0.5, 0.0, 0.5],
+            [0.4, 0.3, 0.3]
+        ];
         Decision::Balance.per_class(&mut s, &[0, 1, 2]).unwrap();
         // Two per class: points 0 and 1 fill class 0, then 4 → 2 (0.5), 3 → 1 (0.4),
         // 2 → 2 (0.3), 5 → 1 (0.3; class 2 is full).

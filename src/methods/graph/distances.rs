@@ -14,7 +14,12 @@ pub fn row_norms(x: ArrayView2<f64>) -> Array1<f64> {
 
 /// Fills `out` (rows `start..start + out.nrows()` of `x` against all rows) with squared
 /// distances ‖x_i‖² + ‖x_j‖² − 2 x_iᵀx_j, clamped at 0; `norms` from [`row_norms`].
-pub fn sq_distances_block(x: ArrayView2<f64>, norms: &Array1<f64>, start: usize, out: &mut Mat<f64>) {
+pub fn sq_distances_block(
+    x: ArrayView2<f64>,
+    norms: &Array1<f64>,
+    start: usize,
+    out: &mut Mat<f64>,
+) {
     let rows = out.nrows();
     let block = x.slice(ndarray::s![start..start + rows, ..]);
     let xf = view(&x);

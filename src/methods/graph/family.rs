@@ -20,7 +20,8 @@ impl Family for GraphFamily {
     }
 
     fn check(&self, m: &Entry) -> Result<Checked> {
-        let kind = GraphKind::from_name(m.kind()).ok_or_else(|| m.error("kind", "not a graph method"))?;
+        let kind =
+            GraphKind::from_name(m.kind()).ok_or_else(|| m.error("kind", "not a graph method"))?;
         let mut allowed = kind.parameters().to_vec();
         allowed.extend(["kernel_scale", "lambda", "decision"]);
         if kind.uses_graph() {
@@ -34,7 +35,15 @@ impl Family for GraphFamily {
         }
         m.only(&allowed)?;
         let mut p = GraphParams::new(kind);
-        for (key, value) in [("eta", &mut p.eta), ("gamma", &mut p.gamma), ("mu", &mut p.mu), ("r1", &mut p.r1), ("r2", &mut p.r2), ("c", &mut p.c), ("kernel_scale", &mut p.kernel.scale)] {
+        for (key, value) in [
+            ("eta", &mut p.eta),
+            ("gamma", &mut p.gamma),
+            ("mu", &mut p.mu),
+            ("r1", &mut p.r1),
+            ("r2", &mut p.r2),
+            ("c", &mut p.c),
+            ("kernel_scale", &mut p.kernel.scale),
+        ] {
             if let Some(v) = m.f64(key)? {
                 *value = v;
             }
@@ -53,20 +62,27 @@ impl Family for GraphFamily {
             p.graph.weighting = [Weighting::SelfTuning, Weighting::Gaussian, Weighting::Binary]
                 .into_iter()
                 .find(|x| x.name() == w)
-                .ok_or_else(|| m.error("weighting", "expected \"self_tuning\", \"gaussian\" or \"binary\""))?;
+                .ok_or_else(|| {
+                    m.error("weighting", "expected \"self_tuning\", \"gaussian\" or \"binary\"")
+                })?;
         }
         if let Some(l) = m.string("laplacian")? {
             p.graph.normalized = match l.as_str() {
                 "unnormalized" => false,
                 "symmetric" => true,
-                _ => return Err(m.error("laplacian", "expected \"unnormalized\" (D − W) or \"symmetric\" (I − D^{-1/2} W D^{-1/2})")),
+                _ => return Err(m.error(
+                    "laplacian",
+                    "expected \"unnormalized\" (D − W) or \"symmetric\" (I − D^{-1/2} W D^{-1/2})",
+                )),
             };
         }
         if let Some(d) = m.string("decision")? {
-            p.decision = Decision::ALL
-                .into_iter()
-                .find(|x| x.name() == d)
-                .ok_or_else(|| m.error("decision", "expected \"plain\", \"class_mass\", \"balance\" or \"zero_mean\""))?;
+            p.decision = Decision::ALL.into_iter().find(|x| x.name() == d).ok_or_else(|| {
+                m.error(
+                    "decision",
+                    "expected \"plain\", \"class_mass\", \"balance\" or \"zero_mean\"",
+                )
+            })?;
         }
         let choice = |key: &str, default: &str, other: &str| -> Result<bool> {
             match m.string(key)? {

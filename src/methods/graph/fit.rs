@@ -34,11 +34,7 @@ impl GraphMethod {
         let prep = Prepared::new(problem, &p.kernel, graph)?;
         let mut scores = self.fit_prepared(&prep)?;
         p.decision.binary(ArrayViewMut1::from(&mut scores[prep.n_labeled..]), &prep.y)?;
-        Ok(FittedGraph {
-            scores,
-            n_labeled: prep.n_labeled,
-            kernel_width: prep.gram.width,
-        })
+        Ok(FittedGraph { scores, n_labeled: prep.n_labeled, kernel_width: prep.gram.width })
     }
 
     /// Scores of all points from a prepared kernel and graph (built with this method's

@@ -31,7 +31,8 @@ impl RbfKernel {
         let n = x.nrows();
         let mut k = Mat::zeros(n, n);
         sq_distances_block(x, &row_norms(x), 0, &mut k);
-        let mut upper: Vec<f64> = (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).map(|(i, j)| k[(i, j)]).collect();
+        let mut upper: Vec<f64> =
+            (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).map(|(i, j)| k[(i, j)]).collect();
         if upper.is_empty() {
             return Err(Error::Data("RBF kernel width needs at least two points".into()));
         }

@@ -51,7 +51,10 @@ impl KnnGraph {
     pub fn build(&self, x: ArrayView2<f64>) -> Result<SymGraph> {
         let n = x.nrows();
         if self.k == 0 || n <= self.k {
-            return Err(Error::Data(format!("kNN graph needs 1 ≤ k < number of points, got k = {} for {n} points", self.k)));
+            return Err(Error::Data(format!(
+                "kNN graph needs 1 ≤ k < number of points, got k = {} for {n} points",
+                self.k
+            )));
         }
         let (neighbours, sq) = self.nearest(x);
         let sigma: Vec<f64> = (0..n).map(|i| sq[i * self.k + self.k - 1].sqrt()).collect();
@@ -122,7 +125,10 @@ mod tests {
             for (j, w) in g.row(i) {
                 assert_eq!(g.weight(j, i), w, "asymmetric at ({i}, {j})");
                 assert!(w > 0.0 && w <= 1.0);
-                assert!(brute[i].contains(&j) || brute[j].contains(&i), "edge ({i}, {j}) not a kNN pair");
+                assert!(
+                    brute[i].contains(&j) || brute[j].contains(&i),
+                    "edge ({i}, {j}) not a kNN pair"
+                );
             }
             for &j in &brute[i] {
                 assert!(g.weight(i, j) > 0.0, "missing kNN edge ({i}, {j})");
@@ -146,18 +152,27 @@ mod tests {
             pool.install(|| knn.nearest(x.view()))
         };
         let (one, two) = (run(1), run(2));
-        assert!(one.0 == two.0 && one.1.iter().zip(&two.1).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(
+            one.0 == two.0 && one.1.iter().zip(&two.1).all(|(a, b)| a.to_bits() == b.to_bits())
+        );
         // Against a full sort by (distance, index) of the distances of one row against all,
         // which are also the bits of the distances kept.
         let norms = row_norms(x.view());
         let mut all = Mat::zeros(n, n);
         distances::sq_distances_block(x.view(), &norms, 0, &mut all);
         for i in 0..n {
-            let mut d: Vec<(f64, usize)> = (0..n).filter(|&j| j != i).map(|j| (all[(i, j)], j)).collect();
+            let mut d: Vec<(f64, usize)> =
+                (0..n).filter(|&j| j != i).map(|j| (all[(i, j)], j)).collect();
             d.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let expect: Vec<usize> = d[..5].iter().map(|p| p.1).collect();
             assert_eq!(one.0[i * 5..(i + 1) * 5], expect[..], "row {i}");
-            assert!(d[..5].iter().zip(&one.1[i * 5..(i + 1) * 5]).all(|(p, v)| p.0.to_bits() == v.to_bits()), "row {i}");
+            assert!(
+                d[..5]
+                    .iter()
+                    .zip(&one.1[i * 5..(i + 1) * 5])
+                    .all(|(p, v)| p.0.to_bits() == v.to_bits()),
+                "row {i}"
+            );
         }
     }
 
@@ -169,8 +184,14 @@ mod tests {
         assert!((g.weight(0, 1) - (-1.0f64).exp()).abs() < 1e-12);
         assert!((g.weight(1, 2) - (-4.0f64 / 2.0).exp()).abs() < 1e-12);
         assert_eq!(g.weight(0, 2), 0.0);
-        let b = KnnGraph { k: 1, weighting: Weighting::Binary, normalized: false }.build(x.view()).unwrap();
+        let b = KnnGraph { k: 1, weighting: Weighting::Binary, normalized: false }
+            .build(x.view())
+            .unwrap();
         assert_eq!(b.weight(1, 2), 1.0);
-        assert!(KnnGraph { k: 3, weighting: Weighting::Binary, normalized: false }.build(x.view()).is_err());
+        assert!(
+            KnnGraph { k: 3, weighting: Weighting::Binary, normalized: false }
+                .build(x.view())
+                .is_err()
+        );
     }
 }

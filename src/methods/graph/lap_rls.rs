@@ -28,8 +28,8 @@ pub(super) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
 mod tests {
     use super::*;
     use crate::linalg::spd_solve;
-    use crate::methods::graph::{GraphKind, laplacian};
     use crate::methods::graph::tests::blobs;
+    use crate::methods::graph::{GraphKind, laplacian};
 
     #[test]
     fn equals_the_normal_equations_of_its_objective() {
@@ -52,7 +52,12 @@ mod tests {
         let reference = k * &alpha;
         let scale = f.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         for i in 0..n {
-            assert!((f[i] - reference[(i, 0)]).abs() < 1e-6 * scale, "point {i}: {} vs {}", f[i], reference[(i, 0)]);
+            assert!(
+                (f[i] - reference[(i, 0)]).abs() < 1e-6 * scale,
+                "point {i}: {} vs {}",
+                f[i],
+                reference[(i, 0)]
+            );
         }
     }
 }

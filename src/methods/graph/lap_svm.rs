@@ -38,17 +38,24 @@ mod tests {
         let prep = Prepared::new(&blobs(4, 16, 7), &p.kernel, Some(&p.graph)).unwrap();
         let (n, nl, k, y) = (prep.n(), prep.n_labeled, &prep.gram.k, &prep.y);
         let lk = laplacian_times(prep.graph().unwrap(), k);
-        let b = Mat::from_fn(n, n, |i, j| p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
+        let b =
+            Mat::from_fn(n, n, |i, j| p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
         let mut z = Mat::from_fn(n, nl, |i, j| if i == j { 1.0 } else { 0.0 });
         b.partial_piv_lu().solve_in_place(z.as_mut());
         let kz = k * &z;
         let q = Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * kz[(i, j)]);
-        let sol = DualQp { q: q.as_ref(), p: &vec![-1.0; nl], y, c: p.mu }.solve(None, p.qp).unwrap();
+        let sol =
+            DualQp { q: q.as_ref(), p: &vec![-1.0; nl], y, c: p.mu }.solve(None, p.qp).unwrap();
         let y_beta = Mat::from_fn(nl, 1, |i, _| sol.beta[i] * y[i]);
         let reference = &kz * &y_beta;
         let f = lap_svm(&prep, &p).unwrap();
         for i in 0..n {
-            assert!((f[i] - reference[(i, 0)] - sol.bias).abs() < 1e-6, "{i}: {} vs {}", f[i], reference[(i, 0)] + sol.bias);
+            assert!(
+                (f[i] - reference[(i, 0)] - sol.bias).abs() < 1e-6,
+                "{i}: {} vs {}",
+                f[i],
+                reference[(i, 0)] + sol.bias
+            );
         }
     }
 }

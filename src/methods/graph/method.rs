@@ -50,7 +50,8 @@ impl Method for GraphMethod {
             && prep.cached_smoother(key.0, key.1, key.2).is_none()
         {
             let name = format!("{} smoother {key:?}", setting(self));
-            let m: Arc<Mat<f64>> = split.dataset_store.get(&name, || compute(&base, key.0, key.1, key.2))?;
+            let m: Arc<Mat<f64>> =
+                split.dataset_store.get(&name, || compute(&base, key.0, key.1, key.2))?;
             prep.add_smoother(key, &m, rows);
         }
         let nl = prep.n_labeled;
@@ -62,10 +63,18 @@ impl Method for GraphMethod {
             format!("{} raw scores {}", p.kind.name(), p.describe())
         };
         if multiclass {
-            let s: Arc<Mat<f64>> = split.split_store.get(&raw, || self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes))?;
+            let s: Arc<Mat<f64>> = split
+                .split_store
+                .get(&raw, || self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes))?;
             let mut scores = to_array2(s.as_ref().as_ref().subrows(nl, s.nrows() - nl));
             self.params().decision.per_class(&mut scores, &problem.classes_l)?;
-            Ok(Fitted { scores: Scores::PerClass(scores), alpha_l: None, alpha_u: None, lambda, test: None })
+            Ok(Fitted {
+                scores: Scores::PerClass(scores),
+                alpha_l: None,
+                alpha_u: None,
+                lambda,
+                test: None,
+            })
         } else {
             let s: Arc<Vec<f64>> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
             let mut scores = Array1::from(s[nl..].to_vec());
@@ -82,13 +91,24 @@ impl Method for GraphMethod {
 /// The kernel and graph settings that share one [`Prepared`].
 fn setting(g: &GraphMethod) -> String {
     let p = g.params();
-    format!("graph kernel_scale={} k={} weighting={} normalized={}", p.kernel.scale, p.graph.k, p.graph.weighting.name(), p.graph.normalized)
+    format!(
+        "graph kernel_scale={} k={} weighting={} normalized={}",
+        p.kernel.scale,
+        p.graph.k,
+        p.graph.weighting.name(),
+        p.graph.normalized
+    )
 }
 
 /// The dataset's kernel and graph (no labels, rows in file order) and the split's rows, when
 /// the split uses all of them; computed by the first split that needs them.
-fn shared_base<'s>(g: &GraphMethod, split: &Split<'s>) -> Result<Option<(Arc<Prepared>, &'s [usize])>> {
-    let (DataSource::Loaded(data), Some(rows)) = (split.source, split.rows) else { return Ok(None) };
+fn shared_base<'s>(
+    g: &GraphMethod,
+    split: &Split<'s>,
+) -> Result<Option<(Arc<Prepared>, &'s [usize])>> {
+    let (DataSource::Loaded(data), Some(rows)) = (split.source, split.rows) else {
+        return Ok(None);
+    };
     if rows.len() != data.dataset.len() {
         return Ok(None);
     }
@@ -102,7 +122,11 @@ fn shared_base<'s>(g: &GraphMethod, split: &Split<'s>) -> Result<Option<(Arc<Pre
 
 /// This split's points (labeled first) with their kernel and graph, shared by the split's
 /// methods of the same setting: the dataset's `base` permuted, or built from the split's rows.
-fn prepared(g: &GraphMethod, split: &Split, base: Option<(Arc<Prepared>, &[usize])>) -> Result<Arc<Mutex<Prepared>>> {
+fn prepared(
+    g: &GraphMethod,
+    split: &Split,
+    base: Option<(Arc<Prepared>, &[usize])>,
+) -> Result<Arc<Mutex<Prepared>>> {
     let p = g.params();
     let problem = split.problem;
     let labels: Vec<f64> = match problem.n_classes {
@@ -111,13 +135,19 @@ fn prepared(g: &GraphMethod, split: &Split, base: Option<(Arc<Prepared>, &[usize
     };
     // A split's own kernel has a graph only when its first method needs one.
     let uses_graph = p.kind.uses_graph();
-    let key = if base.is_some() { setting(g) } else { format!("{} graph={uses_graph}", setting(g)) };
+    let key =
+        if base.is_some() { setting(g) } else { format!("{} graph={uses_graph}", setting(g)) };
     split.split_store.get(&key, || {
         let prep = match base {
             Some((base, rows)) => base.reorder(rows, labels)?,
             None => {
-                let x = concatenate(Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()])
-                    .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+                let x = concatenate(
+                    Axis(0),
+                    &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()],
+                )
+                .map_err(|e| {
+                    Error::Data(format!("labeled and unlabeled rows differ in width: {e}"))
+                })?;
                 Prepared::from_rows(x.view(), labels, &p.kernel, uses_graph.then_some(&p.graph))?
             }
         };

@@ -21,19 +21,39 @@ use crate::error::{Error, Result};
 impl GraphMethod {
     /// Scores (N × c) of all points; `labels` are the class ids (< `classes`) of the
     /// first n_l points of `prep`. Only the six semi-supervised kinds are multi-class.
-    pub fn fit_multiclass(&self, prep: &Prepared, labels: &[usize], classes: usize) -> Result<Mat<f64>> {
+    pub fn fit_multiclass(
+        &self,
+        prep: &Prepared,
+        labels: &[usize],
+        classes: usize,
+    ) -> Result<Mat<f64>> {
         let p = self.params();
         if p.tv_norm_n || p.tv_project_all {
-            return Err(Error::param("tv_norm", "tv_norm and tv_project are options of the binary TV schemes only"));
+            return Err(Error::param(
+                "tv_norm",
+                "tv_norm and tv_project are options of the binary TV schemes only",
+            ));
         }
         if labels.is_empty() || labels.len() != prep.n_labeled {
-            return Err(Error::Data(format!("{} class labels for {} labeled points", labels.len(), prep.n_labeled)));
+            return Err(Error::Data(format!(
+                "{} class labels for {} labeled points",
+                labels.len(),
+                prep.n_labeled
+            )));
         }
         if classes < 2 || labels.iter().any(|&l| l >= classes) {
-            return Err(Error::Data(format!("class labels must lie in 0..{classes} with at least 2 classes")));
+            return Err(Error::Data(format!(
+                "class labels must lie in 0..{classes} with at least 2 classes"
+            )));
         }
-        let onehot = Mat::from_fn(prep.n(), classes, |i, k| if i < prep.n_labeled && labels[i] == k { 1.0 } else { 0.0 });
-        let svm_labels = |m: &Mat<f64>| -> Vec<SvmStep> { (0..classes).map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled))).collect() };
+        let onehot = Mat::from_fn(prep.n(), classes, |i, k| {
+            if i < prep.n_labeled && labels[i] == k { 1.0 } else { 0.0 }
+        });
+        let svm_labels = |m: &Mat<f64>| -> Vec<SvmStep> {
+            (0..classes)
+                .map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled)))
+                .collect()
+        };
         match p.kind {
             GraphKind::LapRls => split(prep, p, &onehot, false, rls_step(prep, p, &onehot, true)?),
             GraphKind::TvRls => split(prep, p, &onehot, true, rls_step(prep, p, &onehot, false)?),
@@ -41,7 +61,9 @@ impl GraphMethod {
                 let tv = p.kind == GraphKind::TvSvm;
                 let m = smoother(prep, p.lambda, p.r1, if tv { 0.0 } else { p.gamma })?;
                 let mut steps = svm_labels(&m);
-                split(prep, p, &onehot, tv, |t, f| svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, t, f))
+                split(prep, p, &onehot, tv, |t, f| {
+                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, t, f)
+                })
             }
             GraphKind::CheegerRls => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
@@ -55,7 +77,10 @@ impl GraphMethod {
                 let mut steps = svm_labels(&m);
                 cheeger(prep, p, &onehot, |g, e| svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, g, e))
             }
-            GraphKind::Rls | GraphKind::Svm => Err(Error::param("kind", format!("`{}` has no multi-class version here", p.kind.name()))),
+            GraphKind::Rls | GraphKind::Svm => Err(Error::param(
+                "kind",
+                format!("`{}` has no multi-class version here", p.kind.name()),
+            )),
         }
     }
 }
@@ -77,10 +102,12 @@ fn rls_step<'a>(
 ) -> Result<impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()> + 'a> {
     let nl = prep.n_labeled;
     let m = smoother(prep, p.lambda, p.r1, if laplacian { p.gamma } else { 0.0 })?;
-    let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 }).partial_piv_lu();
+    let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 })
+        .partial_piv_lu();
     Ok(move |t: MatRef<'_, f64>, mut f: MatMut<'_, f64>| {
         let m: &Mat<f64> = &m;
-        let b = Mat::from_fn(t.nrows(), t.ncols(), |i, k| p.eta * onehot[(i, k)] + p.r1 * t[(i, k)]);
+        let b =
+            Mat::from_fn(t.nrows(), t.ncols(), |i, k| p.eta * onehot[(i, k)] + p.r1 * t[(i, k)]);
         let mb = m * &b;
         let mut coef = mb.subrows(0, nl).to_owned();
         small.solve_in_place(coef.as_mut());
@@ -112,7 +139,8 @@ fn split(
     let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
     let op = if tv { Some(EdgeOperator::new(prep.graph()?)?) } else { None };
     // Per class: its ROF workspace and a copy of its column of G (the warm start).
-    let mut rof: Vec<_> = op.iter().flat_map(|op| (0..c).map(|_| (op.workspace(), vec![0.0; n]))).collect();
+    let mut rof: Vec<_> =
+        op.iter().flat_map(|op| (0..c).map(|_| (op.workspace(), vec![0.0; n]))).collect();
     let mut g = Mat::from_fn(n, c, |i, k| if i < nl { onehot[(i, k)] } else { 1.0 / c as f64 });
     let mut mult = Mat::<f64>::zeros(n, c);
     let mut f = Mat::<f64>::zeros(n, c);
@@ -165,7 +193,10 @@ fn cheeger(
     for _ in 0..p.iterations {
         (0..c).for_each(|k| states[k].target(&op, p.c, f.col_as_slice(k)));
         e_step(Mat::from_fn(n, c, |i, k| states[k].g[i]).as_ref(), e.as_mut())?;
-        states.par_iter_mut().enumerate().for_each(|(k, state)| state.smooth(&op, p.c, p.rof, e.col_as_slice(k)));
+        states
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(k, state)| state.smooth(&op, p.c, p.rof, e.col_as_slice(k)));
         (0..c).for_each(|k| clamp(nl, &y[k], &states[k].h, f.col_as_slice_mut(k)));
         project(&mut f);
     }
@@ -181,11 +212,18 @@ mod tests {
     #[test]
     fn woodbury_rls_step_equals_the_dense_solve() {
         // Column k: f = K A⁻¹(η y^k + r t^k), A = (ηJ + rI)K + λI + γLK, solved densely by LU.
-        let prep = Prepared::new(&blobs(3, 12, 5), &RbfKernel { scale: 0.7 }, Some(&KnnGraph::default())).unwrap();
+        let prep =
+            Prepared::new(&blobs(3, 12, 5), &RbfKernel { scale: 0.7 }, Some(&KnnGraph::default()))
+                .unwrap();
         let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
         let mut p = GraphParams::new(GraphKind::LapRls);
         (p.eta, p.lambda, p.gamma, p.r1) = (3.0, 0.2, 0.4, 0.6);
-        let onehot = Mat::from_fn(n, 2, |i, c| if i < nl && (prep.y[i] > 0.0) == (c == 0) { 1.0 } else { 0.0 });
+        let onehot =
+            Mat::from_fn(
+                n,
+                2,
+                |i, c| if i < nl && (prep.y[i] > 0.0) == (c == 0) { 1.0 } else { 0.0 },
+            );
         let t = Mat::from_fn(n, 2, |i, c| (i as f64 * 0.9 + c as f64).sin());
         for laplacian in [true, false] {
             let mut step = rls_step(&prep, &p, &onehot, laplacian).unwrap();
@@ -194,13 +232,18 @@ mod tests {
             let lk = laplacian_times(prep.graph().unwrap(), k);
             let gamma = if laplacian { p.gamma } else { 0.0 };
             let d = |i: usize| if i < nl { p.eta + p.r1 } else { p.r1 };
-            let a = Mat::from_fn(n, n, |i, j| d(i) * k[(i, j)] + gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });
+            let a = Mat::from_fn(n, n, |i, j| {
+                d(i) * k[(i, j)] + gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 }
+            });
             let mut alpha = Mat::from_fn(n, 2, |i, c| p.eta * onehot[(i, c)] + p.r1 * t[(i, c)]);
             a.partial_piv_lu().solve_in_place(alpha.as_mut());
             let reference = k * &alpha;
             for (i, c) in (0..n).flat_map(|i| [(i, 0), (i, 1)]) {
                 let (got, want) = (f[(i, c)], reference[(i, c)]);
-                assert!((got - want).abs() < 1e-8 * (1.0 + want.abs()), "{laplacian} ({i}, {c}): {got} vs {want}");
+                assert!(
+                    (got - want).abs() < 1e-8 * (1.0 + want.abs()),
+                    "{laplacian} ({i}, {c}): {got} vs {want}"
+                );
             }
         }
     }

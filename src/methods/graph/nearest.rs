@@ -31,13 +31,12 @@ pub fn nearest(x: ArrayView2<f64>, k: usize) -> (Vec<usize>, Vec<f64>) {
     let n = x.nrows();
     let norms = row_norms(x).to_vec();
     let blocks = n.div_ceil(BLOCK);
-    let shared: Vec<Mutex<Lists>> = (0..blocks).map(|b| Mutex::new(Lists::new(rows_of(b, n).len(), k))).collect();
+    let shared: Vec<Mutex<Lists>> =
+        (0..blocks).map(|b| Mutex::new(Lists::new(rows_of(b, n).len(), k))).collect();
     // Last blocks first: a block's rows then meet the rows after them with the bounds of
     // their own tasks, and most products pass no bound.
-    let tasks: Vec<(usize, usize)> = (0..blocks)
-        .rev()
-        .flat_map(|b| (b..blocks).step_by(CHUNK).map(move |c| (b, c)))
-        .collect();
+    let tasks: Vec<(usize, usize)> =
+        (0..blocks).rev().flat_map(|b| (b..blocks).step_by(CHUNK).map(move |c| (b, c))).collect();
     tasks.par_iter().for_each_init(
         || Workspace::new(k, n),
         |ws, &(b, c)| {
@@ -158,7 +157,12 @@ impl Workspace {
     }
 
     /// −2 x_jᵀx_i for the rows j (product rows) and the columns i (product columns).
-    fn products(&mut self, x: ArrayView2<f64>, cols: &std::ops::Range<usize>, rows: &std::ops::Range<usize>) {
+    fn products(
+        &mut self,
+        x: ArrayView2<f64>,
+        cols: &std::ops::Range<usize>,
+        rows: &std::ops::Range<usize>,
+    ) {
         let (a, b) = (x.slice(s![rows.clone(), ..]), x.slice(s![cols.clone(), ..]));
         let out = self.product.as_mut().submatrix_mut(0, 0, rows.len(), cols.len());
         matmul(out, Accum::Replace, view(&a), view(&b).transpose(), -2.0, Par::Seq);
@@ -167,7 +171,13 @@ impl Workspace {
 
     /// Empties the task's lists; bounds each row's distances by its shared k-th distance
     /// (a pair beyond it cannot be among the k nearest).
-    fn bounds(&mut self, shared: &[Mutex<Lists>], cols: &std::ops::Range<usize>, rows: &std::ops::Range<usize>, n: usize) {
+    fn bounds(
+        &mut self,
+        shared: &[Mutex<Lists>],
+        cols: &std::ops::Range<usize>,
+        rows: &std::ops::Range<usize>,
+        n: usize,
+    ) {
         self.mine.reset(cols.len());
         self.theirs.reset(rows.len());
         for (range, bound) in [(cols, &mut self.mine_bound), (rows, &mut self.their_bound)] {
@@ -183,7 +193,12 @@ impl Workspace {
     /// Offers every distance of the product to the task's lists: column i's to row i (the
     /// rows of its own block only to it), the others to both rows, `LANES` rows at a time
     /// tested first against the bounds (most pass none).
-    fn scan(&mut self, norms: &[f64], cols: &std::ops::Range<usize>, rows: &std::ops::Range<usize>) {
+    fn scan(
+        &mut self,
+        norms: &[f64],
+        cols: &std::ops::Range<usize>,
+        rows: &std::ops::Range<usize>,
+    ) {
         let own = if rows.start == cols.start { cols.len() } else { 0 };
         let nj = &norms[rows.clone()];
         for r in 0..cols.len() {
@@ -199,8 +214,11 @@ impl Workspace {
             let mut t = own;
             while t < rows.len() {
                 let end = (t + LANES).min(rows.len());
-                if let (Ok(c), Ok(n), Ok(b)) = (column[t..end].try_into(), nj[t..end].try_into(), self.their_bound[t..end].try_into())
-                    && !any_near(c, n, b, ni, bi)
+                if let (Ok(c), Ok(n), Ok(b)) = (
+                    column[t..end].try_into(),
+                    nj[t..end].try_into(),
+                    self.their_bound[t..end].try_into(),
+                ) && !any_near(c, n, b, ni, bi)
                 {
                     t = end;
                     continue;

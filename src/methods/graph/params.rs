@@ -75,8 +75,12 @@ impl GraphKind {
             GraphKind::Svm => &["lambda", "mu"],
             GraphKind::LapRls => &["eta", "lambda", "gamma"],
             GraphKind::LapSvm => &["lambda", "gamma", "mu"],
-            GraphKind::TvRls => &["eta", "lambda", "gamma", "r1", "r2", "iterations", "rof_iterations"],
-            GraphKind::TvSvm => &["lambda", "gamma", "mu", "r1", "r2", "iterations", "rof_iterations"],
+            GraphKind::TvRls => {
+                &["eta", "lambda", "gamma", "r1", "r2", "iterations", "rof_iterations"]
+            }
+            GraphKind::TvSvm => {
+                &["lambda", "gamma", "mu", "r1", "r2", "iterations", "rof_iterations"]
+            }
             GraphKind::CheegerRls => &["lambda", "r1", "c", "iterations", "rof_iterations"],
             GraphKind::CheegerSvm => &["lambda", "mu", "r1", "c", "iterations", "rof_iterations"],
         }
@@ -193,9 +197,16 @@ impl GraphParams {
             }
         }
         if !(self.gamma.is_finite() && self.gamma >= 0.0) {
-            return Err(Error::param("gamma", format!("must be finite and ≥ 0, got {}", self.gamma)));
+            return Err(Error::param(
+                "gamma",
+                format!("must be finite and ≥ 0, got {}", self.gamma),
+            ));
         }
-        for (name, v) in [("k", self.graph.k), ("iterations", self.iterations), ("rof_iterations", self.rof.max_iter)] {
+        for (name, v) in [
+            ("k", self.graph.k),
+            ("iterations", self.iterations),
+            ("rof_iterations", self.rof.max_iter),
+        ] {
             if v == 0 {
                 return Err(Error::param(name, "must be ≥ 1"));
             }
@@ -238,14 +249,20 @@ mod tests {
     fn names_round_trip_and_checks() {
         for k in GraphKind::ALL {
             assert_eq!(GraphKind::from_name(k.name()), Some(k));
-            assert_eq!(GraphParams::new(k).describe().matches('=').count(), k.parameters().len() + if k.uses_graph() { 3 } else { 1 });
+            assert_eq!(
+                GraphParams::new(k).describe().matches('=').count(),
+                k.parameters().len() + if k.uses_graph() { 3 } else { 1 }
+            );
             assert!(GraphParams::new(k).check().is_ok());
         }
         let mut p = GraphParams::new(GraphKind::TvSvm);
         p.r2 = 0.0;
         assert!(matches!(p.check(), Err(Error::Param { param: "r2", .. })));
         let mut p = GraphParams::new(GraphKind::LapRls);
-        assert_eq!(p.describe(), "eta=1 lambda=0.1 gamma=0.1 kernel_scale=1 k=10 weighting=self_tuning");
+        assert_eq!(
+            p.describe(),
+            "eta=1 lambda=0.1 gamma=0.1 kernel_scale=1 k=10 weighting=self_tuning"
+        );
         p.graph.k = 0;
         assert!(matches!(p.check(), Err(Error::Param { param: "k", .. })));
     }

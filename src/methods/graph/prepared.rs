@@ -25,14 +25,22 @@ pub struct Prepared {
 impl Prepared {
     /// Stacks [x_l; x_u], computes the Gram matrix and, when `graph` is given, the graph.
     pub fn new(problem: &Problem, kernel: &RbfKernel, graph: Option<&KnnGraph>) -> Result<Self> {
-        let x = concatenate(Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()])
-            .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+        let x = concatenate(
+            Axis(0),
+            &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()],
+        )
+        .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
         Self::from_rows(x.view(), problem.y_l.to_vec(), kernel, graph)
     }
 
     /// From all rows `x`, the first `y.len()` of them labeled with `y` (none: a base to
     /// [`reorder`](Self::reorder) for each draw of labeled points).
-    pub fn from_rows(x: ArrayView2<f64>, y: Vec<f64>, kernel: &RbfKernel, graph: Option<&KnnGraph>) -> Result<Self> {
+    pub fn from_rows(
+        x: ArrayView2<f64>,
+        y: Vec<f64>,
+        kernel: &RbfKernel,
+        graph: Option<&KnnGraph>,
+    ) -> Result<Self> {
         if y.len() > x.nrows() {
             return Err(Error::Data(format!("{} labels for {} points", y.len(), x.nrows())));
         }
@@ -57,13 +65,26 @@ impl Prepared {
             position[old] = new;
         }
         if order.len() != n || y.len() > n {
-            return Err(Error::Data(format!("reorder: {} indices and {} labels for {n} points", order.len(), y.len())));
+            return Err(Error::Data(format!(
+                "reorder: {} indices and {} labels for {n} points",
+                order.len(),
+                y.len()
+            )));
         }
         let graph = match &self.graph {
-            Some(g) => Some(SymGraph::from_edges(n, g.edges().into_iter().map(|(i, j, w)| (position[i], position[j], w)))?),
+            Some(g) => Some(SymGraph::from_edges(
+                n,
+                g.edges().into_iter().map(|(i, j, w)| (position[i], position[j], w)),
+            )?),
             None => None,
         };
-        Ok(Prepared { n_labeled: y.len(), y, gram: Gram { k: permute(&self.gram.k, order), width: self.gram.width }, graph, smoothers: Vec::new() })
+        Ok(Prepared {
+            n_labeled: y.len(),
+            y,
+            gram: Gram { k: permute(&self.gram.k, order), width: self.gram.width },
+            graph,
+            smoothers: Vec::new(),
+        })
     }
 
     /// Keeps the smoother K(λI + rK + γLK)⁻¹ for `key` = (λ, r, γ), given as `m` for the

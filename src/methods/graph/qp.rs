@@ -43,7 +43,12 @@ impl DualQp<'_> {
     pub fn solve(&self, start: Option<&[f64]>, settings: QpSettings) -> Result<QpSolution> {
         let n = self.y.len();
         if self.q.nrows() != n || self.q.ncols() != n || self.p.len() != n {
-            return Err(Error::Data(format!("dual QP shapes: Q {}×{}, p {}, y {n}", self.q.nrows(), self.q.ncols(), self.p.len())));
+            return Err(Error::Data(format!(
+                "dual QP shapes: Q {}×{}, p {}, y {n}",
+                self.q.nrows(),
+                self.q.ncols(),
+                self.p.len()
+            )));
         }
         let c = self.c;
         let mut beta = start.map_or_else(|| vec![0.0; n], <[f64]>::to_vec);
@@ -85,7 +90,11 @@ impl DualQp<'_> {
                 }
             }
             if i == usize::MAX || j == usize::MAX || g_max - g_min < settings.tol {
-                return Ok(QpSolution { bias: self.bias(&beta, &grad), beta, iterations: iteration });
+                return Ok(QpSolution {
+                    bias: self.bias(&beta, &grad),
+                    beta,
+                    iterations: iteration,
+                });
             }
             let (old_i, old_j) = (beta[i], beta[j]);
             self.step(i, j, &mut beta, &grad);
@@ -94,7 +103,10 @@ impl DualQp<'_> {
                 *g += self.q[(t, i)] * di + self.q[(t, j)] * dj;
             }
         }
-        Err(Error::Data(format!("SVM dual QP: no convergence in {} SMO steps (tol {})", settings.max_iter, settings.tol)))
+        Err(Error::Data(format!(
+            "SVM dual QP: no convergence in {} SMO steps (tol {})",
+            settings.max_iter, settings.tol
+        )))
     }
 
     /// The analytic two-variable update of LIBSVM (Q here is the signed matrix).
@@ -185,7 +197,9 @@ mod tests {
 
     fn objective(q: &Mat<f64>, p: &[f64], b: &[f64]) -> f64 {
         let n = b.len();
-        (0..n).map(|i| p[i] * b[i] + 0.5 * b[i] * (0..n).map(|j| q[(i, j)] * b[j]).sum::<f64>()).sum()
+        (0..n)
+            .map(|i| p[i] * b[i] + 0.5 * b[i] * (0..n).map(|j| q[(i, j)] * b[j]).sum::<f64>())
+            .sum()
     }
 
     /// Dense Gaussian elimination with partial pivoting; None when singular.
@@ -232,7 +246,11 @@ mod tests {
                     }
                     a[r][m] = y[i];
                     a[m][r] = y[i];
-                    rhs[r] = -p[i] - (0..n).filter(|t| state[*t] != 2).map(|t| q[(i, t)] * beta[t]).sum::<f64>();
+                    rhs[r] = -p[i]
+                        - (0..n)
+                            .filter(|t| state[*t] != 2)
+                            .map(|t| q[(i, t)] * beta[t])
+                            .sum::<f64>();
                 }
                 rhs[m] = -(0..n).filter(|t| state[*t] != 2).map(|t| y[t] * beta[t]).sum::<f64>();
                 let Some(x) = solve_dense(a, rhs) else { continue };

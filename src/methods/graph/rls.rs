@@ -2,8 +2,8 @@
 
 use faer::Mat;
 
-use super::prepared::{Prepared, mat_vec};
 use super::GraphParams;
+use super::prepared::{Prepared, mat_vec};
 use crate::error::Result;
 use crate::linalg::spd_solve;
 

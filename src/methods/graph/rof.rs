@@ -52,9 +52,12 @@ impl EdgeOperator {
     pub fn new(graph: &SymGraph) -> Result<Self> {
         let n = graph.n();
         if u32::try_from(n).is_err() {
-            return Err(Error::Data(format!("graph of {n} nodes: the edge operator takes at most 2^32")));
+            return Err(Error::Data(format!(
+                "graph of {n} nodes: the edge operator takes at most 2^32"
+            )));
         }
-        let norm_sq = 2.0 * (0..n).map(|i| graph.row(i).map(|(_, w)| w * w).sum::<f64>()).fold(0.0, f64::max);
+        let norm_sq =
+            2.0 * (0..n).map(|i| graph.row(i).map(|(_, w)| w * w).sum::<f64>()).fold(0.0, f64::max);
         let (mut first, mut to, mut w) = (Vec::with_capacity(n + 1), Vec::new(), Vec::new());
         first.push(0);
         for i in 0..n {
@@ -74,7 +77,12 @@ impl EdgeOperator {
     /// Fresh buffers (zero dual variable) for this graph.
     pub fn workspace(&self) -> RofWorkspace {
         let n = self.n();
-        RofWorkspace { p: vec![0.0; self.to.len()], u_dual: vec![0.0; n], u_bar: vec![0.0; n], dtp: vec![0.0; n] }
+        RofWorkspace {
+            p: vec![0.0; self.to.len()],
+            u_dual: vec![0.0; n],
+            u_bar: vec![0.0; n],
+            dtp: vec![0.0; n],
+        }
     }
 
     /// Σ_e w_e |u_i − u_j|.
@@ -90,7 +98,15 @@ impl EdgeOperator {
     }
 
     /// Solves for u (warm-started from its content) with data `f`, γ ≥ 0 and μ > 0.
-    pub fn solve(&self, f: &[f64], gamma: f64, mu: f64, u: &mut [f64], work: &mut RofWorkspace, settings: RofSettings) -> RofReport {
+    pub fn solve(
+        &self,
+        f: &[f64],
+        gamma: f64,
+        mu: f64,
+        u: &mut [f64],
+        work: &mut RofWorkspace,
+        settings: RofSettings,
+    ) -> RofReport {
         crate::linalg::clear_upper_simd();
         let l = self.norm_sq.sqrt().max(f64::MIN_POSITIVE);
         let (mut tau, mut sigma) = (1.0 / l, 1.0 / l);
@@ -123,12 +139,20 @@ impl EdgeOperator {
     /// ±γ) for node i's edges, Dᵀp (complete for i once its own edges are added, the
     /// lower ones having been scattered before), u_i ← (u_i − τ(Dᵀp)_i + τμ f_i)/(1 + τμ)
     /// and ū_i = u_i + θ(u_i − u_i^old). Additions into Dᵀp are in edge order.
-    fn step(&self, (sigma, gamma, tau, mu, theta): (f64, f64, f64, f64, f64), f: &[f64], u: &mut [f64], work: &mut RofWorkspace) {
+    fn step(
+        &self,
+        (sigma, gamma, tau, mu, theta): (f64, f64, f64, f64, f64),
+        f: &[f64],
+        u: &mut [f64],
+        work: &mut RofWorkspace,
+    ) {
         work.dtp.fill(0.0);
         for i in 0..u.len() {
             let (ui, mut dtp) = (work.u_bar[i], work.dtp[i]);
             let r = self.first[i]..self.first[i + 1];
-            for ((pe, &j), &w) in work.p[r.clone()].iter_mut().zip(&self.to[r.clone()]).zip(&self.w[r]) {
+            for ((pe, &j), &w) in
+                work.p[r.clone()].iter_mut().zip(&self.to[r.clone()]).zip(&self.w[r])
+            {
                 let j = j as usize;
                 *pe = (*pe + sigma * w * (ui - work.u_bar[j])).clamp(-gamma, gamma);
                 dtp += w * *pe;
@@ -144,7 +168,14 @@ impl EdgeOperator {
     /// Compares the iterate u with the primal point of the dual iterate, u(p) = f − Dᵀp/μ
     /// (exact once p is optimal; left in `work.u_dual`): (smaller gap, its primal value,
     /// whether u(p) is the better one). Needs `work.dtp` = Dᵀp.
-    fn best_primal(&self, f: &[f64], gamma: f64, mu: f64, u: &[f64], work: &mut RofWorkspace) -> (f64, f64, bool) {
+    fn best_primal(
+        &self,
+        f: &[f64],
+        gamma: f64,
+        mu: f64,
+        u: &[f64],
+        work: &mut RofWorkspace,
+    ) -> (f64, f64, bool) {
         let dual: f64 = work.dtp.iter().zip(f).map(|(d, f)| d * f - d * d / (2.0 * mu)).sum();
         let primal_of = |v: &[f64]| gamma * self.tv(v) + 0.5 * mu * dist_sq(v, f);
         for ((ud, f), d) in work.u_dual.iter_mut().zip(f).zip(&work.dtp) {
@@ -167,7 +198,14 @@ mod tests {
         let op = EdgeOperator::new(graph).unwrap();
         let mut work = op.workspace();
         let mut u = f.to_vec();
-        let report = op.solve(f, gamma, mu, &mut u, &mut work, RofSettings { tol: 1e-12, max_iter: 100_000 });
+        let report = op.solve(
+            f,
+            gamma,
+            mu,
+            &mut u,
+            &mut work,
+            RofSettings { tol: 1e-12, max_iter: 100_000 },
+        );
         (u, report)
     }
 
@@ -204,7 +242,14 @@ mod tests {
         let op = EdgeOperator::new(&g).unwrap();
         let mut work = op.workspace();
         let mut u = vec![0.0; 3];
-        let r = op.solve(&[3.0, -1.0, 2.0], 10.0, 1.0, &mut u, &mut work, RofSettings { tol: 1e-14, max_iter: 3 });
+        let r = op.solve(
+            &[3.0, -1.0, 2.0],
+            10.0,
+            1.0,
+            &mut u,
+            &mut work,
+            RofSettings { tol: 1e-14, max_iter: 3 },
+        );
         assert!(!r.converged && r.iterations == 3);
     }
 }

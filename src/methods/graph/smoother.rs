@@ -12,7 +12,12 @@ use crate::error::{Error, Result};
 
 /// M for the given λ, r and Laplacian weight γ: the copy kept by
 /// [`Prepared::add_smoother`] if any, else computed now.
-pub(super) fn smoother(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Cow<'_, Mat<f64>>> {
+pub(super) fn smoother(
+    prep: &Prepared,
+    lambda: f64,
+    r: f64,
+    gamma: f64,
+) -> Result<Cow<'_, Mat<f64>>> {
     match prep.cached_smoother(lambda, r, gamma) {
         Some(m) => Ok(Cow::Borrowed(m)),
         None => compute(prep, lambda, r, gamma).map(Cow::Owned),
@@ -33,7 +38,9 @@ pub fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f
         llt.solve_in_place(m.as_mut());
     } else {
         let lk = laplacian_times(prep.graph()?, k);
-        let a = Mat::from_fn(n, n, |i, j| r * k[(i, j)] + gamma * lk[(j, i)] + if i == j { lambda } else { 0.0 });
+        let a = Mat::from_fn(n, n, |i, j| {
+            r * k[(i, j)] + gamma * lk[(j, i)] + if i == j { lambda } else { 0.0 }
+        });
         a.partial_piv_lu().solve_in_place(m.as_mut());
     }
     Ok(Mat::from_fn(n, n, |i, j| 0.5 * (m[(i, j)] + m[(j, i)])))
@@ -48,13 +55,16 @@ mod tests {
     #[test]
     fn inverse_relation_holds() {
         // M (λK⁻¹ + rI + γL) = I, checked as M(λI + rK + γLK) = K.
-        let mut prep = Prepared::new(&blobs(2, 10, 3), &RbfKernel { scale: 0.5 }, Some(&KnnGraph::default())).unwrap();
+        let mut prep =
+            Prepared::new(&blobs(2, 10, 3), &RbfKernel { scale: 0.5 }, Some(&KnnGraph::default()))
+                .unwrap();
         let (lambda, r, gamma) = (0.3, 0.7, 0.2);
         let m = smoother(&prep, lambda, r, gamma).unwrap().into_owned();
         let k = &prep.gram.k;
         let l = laplacian(prep.graph().unwrap());
         let n = prep.n();
-        let b = Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k + gamma * &l * k;
+        let b =
+            Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k + gamma * &l * k;
         assert!((&m * &b - k).norm_max() < 1e-8);
         let m0 = smoother(&prep, lambda, r, 0.0).unwrap().into_owned();
         let b0 = Mat::from_fn(n, n, |i, j| if i == j { lambda } else { 0.0 }) + r * k;
@@ -68,13 +78,23 @@ mod tests {
     fn reordered_copy_equals_a_fresh_computation() {
         // Permuting the points permutes K, W and the cached smoother: P M Pᵀ.
         let problem = blobs(2, 10, 4);
-        let x = ndarray::concatenate(ndarray::Axis(0), &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()]).unwrap();
+        let x = ndarray::concatenate(
+            ndarray::Axis(0),
+            &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()],
+        )
+        .unwrap();
         let (kernel, graph) = (RbfKernel::default(), KnnGraph::default());
         let base = Prepared::from_rows(x.view(), vec![], &kernel, Some(&graph)).unwrap();
         let order: Vec<usize> = (0..x.nrows()).rev().collect();
         let mut moved = base.reorder(&order, vec![1.0, -1.0]).unwrap();
         moved.add_smoother((0.1, 1.0, 0.5), &compute(&base, 0.1, 1.0, 0.5).unwrap(), &order);
-        let fresh = Prepared::from_rows(x.select(ndarray::Axis(0), &order).view(), vec![1.0, -1.0], &kernel, Some(&graph)).unwrap();
+        let fresh = Prepared::from_rows(
+            x.select(ndarray::Axis(0), &order).view(),
+            vec![1.0, -1.0],
+            &kernel,
+            Some(&graph),
+        )
+        .unwrap();
         assert!((&moved.gram.k - &fresh.gram.k).norm_max() < 1e-12);
         assert_eq!(moved.graph, fresh.graph);
         let m = compute(&fresh, 0.1, 1.0, 0.5).unwrap();

@@ -22,15 +22,28 @@ impl SvmStep {
     /// Builds Q = Y M_ll Y for the labels `y` of the first n_l points.
     pub(super) fn new(m: &Mat<f64>, y: &[f64]) -> Self {
         let nl = y.len();
-        SvmStep { q: Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]), y: y.to_vec(), beta: vec![0.0; nl], lin: vec![0.0; nl] }
+        SvmStep {
+            q: Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]),
+            y: y.to_vec(),
+            beta: vec![0.0; nl],
+            lin: vec![0.0; nl],
+        }
     }
 
     /// Ỹβ for (Mt)_l = `mt_l`, warm-starting the dual from the previous call.
-    fn dual(&mut self, r: f64, mu: f64, qp: QpSettings, mt_l: &[f64], y_beta: &mut [f64]) -> Result<()> {
+    fn dual(
+        &mut self,
+        r: f64,
+        mu: f64,
+        qp: QpSettings,
+        mt_l: &[f64],
+        y_beta: &mut [f64],
+    ) -> Result<()> {
         for (i, lin) in self.lin.iter_mut().enumerate() {
             *lin = r * self.y[i] * mt_l[i] - 1.0;
         }
-        let sol = DualQp { q: self.q.as_ref(), p: &self.lin, y: &self.y, c: mu }.solve(Some(&self.beta), qp)?;
+        let sol = DualQp { q: self.q.as_ref(), p: &self.lin, y: &self.y, c: mu }
+            .solve(Some(&self.beta), qp)?;
         self.beta.copy_from_slice(&sol.beta);
         y_beta.iter_mut().zip(self.y.iter().zip(&self.beta)).for_each(|(v, (y, b))| *v = y * b);
         Ok(())
@@ -39,7 +52,15 @@ impl SvmStep {
 
 /// F = M(r T + Ỹ_k β_k) column by column, column k of the targets `t` with `steps[k]`:
 /// two products with M for all columns at once (one pass over M each).
-pub(super) fn svm_steps(steps: &mut [SvmStep], m: &Mat<f64>, r: f64, mu: f64, qp: QpSettings, t: MatRef<'_, f64>, mut f: MatMut<'_, f64>) -> Result<()> {
+pub(super) fn svm_steps(
+    steps: &mut [SvmStep],
+    m: &Mat<f64>,
+    r: f64,
+    mu: f64,
+    qp: QpSettings,
+    t: MatRef<'_, f64>,
+    mut f: MatMut<'_, f64>,
+) -> Result<()> {
     let nl = steps.first().map_or(0, |s| s.y.len());
     let mt = m * t;
     let mut y_beta = Mat::<f64>::zeros(nl, steps.len());
@@ -72,11 +93,20 @@ mod tests {
         svm_steps(&mut steps, &m, r, mu, qp, t.as_ref(), both.as_mut()).unwrap();
         for (k, y) in labels.iter().enumerate() {
             let mut one = Mat::zeros(7, 1);
-            svm_steps(&mut [SvmStep::new(&m, y)], &m, r, mu, qp, t.subcols(k, 1), one.as_mut()).unwrap();
+            svm_steps(&mut [SvmStep::new(&m, y)], &m, r, mu, qp, t.subcols(k, 1), one.as_mut())
+                .unwrap();
             for i in 0..7 {
-                assert!((both[(i, k)] - one[(i, 0)]).abs() < 1e-10, "({i}, {k}): {} vs {}", both[(i, k)], one[(i, 0)]);
+                assert!(
+                    (both[(i, k)] - one[(i, 0)]).abs() < 1e-10,
+                    "({i}, {k}): {} vs {}",
+                    both[(i, k)],
+                    one[(i, 0)]
+                );
             }
         }
-        assert!((0..7).any(|i| (both[(i, 0)] - both[(i, 1)]).abs() > 1e-3), "the two columns differ");
+        assert!(
+            (0..7).any(|i| (both[(i, 0)] - both[(i, 1)]).abs() > 1e-3),
+            "the two columns differ"
+        );
     }
 }

@@ -16,11 +16,16 @@ pub struct SymGraph {
 impl SymGraph {
     /// Builds from undirected edges (i, j, w), i ≠ j; a pair given twice keeps the larger
     /// weight. Fails on self loops, indices ≥ n, or weights that are negative or not finite.
-    pub fn from_edges(n: usize, edges: impl IntoIterator<Item = (usize, usize, f64)>) -> Result<Self> {
+    pub fn from_edges(
+        n: usize,
+        edges: impl IntoIterator<Item = (usize, usize, f64)>,
+    ) -> Result<Self> {
         let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
         for (i, j, w) in edges {
             if i >= n || j >= n || i == j {
-                return Err(Error::Data(format!("graph edge ({i}, {j}) is a self loop or out of 0..{n}")));
+                return Err(Error::Data(format!(
+                    "graph edge ({i}, {j}) is a self loop or out of 0..{n}"
+                )));
             }
             if !(w.is_finite() && w >= 0.0) {
                 return Err(Error::Data(format!("graph edge ({i}, {j}) has weight {w}")));
@@ -75,7 +80,8 @@ impl SymGraph {
     /// of this one: weights w_ij / √(d_i d_j), diagonal 1 where d_i > 0.
     pub fn normalized(&self) -> SymGraph {
         let d = self.degrees();
-        let scale: Vec<f64> = d.iter().map(|v| if *v > 0.0 { 1.0 / v.sqrt() } else { 0.0 }).collect();
+        let scale: Vec<f64> =
+            d.iter().map(|v| if *v > 0.0 { 1.0 / v.sqrt() } else { 0.0 }).collect();
         let mut weights = self.weights.clone();
         for i in 0..self.n() {
             for k in self.indptr[i]..self.indptr[i + 1] {
@@ -83,7 +89,12 @@ impl SymGraph {
             }
         }
         let diagonal = d.iter().map(|v| if *v > 0.0 { 1.0 } else { 0.0 }).collect();
-        SymGraph { indptr: self.indptr.clone(), indices: self.indices.clone(), weights, diagonal: Some(diagonal) }
+        SymGraph {
+            indptr: self.indptr.clone(),
+            indices: self.indices.clone(),
+            weights,
+            diagonal: Some(diagonal),
+        }
     }
 
     /// Each undirected edge once, as (i, j, w_ij) with i < j.

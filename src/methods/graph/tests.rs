@@ -75,11 +75,14 @@ fn tv_options_change_the_norm_and_keep_the_scheme_working() {
         let mut p = GraphParams::new(kind);
         p.tv_project_all = true;
         let fitted = p.check().unwrap().fit(&problem).unwrap();
-        assert!(error_rate(fitted.unlabeled_scores().view(), problem.y_u.view()) < 0.1, "{}", kind.label());
+        assert!(
+            error_rate(fitted.unlabeled_scores().view(), problem.y_u.view()) < 0.1,
+            "{}",
+            kind.label()
+        );
         assert!(p.check().unwrap().fit_multiclass(&prep, &[0, 1], 2).is_err());
     }
 }
-
 
 mod multiclass {
     use ndarray::Array2;
@@ -92,12 +95,19 @@ mod multiclass {
     use crate::linalg::to_array2;
 
     /// Four unit-variance blobs at (±3, ±3): `labeled` then `unlabeled` points per class.
-    fn four_blobs(labeled: usize, unlabeled: usize, seed: u64) -> (Array2<f64>, Vec<usize>, Vec<usize>) {
+    fn four_blobs(
+        labeled: usize,
+        unlabeled: usize,
+        seed: u64,
+    ) -> (Array2<f64>, Vec<usize>, Vec<usize>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let normal = Normal::new(0.0, 1.0).expect("valid normal");
-        let centre = |c: usize| [if c % 2 == 0 { 3.0 } else { -3.0 }, if c < 2 { 3.0 } else { -3.0 }];
+        let centre =
+            |c: usize| [if c % 2 == 0 { 3.0 } else { -3.0 }, if c < 2 { 3.0 } else { -3.0 }];
         let classes: Vec<usize> = (0..4 * (labeled + unlabeled)).map(|i| i % 4).collect();
-        let x = Array2::from_shape_fn((classes.len(), 2), |(i, j)| centre(classes[i])[j] + normal.sample(&mut rng));
+        let x = Array2::from_shape_fn((classes.len(), 2), |(i, j)| {
+            centre(classes[i])[j] + normal.sample(&mut rng)
+        });
         let nl = 4 * labeled;
         (x, classes[..nl].to_vec(), classes[nl..].to_vec())
     }
@@ -107,18 +117,29 @@ mod multiclass {
         let (x, labels, truth) = four_blobs(2, 30, 21);
         for kind in GraphKind::ALL.into_iter().filter(|k| k.uses_graph()) {
             let p = GraphParams::new(kind);
-            let prep = Prepared::from_rows(x.view(), labels.iter().map(|&l| l as f64).collect(), &p.kernel, Some(&p.graph)).unwrap();
+            let prep = Prepared::from_rows(
+                x.view(),
+                labels.iter().map(|&l| l as f64).collect(),
+                &p.kernel,
+                Some(&p.graph),
+            )
+            .unwrap();
             let scores = p.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap();
             assert_eq!((scores.nrows(), scores.ncols()), (x.nrows(), 4));
             let predicted = argmax_rows(&to_array2(scores.as_ref()));
-            let wrong = predicted[labels.len()..].iter().zip(&truth).filter(|(a, b)| a != b).count();
+            let wrong =
+                predicted[labels.len()..].iter().zip(&truth).filter(|(a, b)| a != b).count();
             let err = wrong as f64 / truth.len() as f64;
             assert!(err < 0.1, "{}: error {err}", kind.label());
             if matches!(kind, GraphKind::CheegerRls | GraphKind::CheegerSvm) {
                 // Each class rescaled to norm √N after the simplex projection.
                 for k in 0..4 {
                     let norm = (0..x.nrows()).map(|i| scores[(i, k)].powi(2)).sum::<f64>().sqrt();
-                    assert!((norm - (x.nrows() as f64).sqrt()).abs() < 1e-9 * norm, "{}: class {k} norm {norm}", kind.label());
+                    assert!(
+                        (norm - (x.nrows() as f64).sqrt()).abs() < 1e-9 * norm,
+                        "{}: class {k} norm {norm}",
+                        kind.label()
+                    );
                 }
             }
         }
@@ -128,7 +149,13 @@ mod multiclass {
     fn rejects_supervised_kinds_and_bad_labels() {
         let (x, labels, _) = four_blobs(1, 5, 2);
         let p = GraphParams::new(GraphKind::Rls);
-        let prep = Prepared::from_rows(x.view(), labels.iter().map(|&l| l as f64).collect(), &p.kernel, Some(&p.graph)).unwrap();
+        let prep = Prepared::from_rows(
+            x.view(),
+            labels.iter().map(|&l| l as f64).collect(),
+            &p.kernel,
+            Some(&p.graph),
+        )
+        .unwrap();
         assert!(p.check().unwrap().fit_multiclass(&prep, &labels, 4).is_err());
         let tv = GraphParams::new(GraphKind::TvRls).check().unwrap();
         assert!(tv.fit_multiclass(&prep, &labels, 3).is_err());

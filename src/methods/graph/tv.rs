@@ -5,9 +5,9 @@
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
-use faer::{Mat, Side};
-use faer::linalg::solvers::Solve;
 use faer::ColMut;
+use faer::linalg::solvers::Solve;
+use faer::{Mat, Side};
 
 use super::prepared::{Prepared, mat_vec, normalise_to};
 use super::{DualQp, EdgeOperator, GraphParams};
@@ -48,7 +48,11 @@ pub(super) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
 }
 
 /// The shared splitting loop; `h_step(e, h)` solves the h sub-problem for e = g − λ2/r2.
-fn split(prep: &Prepared, p: &GraphParams, mut h_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
+fn split(
+    prep: &Prepared,
+    p: &GraphParams,
+    mut h_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>,
+) -> Result<Vec<f64>> {
     let (n, k) = (prep.n(), &prep.gram.k);
     let a = Mat::from_fn(n, n, |i, j| p.r1 * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
     let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
@@ -59,7 +63,8 @@ fn split(prep: &Prepared, p: &GraphParams, mut h_step: impl FnMut(&[f64], &mut [
     let mut rof_work = op.workspace();
     let mut g = prep.padded_labels();
     let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
-    let (mut alpha, mut f, mut h, mut e, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let (mut alpha, mut f, mut h, mut e, mut z) =
+        (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let rs = p.r1 + p.r2;
     let norm = if p.tv_norm_n { n as f64 } else { (n as f64).sqrt() };
     for _ in 0..p.iterations {

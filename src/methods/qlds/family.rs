@@ -20,7 +20,16 @@ impl Family for QldsFamily {
     fn check(&self, m: &Entry) -> Result<Checked> {
         let kind = m.kind().to_string();
         m.only(match kind.as_str() {
-            "qlds" => &["alpha_l", "alpha_u", "lambda", "epsilon", "select", "grid", "folds", "theory_scale"],
+            "qlds" => &[
+                "alpha_l",
+                "alpha_u",
+                "lambda",
+                "epsilon",
+                "select",
+                "grid",
+                "folds",
+                "theory_scale",
+            ],
             "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
             _ => &["center", "matrix", "orient"],
         })?;
@@ -37,23 +46,32 @@ impl Family for QldsFamily {
         if kind != "qlds" && !lambda_cv && m.has("folds") {
             return Err(m.error("folds", "only used with lambda = \"cv\""));
         }
-        let lambda = if lambda_cv { LambdaPolicy::MaxEigAll { epsilon: m.f64("epsilon")?.unwrap_or(LambdaPolicy::EPSILON) } } else { lambda_policy(m)? };
+        let lambda = if lambda_cv {
+            LambdaPolicy::MaxEigAll { epsilon: m.f64("epsilon")?.unwrap_or(LambdaPolicy::EPSILON) }
+        } else {
+            lambda_policy(m)?
+        };
         let (alpha_l, alpha_u, name) = match kind.as_str() {
             "spectral" => return spectral(m),
             "ls_svm" => (1.0, 0.0, "LS-SVM".to_string()),
             "gb_ssl" => (0.0, 1.0, "GB-SSL".to_string()),
             _ => {
-                let required = |k: &str| m.f64(k)?.ok_or_else(|| m.entry_error(format!("{}: required for `qlds`", m.key(k))));
+                let required = |k: &str| {
+                    m.f64(k)?
+                        .ok_or_else(|| m.entry_error(format!("{}: required for `qlds`", m.key(k))))
+                };
                 let (l, u) = (required("alpha_l")?, required("alpha_u")?);
                 (l, u, format!("QLDS({l},{u})"))
             }
         };
         if lambda_cv {
             let folds = m.count("folds")?.unwrap_or(Policy::FOLDS);
-            let sel = SelectLambda::new(alpha_l, alpha_u, lambda, folds).map_err(|e| m.param_error(e, ""))?;
+            let sel = SelectLambda::new(alpha_l, alpha_u, lambda, folds)
+                .map_err(|e| m.param_error(e, ""))?;
             return Ok(Checked::new(format!("{name}(cv λ)"), sel));
         }
-        let qlds = QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| m.param_error(e, ""))?;
+        let qlds =
+            QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| m.param_error(e, ""))?;
         Ok(Checked::new(name, qlds))
     }
 }
@@ -68,7 +86,9 @@ pub fn lambda_policy(m: &Entry) -> Result<LambdaPolicy> {
         Some(Value::Integer(x)) => Some(LambdaPolicy::Fixed(*x as f64)),
         Some(_) => None,
     }
-    .ok_or_else(|| m.error("lambda", "expected \"max_eig_all\", \"max_eig_unlabeled\" or a number"))?;
+    .ok_or_else(|| {
+        m.error("lambda", "expected \"max_eig_all\", \"max_eig_unlabeled\" or a number")
+    })?;
     if matches!(lambda, LambdaPolicy::Fixed(_)) && m.has("epsilon") {
         return Err(m.error("epsilon", "only used with an eigenvalue λ policy"));
     }
@@ -77,14 +97,25 @@ pub fn lambda_policy(m: &Entry) -> Result<LambdaPolicy> {
 
 /// A `qlds` entry with `select`: (α_l, α_u) chosen over a grid by theory, CV or oracle.
 fn select(m: &Entry, select: &str) -> Result<Checked> {
-    let only = |key: &str, policy: &str| if m.has(key) { Err(m.error(key, format!("only used with select = \"{policy}\""))) } else { Ok(()) };
+    let only = |key: &str, policy: &str| {
+        if m.has(key) {
+            Err(m.error(key, format!("only used with select = \"{policy}\"")))
+        } else {
+            Ok(())
+        }
+    };
     let policy = match select {
         "th" => {
             only("folds", "cv")?;
             let scale = match m.string("theory_scale")?.as_deref() {
                 None | Some("labeled_within") => Scale::LabeledWithin,
                 Some("none") => Scale::None,
-                Some(other) => return Err(m.error("theory_scale", format!("unknown `{other}` (known: labeled_within, none)"))),
+                Some(other) => {
+                    return Err(m.error(
+                        "theory_scale",
+                        format!("unknown `{other}` (known: labeled_within, none)"),
+                    ));
+                }
             };
             Policy::Theory { scale }
         }
@@ -117,10 +148,13 @@ fn grid(m: &Entry) -> Result<Grid> {
         match m.value(key) {
             None => Ok(default),
             Some(toml::Value::Array(_)) => m.get(key).map(Option::unwrap_or_default),
-            Some(_) => Err(m.error(key, "with `select`, a list of grid values (e.g. [0, 1, 10, 100])")),
+            Some(_) => {
+                Err(m.error(key, "with `select`, a list of grid values (e.g. [0, 1, 10, 100])"))
+            }
         }
     };
-    let (alphas_l, alphas_u) = (axis("alpha_l", uniform.alphas_l.clone())?, axis("alpha_u", uniform.alphas_u)?);
+    let (alphas_l, alphas_u) =
+        (axis("alpha_l", uniform.alphas_l.clone())?, axis("alpha_u", uniform.alphas_u)?);
     Grid::new(alphas_l, alphas_u).map_err(|e| m.param_error(e, "grid"))
 }
 
@@ -130,9 +164,15 @@ fn spectral(m: &Entry) -> Result<Checked> {
     let unlabeled_only = match m.string("matrix")?.as_deref() {
         None | Some("unlabeled") => true,
         Some("all") => false,
-        Some(other) => return Err(m.error("matrix", format!("unknown `{other}` (known: unlabeled, all)"))),
+        Some(other) => {
+            return Err(m.error("matrix", format!("unknown `{other}` (known: unlabeled, all)")));
+        }
     };
-    let s = Spectral { center: m.get("center")?.unwrap_or(true), unlabeled_only, orient: m.get("orient")?.unwrap_or(true) };
+    let s = Spectral {
+        center: m.get("center")?.unwrap_or(true),
+        unlabeled_only,
+        orient: m.get("orient")?.unwrap_or(true),
+    };
     let name = match s.describe() {
         d if d.is_empty() => "Spectral".to_string(),
         d => format!("Spectral({})", d.replace(' ', ",")),

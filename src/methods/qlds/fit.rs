@@ -30,9 +30,8 @@ impl Qlds {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();
-        let mut a = Mat::from_fn(d, d, |i, j| {
-            p.alpha_l * prep.c_l[(i, j)] - p.alpha_u * prep.c_u[(i, j)]
-        });
+        let mut a =
+            Mat::from_fn(d, d, |i, j| p.alpha_l * prep.c_l[(i, j)] - p.alpha_u * prep.c_u[(i, j)]);
         for i in 0..d {
             a[(i, i)] += lambda;
         }
@@ -56,7 +55,6 @@ impl FittedQlds {
 
     /// Predicted labels ±1 (a score of 0 predicts +1).
     pub fn predict(&self, x: ArrayView2<f64>) -> Array1<f64> {
-        self.scores(x)
-            .mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
+        self.scores(x).mapv(|s| if s >= 0.0 { 1.0 } else { -1.0 })
     }
 }

@@ -19,12 +19,16 @@ pub fn moments(split: &Split) -> Result<Arc<Prepared>> {
 
 /// The eigen-decomposition of the split's C_u.
 fn eigen_u(split: &Split, prep: &Prepared) -> Result<Arc<SymEigen>> {
-    split.split_store.get("qlds eigen C_u", || sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u"))
+    split
+        .split_store
+        .get("qlds eigen C_u", || sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u"))
 }
 
 /// The eigenbasis of the split's C_u with its labeled rows projected.
 fn basis(split: &Split, prep: &Prepared) -> Result<Arc<EigenBasis>> {
-    split.split_store.get("qlds eigenbasis", || Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone())))
+    split.split_store.get("qlds eigenbasis", || {
+        Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone()))
+    })
 }
 
 /// The cost of the moments and a d×d factorisation: n·d² + d³.
@@ -41,13 +45,20 @@ pub fn dense_memory(n: usize, dim: usize) -> f64 {
 
 /// Scores of the unlabeled rows with (α_l, α_u) and λ.
 fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
-    Fitted { scores: Scores::Binary(scores), alpha_l: Some(alpha.0), alpha_u: Some(alpha.1), lambda, test: None }
+    Fitted {
+        scores: Scores::Binary(scores),
+        alpha_l: Some(alpha.0),
+        alpha_u: Some(alpha.1),
+        lambda,
+        test: None,
+    }
 }
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
 fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(f64, f64); 2]>> {
     let alpha = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
-    score_gaussians(split.source, split.problem, &*moments(split)?, policy, alpha, fit.lambda).map(Some)
+    score_gaussians(split.source, split.problem, &*moments(split)?, policy, alpha, fit.lambda)
+        .map(Some)
 }
 
 impl Method for Qlds {
@@ -66,7 +77,8 @@ impl Method for Qlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = self.fit_prepared(&*moments(split)?)?;
         let p = self.params();
-        fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda).scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
+        fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda)
+            .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -97,8 +109,13 @@ impl Method for Spectral {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
-        let f = if *self == Spectral::default() { self.fit_eigen(&prep, &*eigen_u(split, &prep)?) } else { self.fit_prepared(&prep)? };
-        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue).scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
+        let f = if *self == Spectral::default() {
+            self.fit_eigen(&prep, &*eigen_u(split, &prep)?)
+        } else {
+            self.fit_prepared(&prep)?
+        };
+        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue)
+            .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -117,7 +134,9 @@ impl Method for SelectQlds {
 
     fn params(&self) -> String {
         match self.policy {
-            Policy::CrossValidation { folds } => format!("select=cv folds={folds} {}", self.grid.describe()),
+            Policy::CrossValidation { folds } => {
+                format!("select=cv folds={folds} {}", self.grid.describe())
+            }
             p => format!("select={} {}", p.name(), self.grid.describe()),
         }
     }
@@ -129,7 +148,8 @@ impl Method for SelectQlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
-        fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda).scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
+        fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda)
+            .scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -157,8 +177,14 @@ impl Method for SelectLambda {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
-        let chosen = QldsParams { alpha_l: self.alpha_l, alpha_u: self.alpha_u, lambda: LambdaPolicy::Fixed(s.lambda) };
-        fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda).scoring_test(split, |x| Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view())))
+        let chosen = QldsParams {
+            alpha_l: self.alpha_l,
+            alpha_u: self.alpha_u,
+            lambda: LambdaPolicy::Fixed(s.lambda),
+        };
+        fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda).scoring_test(split, |x| {
+            Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view()))
+        })
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -39,9 +39,7 @@ impl LambdaPolicy {
 
 impl Default for LambdaPolicy {
     fn default() -> Self {
-        LambdaPolicy::MaxEigAll {
-            epsilon: Self::EPSILON,
-        }
+        LambdaPolicy::MaxEigAll { epsilon: Self::EPSILON }
     }
 }
 
@@ -56,11 +54,7 @@ pub struct QldsParams {
 impl QldsParams {
     /// Parameters with the default λ policy (`max_eig_all`, ε = 1e-3).
     pub fn new(alpha_l: f64, alpha_u: f64) -> Self {
-        QldsParams {
-            alpha_l,
-            alpha_u,
-            lambda: LambdaPolicy::default(),
-        }
+        QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::default() }
     }
 
     /// Replaces the λ policy.

@@ -88,7 +88,9 @@ impl Prepared {
 
     /// λ_max(X Xᵀ/n) = λ_max(C_l + C_u).
     pub fn top_eig_all(&self) -> Result<f64> {
-        once(&self.top_all, || top_eigenvalue((&self.c_l + &self.c_u).as_ref(), "top eigenvalue of X Xᵀ/n"))
+        once(&self.top_all, || {
+            top_eigenvalue((&self.c_l + &self.c_u).as_ref(), "top eigenvalue of X Xᵀ/n")
+        })
     }
 
     /// λ_max(C_u).
@@ -100,7 +102,9 @@ impl Prepared {
     pub fn lambda(&self, policy: LambdaPolicy) -> Result<f64> {
         Ok(match policy {
             LambdaPolicy::MaxEigAll { epsilon } => (1.0 + epsilon) * self.top_eig_all()?,
-            LambdaPolicy::MaxEigUnlabeled { epsilon } => (1.0 + epsilon) * self.top_eig_unlabeled()?,
+            LambdaPolicy::MaxEigUnlabeled { epsilon } => {
+                (1.0 + epsilon) * self.top_eig_unlabeled()?
+            }
             LambdaPolicy::Fixed(l) => l,
         })
     }

@@ -47,7 +47,10 @@ impl Spectral {
 
     /// Fits from precomputed moments.
     pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedSpectral> {
-        Ok(self.fit_eigen(prep, &sym_eigen(self.matrix(prep).as_ref(), "eigen-decomposition of the spectral matrix")?))
+        Ok(self.fit_eigen(
+            prep,
+            &sym_eigen(self.matrix(prep).as_ref(), "eigen-decomposition of the spectral matrix")?,
+        ))
     }
 
     /// The matrix whose top eigenvector is taken: C_u by default.

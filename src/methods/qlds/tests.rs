@@ -25,9 +25,7 @@ fn raw_unlabeled(p: &Problem) -> Array2<f64> {
 fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
     let n = b.len();
     for k in 0..n {
-        let p = (k..n)
-            .max_by(|&i, &j| a[[i, k]].abs().total_cmp(&a[[j, k]].abs()))
-            .unwrap();
+        let p = (k..n).max_by(|&i, &j| a[[i, k]].abs().total_cmp(&a[[j, k]].abs())).unwrap();
         for j in 0..n {
             a.swap([k, j], [p, j]);
         }
@@ -105,20 +103,11 @@ fn eigenvalue_policies_use_the_right_matrix() {
     let top = |m: Array2<f64>| power_iteration(&m).0;
     let all = top((xl.t().dot(&xl) + xu.t().dot(&xu)) / n);
     let unl = top(xu.t().dot(&xu) / n);
-    let fit = |policy| {
-        QldsParams::new(0.5, 1.0)
-            .lambda(policy)
-            .check()
-            .unwrap()
-            .fit(&p)
-            .unwrap()
-            .lambda
-    };
+    let fit =
+        |policy| QldsParams::new(0.5, 1.0).lambda(policy).check().unwrap().fit(&p).unwrap().lambda;
     let eps = LambdaPolicy::EPSILON;
     assert!((fit(LambdaPolicy::MaxEigAll { epsilon: eps }) - (1.0 + eps) * all).abs() < 1e-9);
-    assert!(
-        (fit(LambdaPolicy::MaxEigUnlabeled { epsilon: eps }) - (1.0 + eps) * unl).abs() < 1e-9
-    );
+    assert!((fit(LambdaPolicy::MaxEigUnlabeled { epsilon: eps }) - (1.0 + eps) * unl).abs() < 1e-9);
 }
 
 /// Top eigenpair by power iteration (reference for the eigen solver).
@@ -170,8 +159,14 @@ fn spectral_variants_use_raw_or_all_points_and_may_skip_orientation() {
     // Without orientation the direction is the eigensolver's, up to the sign the default fixes.
     let free = Spectral { orient: false, ..Spectral::default() }.fit(&p).unwrap();
     let fixed = Spectral::default().fit(&p).unwrap();
-    assert!(max_abs_diff(&free.direction, &fixed.direction) < 1e-12 || max_abs_diff(&free.direction, &(-&fixed.direction)) < 1e-12);
-    assert_eq!(Spectral { center: false, orient: false, ..Spectral::default() }.describe(), "center=false orient=false");
+    assert!(
+        max_abs_diff(&free.direction, &fixed.direction) < 1e-12
+            || max_abs_diff(&free.direction, &(-&fixed.direction)) < 1e-12
+    );
+    assert_eq!(
+        Spectral { center: false, orient: false, ..Spectral::default() }.describe(),
+        "center=false orient=false"
+    );
 }
 
 #[test]
@@ -205,7 +200,12 @@ fn scaling_alphas_and_lambda_keeps_predictions() {
     };
     let (a, b) = (fit(1.0), fit(3.7));
     assert_eq!(a.predict(raw_unlabeled(&p).view()), b.predict(raw_unlabeled(&p).view()));
-    assert!(max_abs_diff(&(a.scores(raw_unlabeled(&p).view()) / 3.7), &b.scores(raw_unlabeled(&p).view())) < 1e-10);
+    assert!(
+        max_abs_diff(
+            &(a.scores(raw_unlabeled(&p).view()) / 3.7),
+            &b.scores(raw_unlabeled(&p).view())
+        ) < 1e-10
+    );
 }
 
 #[test]
@@ -221,10 +221,7 @@ fn invalid_parameters_are_rejected_by_name() {
 #[test]
 fn indefinite_system_is_an_error_not_a_panic() {
     let p = problem(4, 3, 20, 1.0, 7);
-    let q = QldsParams::new(0.0, 1.0)
-        .lambda(LambdaPolicy::Fixed(1e-6))
-        .check()
-        .unwrap();
+    let q = QldsParams::new(0.0, 1.0).lambda(LambdaPolicy::Fixed(1e-6)).check().unwrap();
     let msg = q.fit(&p).unwrap_err().to_string();
     assert!(msg.contains("not positive definite"), "{msg}");
 }

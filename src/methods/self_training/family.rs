@@ -21,7 +21,12 @@ impl Family for SelfTrainingFamily {
         let threshold = match m.string("policy")?.as_deref() {
             None | Some("fraction") => Threshold::Fraction { step: m.f64("step")?.unwrap_or(0.1) },
             Some("margin") => Threshold::Margin { theta: m.f64("theta")?.unwrap_or(1.0) },
-            Some(other) => return Err(m.error("policy", format!("unknown policy `{other}` (known: fraction, margin)"))),
+            Some(other) => {
+                return Err(m.error(
+                    "policy",
+                    format!("unknown policy `{other}` (known: fraction, margin)"),
+                ));
+            }
         };
         let wrong = match threshold {
             Threshold::Fraction { .. } => "theta",
@@ -31,7 +36,9 @@ impl Family for SelfTrainingFamily {
             return Err(m.error(wrong, "not used by this policy"));
         }
         let max_rounds = m.count("max_rounds")?.unwrap_or(SelfTrainingParams::default().max_rounds);
-        let st = SelfTrainingParams { threshold, max_rounds, lambda }.check().map_err(|e| m.param_error(e, ""))?;
+        let st = SelfTrainingParams { threshold, max_rounds, lambda }
+            .check()
+            .map_err(|e| m.param_error(e, ""))?;
         Ok(Checked::new("ST(LS-SVM)", st))
     }
 }
@@ -56,7 +63,13 @@ impl Method for SelfTraining {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = self.fit_prepared(&prep)?;
-        let fitted = Fitted { scores: Scores::Binary(f.scores), alpha_l: Some(1.0), alpha_u: Some(0.0), lambda: f.lambda, test: None };
+        let fitted = Fitted {
+            scores: Scores::Binary(f.scores),
+            alpha_l: Some(1.0),
+            alpha_u: Some(0.0),
+            lambda: f.lambda,
+            test: None,
+        };
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&f.omega, x)))
     }
 

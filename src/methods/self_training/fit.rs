@@ -36,7 +36,8 @@ impl SelfTraining {
         let n_sqrt = (prep.n() as f64).sqrt();
         let d = prep.dim();
         let n_u = prep.x_u.nrows();
-        let share_pos = prep.y_l.iter().filter(|y| **y > 0.0).count() as f64 / prep.y_l.len() as f64;
+        let share_pos =
+            prep.y_l.iter().filter(|y| **y > 0.0).count() as f64 / prep.y_l.len() as f64;
         // System matrix λI + C_l (grows with pseudo-labeled rows) and right-hand side.
         let mut system = prep.c_l.clone();
         for i in 0..d {
@@ -56,7 +57,8 @@ impl SelfTraining {
                 break;
             }
             let rows: Vec<usize> = picked.iter().map(|&k| remaining[k]).collect();
-            let labels: Array1<f64> = picked.iter().map(|&k| if scores[k] >= 0.0 { 1.0 } else { -1.0 }).collect();
+            let labels: Array1<f64> =
+                picked.iter().map(|&k| if scores[k] >= 0.0 { 1.0 } else { -1.0 }).collect();
             let x_new = prep.x_u.select(Axis(0), &rows);
             let update = gram(&x_new.view(), 1.0 / prep.n() as f64);
             system += &update;
@@ -74,7 +76,12 @@ impl SelfTraining {
             added_per_round.push(rows.len());
             omega = solve(&system, &rhs)?;
         }
-        Ok(FittedSelfTraining { scores: prep.x_u.dot(&omega) / n_sqrt, omega, lambda, added_per_round })
+        Ok(FittedSelfTraining {
+            scores: prep.x_u.dot(&omega) / n_sqrt,
+            omega,
+            lambda,
+            added_per_round,
+        })
     }
 }
 
@@ -91,7 +98,8 @@ fn pick(scores: &Array1<f64>, threshold: Threshold, n_u: usize, share_pos: f64) 
             let k = ((step * n_u as f64).ceil() as usize).clamp(1, scores.len());
             let positives = scores.iter().filter(|s| **s >= 0.0).count();
             // Quota by labeled shares; a class short of its quota leaves the rest to the other.
-            let k_pos = ((k as f64 * share_pos).round() as usize).clamp(k.saturating_sub(scores.len() - positives), positives.min(k));
+            let k_pos = ((k as f64 * share_pos).round() as usize)
+                .clamp(k.saturating_sub(scores.len() - positives), positives.min(k));
             let mut chosen = top_by_margin(scores, |s| s >= 0.0, k_pos);
             chosen.extend(top_by_margin(scores, |s| s < 0.0, k - k_pos));
             chosen
@@ -132,11 +140,15 @@ mod tests {
     fn one_full_round_equals_ls_svm_on_pseudo_labeled_data() {
         let p = problem(1);
         let lambda = LambdaPolicy::Fixed(0.8);
-        let st = SelfTrainingParams { threshold: Threshold::Fraction { step: 1.0 }, max_rounds: 1, lambda }
-            .check()
-            .unwrap()
-            .fit(&p)
-            .unwrap();
+        let st = SelfTrainingParams {
+            threshold: Threshold::Fraction { step: 1.0 },
+            max_rounds: 1,
+            lambda,
+        }
+        .check()
+        .unwrap()
+        .fit(&p)
+        .unwrap();
         assert_eq!(st.added_per_round, vec![100]);
         // Reference: LS-SVM on labeled rows plus all unlabeled rows with the labels the
         // initial LS-SVM predicts (same points, so the same centring and n).
@@ -154,11 +166,15 @@ mod tests {
     #[test]
     fn fraction_policy_adds_balanced_batches_until_done() {
         let p = problem(2);
-        let st = SelfTrainingParams { threshold: Threshold::Fraction { step: 0.25 }, max_rounds: 10, lambda: LambdaPolicy::default() }
-            .check()
-            .unwrap()
-            .fit(&p)
-            .unwrap();
+        let st = SelfTrainingParams {
+            threshold: Threshold::Fraction { step: 0.25 },
+            max_rounds: 10,
+            lambda: LambdaPolicy::default(),
+        }
+        .check()
+        .unwrap()
+        .fit(&p)
+        .unwrap();
         assert_eq!(st.added_per_round, vec![25, 25, 25, 25]);
         let scores = Array1::from(vec![3.0, -0.1, 2.0, -5.0, 0.5, -4.0]);
         let mut picked = pick(&scores, Threshold::Fraction { step: 0.5 }, 6, 0.5);
@@ -178,7 +194,12 @@ mod tests {
 
     #[test]
     fn invalid_parameters_name_the_parameter() {
-        let bad = |t| SelfTrainingParams { threshold: t, ..Default::default() }.check().unwrap_err().to_string();
+        let bad = |t| {
+            SelfTrainingParams { threshold: t, ..Default::default() }
+                .check()
+                .unwrap_err()
+                .to_string()
+        };
         assert!(bad(Threshold::Fraction { step: 0.0 }).contains("step"));
         assert!(bad(Threshold::Margin { theta: -1.0 }).contains("threshold"));
         let zero = SelfTrainingParams { max_rounds: 0, ..Default::default() }.check();

@@ -145,7 +145,11 @@ mod tests {
         .unwrap();
         let f = Features::Sparse(x);
         let x = with_bias(&[&f]).unwrap();
-        let sub = Subset { rows: vec![0, 2, 3, 4], target: vec![1.0, -0.5, 2.0, 0.3], cost: vec![1.0, 0.5, 2.0, 0.25] };
+        let sub = Subset {
+            rows: vec![0, 2, 3, 4],
+            target: vec![1.0, -0.5, 2.0, 0.3],
+            cost: vec![1.0, 0.5, 2.0, 0.25],
+        };
         let lambda = 0.7;
         // Independent check: the gradient λw − X_Jᵀ C (t − X_J w) vanishes.
         let dense = x.to_dense();

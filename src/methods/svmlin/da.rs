@@ -50,7 +50,12 @@ pub struct DaReport {
 
 /// Runs DA; returns the w (bias last) of the lowest S3VM objective seen after any w-step
 /// (not the last one) and a report.
-pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> Result<(Vec<f64>, DaReport)> {
+pub fn da(
+    x: &Design,
+    y_l: &[f64],
+    opts: &DaOptions,
+    mfn_opts: &MfnOptions,
+) -> Result<(Vec<f64>, DaReport)> {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let cu = opts.lambda_u / u as f64;
     let mut ex = Examples::default();
@@ -78,7 +83,12 @@ pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> R
         for _ in 0..MAX_INNER {
             inner_iterations += 1;
             let o_u = &work.outputs()[l..];
-            p_step(|j| opts.lambda_u * (l2(o_u[j]) - l2(-o_u[j])), temperature, opts.r, &mut p_new)?;
+            p_step(
+                |j| opts.lambda_u * (l2(o_u[j]) - l2(-o_u[j])),
+                temperature,
+                opts.r,
+                &mut p_new,
+            )?;
             let kl = mean_kl(&p_new, &p);
             std::mem::swap(&mut p, &mut p_new);
             for (j, &pj) in p.iter().enumerate() {
@@ -98,7 +108,8 @@ pub fn da(x: &Design, y_l: &[f64], opts: &DaOptions, mfn_opts: &MfnOptions) -> R
         }
         report.path.push(DaStep {
             temperature,
-            annealed_objective: objective(opts.lambda, &w, &ex, work.outputs()) - 0.5 * temperature * mean_entropy(&p),
+            annealed_objective: objective(opts.lambda, &w, &ex, work.outputs())
+                - 0.5 * temperature * mean_entropy(&p),
             objective: s3vm_objective(opts.lambda, opts.lambda_u, &w, y_l, work.outputs()),
             mean_entropy: mean_entropy(&p),
             inner_iterations,

@@ -96,7 +96,10 @@ impl Design<'_> {
 
     /// `o = X w` over every row.
     pub fn mul_vec(&self, w: &[f64], o: &mut [f64]) {
-        assert!(w.len() == self.ncols() && o.len() == self.nrows(), "design mat-vec: wrong lengths");
+        assert!(
+            w.len() == self.ncols() && o.len() == self.nrows(),
+            "design mat-vec: wrong lengths"
+        );
         o.par_chunks_mut(ROW_TASK).enumerate().for_each(|(t, chunk)| {
             for (r, oi) in chunk.iter_mut().enumerate() {
                 *oi = self.dot(t * ROW_TASK + r, w);
@@ -106,7 +109,10 @@ impl Design<'_> {
 
     /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
     pub fn mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
-        assert!(v.len() == self.ncols() && out.len() == rows.len(), "design mat-vec: wrong lengths");
+        assert!(
+            v.len() == self.ncols() && out.len() == rows.len(),
+            "design mat-vec: wrong lengths"
+        );
         out.par_chunks_mut(ROW_TASK).zip(rows.par_chunks(ROW_TASK)).for_each(|(o, r)| {
             for (ok, &i) in o.iter_mut().zip(r) {
                 *ok = self.dot(i, v);
@@ -117,26 +123,46 @@ impl Design<'_> {
     /// `out = Σ_k v[k] row(rows[k])` (overwritten; one entry per column); `spare` holds the
     /// partial sums of the chunks after the first.
     pub fn t_mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
-        assert!(out.len() == self.ncols() && v.len() == rows.len(), "design mat-vec: wrong lengths");
+        assert!(
+            out.len() == self.ncols() && v.len() == rows.len(),
+            "design mat-vec: wrong lengths"
+        );
         let len = chunk_len(rows.len());
         let accs = partials(out, spare, rows.len().div_ceil(len));
-        accs.into_par_iter().zip(rows.par_chunks(len)).zip(v.par_chunks(len)).for_each(|((acc, r), vc)| {
-            acc.fill(0.0);
-            for (&i, &vk) in r.iter().zip(vc) {
-                self.add_row(i, vk, acc);
-            }
-        });
+        accs.into_par_iter().zip(rows.par_chunks(len)).zip(v.par_chunks(len)).for_each(
+            |((acc, r), vc)| {
+                acc.fill(0.0);
+                for (&i, &vk) in r.iter().zip(vc) {
+                    self.add_row(i, vk, acc);
+                }
+            },
+        );
         reduce(out, spare);
     }
 
     /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once.
-    pub fn gram_mul_vec_rows(&self, rows: &[usize], c: &[f64], v: &[f64], q: &mut [f64], out: &mut [f64], spare: &mut Vec<f64>) {
+    pub fn gram_mul_vec_rows(
+        &self,
+        rows: &[usize],
+        c: &[f64],
+        v: &[f64],
+        q: &mut [f64],
+        out: &mut [f64],
+        spare: &mut Vec<f64>,
+    ) {
         let m = rows.len();
-        assert!(v.len() == self.ncols() && out.len() == self.ncols() && c.len() == m && q.len() == m, "design mat-vec: wrong lengths");
+        assert!(
+            v.len() == self.ncols() && out.len() == self.ncols() && c.len() == m && q.len() == m,
+            "design mat-vec: wrong lengths"
+        );
         let len = chunk_len(m);
         let accs = partials(out, spare, m.div_ceil(len));
-        let parts = accs.into_par_iter().zip(q.par_chunks_mut(len)).zip(rows.par_chunks(len)).zip(c.par_chunks(len));
+        let parts = accs
+            .into_par_iter()
+            .zip(q.par_chunks_mut(len))
+            .zip(rows.par_chunks(len))
+            .zip(c.par_chunks(len));
         parts.for_each(|(((acc, qc), r), cc)| {
             acc.fill(0.0);
             for ((qk, &i), &ck) in qc.iter_mut().zip(r).zip(cc) {
@@ -223,7 +249,15 @@ mod tests {
     fn stacks_blocks_with_the_bias_column() {
         let (a, b) = (example(), Features::Dense(array![[0.0, 5.0, 0.0]]));
         let x = with_bias(&[&a, &b]).unwrap();
-        assert_eq!(x.to_dense(), array![[1.0, 0.0, 2.0, 1.0], [0.0, 0.0, 0.0, 1.0], [0.0, 3.0, 0.0, 1.0], [0.0, 5.0, 0.0, 1.0]]);
+        assert_eq!(
+            x.to_dense(),
+            array![
+                [1.0, 0.0, 2.0, 1.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [0.0, 3.0, 0.0, 1.0],
+                [0.0, 5.0, 0.0, 1.0]
+            ]
+        );
         let c = Features::Dense(array![[1.0, 2.0]]);
         assert!(with_bias(&[&a, &c]).is_err());
     }
@@ -283,7 +317,13 @@ mod tests {
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
-                let (mut q, mut g, mut t, mut o, mut spare) = (vec![0.0; rows.len()], vec![0.0; d + 1], vec![0.0; d + 1], vec![0.0; n], Vec::new());
+                let (mut q, mut g, mut t, mut o, mut spare) = (
+                    vec![0.0; rows.len()],
+                    vec![0.0; d + 1],
+                    vec![0.0; d + 1],
+                    vec![0.0; n],
+                    Vec::new(),
+                );
                 x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
                 x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
                 x.mul_vec(&v, &mut o);

@@ -43,7 +43,9 @@ impl Family for SvmlinFamily {
             params.r = match r {
                 Value::String(s) if s == "labeled" => PositiveFraction::Labeled,
                 Value::String(s) if s == "truth" => PositiveFraction::Truth,
-                v => PositiveFraction::Fixed(number(v).ok_or_else(|| m.error("r", "expected \"labeled\", \"truth\" or a number in (0, 1)"))?),
+                v => PositiveFraction::Fixed(number(v).ok_or_else(|| {
+                    m.error("r", "expected \"labeled\", \"truth\" or a number in (0, 1)")
+                })?),
             };
         }
         let checked = params.check().map_err(|e| m.param_error(e, ""))?;
@@ -72,7 +74,8 @@ impl Method for Svmlin {
 
     /// Linear passes over the design; the transductive methods make many.
     fn cost(&self, n: usize, dim: usize) -> f64 {
-        let passes = if matches!(self.params().kind, Kind::Rls | Kind::Svm) { 10.0 } else { 1000.0 };
+        let passes =
+            if matches!(self.params().kind, Kind::Rls | Kind::Svm) { 10.0 } else { 1000.0 };
         passes * (n * dim) as f64
     }
 
@@ -83,7 +86,8 @@ impl Method for Svmlin {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = Svmlin::fit(self, split.problem)?;
-        Fitted::binary(f.scores(&split.problem.x_u), self.params().lambda).scoring_test(split, |x| Ok(f.scores(x)))
+        Fitted::binary(f.scores(&split.problem.x_u), self.params().lambda)
+            .scoring_test(split, |x| Ok(f.scores(x)))
     }
 
     fn as_any(&self) -> &dyn Any {

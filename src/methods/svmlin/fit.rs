@@ -17,7 +17,10 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Details {
     /// CGLS iterations of RLS and whether it converged.
-    Rls { iterations: usize, converged: bool },
+    Rls {
+        iterations: usize,
+        converged: bool,
+    },
     Svm(MfnReport),
     Tsvm(TsvmReport),
     Da(DaReport),
@@ -58,19 +61,36 @@ impl Svmlin {
         if l == 0 {
             return Err(Error::Data("SVMlin needs at least one labeled row".into()));
         }
-        let y_l = problem.y_l.as_slice().ok_or_else(|| Error::Data("labels are not contiguous".into()))?;
+        let y_l = problem
+            .y_l
+            .as_slice()
+            .ok_or_else(|| Error::Data("labels are not contiguous".into()))?;
         let mfn_opts = MfnOptions::default();
         let supervised = matches!(p.kind, Kind::Rls | Kind::Svm);
         if !supervised && u == 0 {
             return Err(Error::Data(format!("`{}` needs unlabeled rows", p.kind.name())));
         }
-        let x = if supervised { with_bias(&[&problem.x_l])? } else { with_bias(&[&problem.x_l, &problem.x_u])? };
+        let x = if supervised {
+            with_bias(&[&problem.x_l])?
+        } else {
+            with_bias(&[&problem.x_l, &problem.x_u])?
+        };
         let mut w = vec![0.0; x.ncols()];
         let (r, details) = match p.kind {
             Kind::Rls => {
-                let sub = Subset { rows: (0..l).collect(), target: y_l.to_vec(), cost: vec![1.0; l] };
+                let sub =
+                    Subset { rows: (0..l).collect(), target: y_l.to_vec(), cost: vec![1.0; l] };
                 let mut o = vec![0.0; l];
-                let rep = cgls(&x, &sub, p.lambda, mfn_opts.epsilon, mfn_opts.max_cg, &mut w, &mut o, &mut CglsWork::default());
+                let rep = cgls(
+                    &x,
+                    &sub,
+                    p.lambda,
+                    mfn_opts.epsilon,
+                    mfn_opts.max_cg,
+                    &mut w,
+                    &mut o,
+                    &mut CglsWork::default(),
+                );
                 (None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
             }
             Kind::Svm => {
@@ -78,12 +98,23 @@ impl Svmlin {
                 for (i, &y) in y_l.iter().enumerate() {
                     ex.push(i, y, 1.0);
                 }
-                (None, Details::Svm(mfn(&x, &ex, p.lambda, &mfn_opts, &mut w, &mut MfnWork::default())))
+                (
+                    None,
+                    Details::Svm(mfn(
+                        &x,
+                        &ex,
+                        p.lambda,
+                        &mfn_opts,
+                        &mut w,
+                        &mut MfnWork::default(),
+                    )),
+                )
             }
             Kind::Tsvm { switches } => {
                 let r = self.positive_fraction(problem)?;
                 let positives = ((r * u as f64).round() as usize).min(u);
-                let opts = TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
+                let opts =
+                    TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
                 let (sol, _, rep) = tsvm(&x, y_l, &opts, &mfn_opts);
                 w = sol;
                 (Some(r), Details::Tsvm(rep))
@@ -110,14 +141,19 @@ impl Svmlin {
             PositiveFraction::Fixed(r) => r,
             PositiveFraction::Labeled => fraction(problem.y_l.view()),
             PositiveFraction::Truth if problem.y_u.iter().any(|y| y.is_nan()) => {
-                return Err(Error::Data("r = \"truth\": the unlabeled rows' truth is unknown in this dataset; give r".into()));
+                return Err(Error::Data(
+                    "r = \"truth\": the unlabeled rows' truth is unknown in this dataset; give r"
+                        .into(),
+                ));
             }
             PositiveFraction::Truth => fraction(problem.y_u.view()),
         };
         if r > 0.0 && r < 1.0 {
             Ok(r)
         } else {
-            Err(Error::Data(format!("estimated positive fraction r = {r} has one class only; give r in (0, 1)")))
+            Err(Error::Data(format!(
+                "estimated positive fraction r = {r} has one class only; give r in (0, 1)"
+            )))
         }
     }
 }

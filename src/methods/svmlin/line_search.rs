@@ -66,7 +66,15 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// The objective along the segment at `t`, computed directly.
-    fn along(lambda: f64, w: &[f64], w_bar: &[f64], o: &[f64], o_bar: &[f64], ex: &Examples, t: f64) -> f64 {
+    fn along(
+        lambda: f64,
+        w: &[f64],
+        w_bar: &[f64],
+        o: &[f64],
+        o_bar: &[f64],
+        ex: &Examples,
+        t: f64,
+    ) -> f64 {
         let wt: Vec<f64> = w.iter().zip(w_bar).map(|(a, b)| a + t * (b - a)).collect();
         let ot: Vec<f64> = o.iter().zip(o_bar).map(|(a, b)| a + t * (b - a)).collect();
         0.5 * lambda * dot(&wt, &wt) + ex.loss(&ot)
@@ -86,7 +94,11 @@ mod tests {
             let mut ex = Examples::default();
             for i in 0..n {
                 // Some rows carry both labels, as in deterministic annealing.
-                ex.push(i, if rng.random_bool(0.5) { 1.0 } else { -1.0 }, rng.random_range(0.0..1.0));
+                ex.push(
+                    i,
+                    if rng.random_bool(0.5) { 1.0 } else { -1.0 },
+                    rng.random_range(0.0..1.0),
+                );
                 if i % 3 == 0 {
                     ex.push(i, -ex.y[ex.len() - 1], rng.random_range(0.0..1.0));
                 }

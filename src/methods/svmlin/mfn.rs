@@ -26,7 +26,14 @@ pub struct MfnOptions {
 
 impl Default for MfnOptions {
     fn default() -> Self {
-        MfnOptions { coarse_epsilon: 0.01, epsilon: 1e-6, max_newton: 50, max_cg: 10_000, first_cg: 10, rel_stop: 1e-9 }
+        MfnOptions {
+            coarse_epsilon: 0.01,
+            epsilon: 1e-6,
+            max_newton: 50,
+            max_cg: 10_000,
+            first_cg: 10,
+            rel_stop: 1e-9,
+        }
     }
 }
 
@@ -64,7 +71,14 @@ impl MfnWork {
 /// Unlike the public release, the tolerance always moves from the coarse to the final one
 /// within this call: a stage that ends on an iteration cap does not leave the thresholds
 /// at the coarse value for later calls.
-pub fn mfn(x: &Design, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f64], work: &mut MfnWork) -> MfnReport {
+pub fn mfn(
+    x: &Design,
+    ex: &Examples,
+    lambda: f64,
+    opts: &MfnOptions,
+    w: &mut [f64],
+    work: &mut MfnWork,
+) -> MfnReport {
     let n = x.nrows();
     work.o.resize(n, 0.0);
     work.o_bar.resize(n, 0.0);
@@ -79,7 +93,16 @@ pub fn mfn(x: &Design, ex: &Examples, lambda: f64, opts: &MfnOptions, w: &mut [f
         work.w_bar.extend_from_slice(w);
         work.o_sub.clear();
         work.o_sub.extend(work.active.rows.iter().map(|&i| work.o[i]));
-        let rep = cgls(x, &work.active, lambda, epsilon, cg_cap, &mut work.w_bar, &mut work.o_sub, &mut work.cg);
+        let rep = cgls(
+            x,
+            &work.active,
+            lambda,
+            epsilon,
+            cg_cap,
+            &mut work.w_bar,
+            &mut work.o_sub,
+            &mut work.cg,
+        );
         cg_iterations += rep.iterations;
         cg_cap = opts.max_cg;
         x.mul_vec(&work.w_bar, &mut work.o_bar);

@@ -61,7 +61,8 @@ pub fn mean_entropy(p: &[f64]) -> f64 {
 /// in its clipping), which we do not copy.
 pub fn mean_kl(p: &[f64], q: &[f64]) -> f64 {
     let term = |a: f64, b: f64| if a > 0.0 { a * (a / b.max(1e-300)).ln() } else { 0.0 };
-    p.iter().zip(q).map(|(&a, &b)| term(a, b) + term(1.0 - a, 1.0 - b)).sum::<f64>() / p.len().max(1) as f64
+    p.iter().zip(q).map(|(&a, &b)| term(a, b) + term(1.0 - a, 1.0 - b)).sum::<f64>()
+        / p.len().max(1) as f64
 }
 
 #[cfg(test)]

@@ -66,7 +66,10 @@ impl SvmlinParams {
         };
         match self.kind {
             Kind::Rls | Kind::Svm => format!("lambda={}", self.lambda),
-            Kind::Tsvm { switches } => format!("lambda={} lambda_u={} r={r} switches={switches}", self.lambda, self.lambda_u),
+            Kind::Tsvm { switches } => format!(
+                "lambda={} lambda_u={} r={r} switches={switches}",
+                self.lambda, self.lambda_u
+            ),
             Kind::Da => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
         }
     }

@@ -13,7 +13,8 @@ use crate::data::{Csr, Features, Problem, error_rate};
 fn random_problem(rows: usize, cols: usize, density: f64, seed: u64) -> (Csr, Vec<f64>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let truth: Vec<f64> = (0..cols).map(|_| rng.random_range(-1.0..1.0)).collect();
-    let (mut indptr, mut indices, mut values, mut y) = (vec![0], Vec::new(), Vec::new(), Vec::new());
+    let (mut indptr, mut indices, mut values, mut y) =
+        (vec![0], Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rows {
         let mut score = 0.0;
         for j in 0..cols {
@@ -76,7 +77,11 @@ fn mfn_matches_dense_gradient_descent_on_a_tiny_case() {
     assert!(max_abs(&dense_gradient(&dense, &ex, lambda, &v)) < 1e-12);
     assert!(max_abs(&(&w - &v)) < 1e-6, "MFN {w} vs reference {v}");
     let o = dense.dot(&w);
-    assert!((rep.objective - objective(lambda, w.as_slice().unwrap(), &ex, o.as_slice().unwrap())).abs() < 1e-12);
+    assert!(
+        (rep.objective - objective(lambda, w.as_slice().unwrap(), &ex, o.as_slice().unwrap()))
+            .abs()
+            < 1e-12
+    );
 }
 
 #[test]
@@ -94,7 +99,11 @@ fn mfn_solution_has_zero_gradient_cold_and_warm() {
         let mut w = vec![0.0; x.ncols()];
         let cold = mfn(&x, &ex, lambda, &MfnOptions::default(), &mut w, &mut work);
         let g = dense_gradient(&dense, &ex, lambda, &Array1::from(w.clone()));
-        assert!(cold.converged && max_abs(&g) < 1e-4, "λ = {lambda}: {cold:?}, |∇F| = {}", max_abs(&g));
+        assert!(
+            cold.converged && max_abs(&g) < 1e-4,
+            "λ = {lambda}: {cold:?}, |∇F| = {}",
+            max_abs(&g)
+        );
         // Warm start from the solution: converges at once, to the same point.
         let before = w.clone();
         let warm = mfn(&x, &ex, lambda, &MfnOptions::default(), &mut w, &mut work);
@@ -124,7 +133,10 @@ fn tsvm_keeps_the_positive_fraction_and_ends_without_improving_switches() {
         let mut o = vec![0.0; x.nrows()];
         x.mul_vec(&w, &mut o);
         let mut y = labels.clone();
-        assert_eq!(switch_labels(&o[y_l.len()..], &mut y, switches, &mut Vec::new(), &mut Vec::new()), 0);
+        assert_eq!(
+            switch_labels(&o[y_l.len()..], &mut y, switches, &mut Vec::new(), &mut Vec::new()),
+            0
+        );
     }
 }
 
@@ -152,8 +164,11 @@ fn da_returns_the_best_objective_of_its_path() {
     let o = x.to_dense().dot(&Array1::from(w.clone()));
     let (l, u) = (y_l.len() as f64, (x.nrows() - y_l.len()) as f64);
     let f = 0.5 * opts.lambda * w.iter().map(|v| v * v).sum::<f64>()
-        + y_l.iter().zip(&o).map(|(y, oi)| (1.0 - y * oi).max(0.0).powi(2)).sum::<f64>() / (2.0 * l)
-        + opts.lambda_u * o.iter().skip(y_l.len()).map(|oj| (1.0 - oj.abs()).max(0.0).powi(2)).sum::<f64>() / (2.0 * u);
+        + y_l.iter().zip(&o).map(|(y, oi)| (1.0 - y * oi).max(0.0).powi(2)).sum::<f64>()
+            / (2.0 * l)
+        + opts.lambda_u
+            * o.iter().skip(y_l.len()).map(|oj| (1.0 - oj.abs()).max(0.0).powi(2)).sum::<f64>()
+            / (2.0 * u);
     assert!((f - rep.best_objective).abs() < 1e-10 * f.abs().max(1.0));
     assert!(rep.path.iter().all(|s| rep.best_objective <= s.objective + 1e-12));
 }
@@ -162,20 +177,38 @@ fn split(seed: u64) -> Problem {
     let (x, y) = random_problem(600, 20, 0.3, seed);
     let rows = |r: std::ops::Range<usize>| r.collect::<Vec<_>>();
     let x = Features::Sparse(x);
-    Problem::new(x.select_rows(&rows(0..40)), Array1::from(y[..40].to_vec()), x.select_rows(&rows(40..600)), Array1::from(y[40..].to_vec()))
+    Problem::new(
+        x.select_rows(&rows(0..40)),
+        Array1::from(y[..40].to_vec()),
+        x.select_rows(&rows(40..600)),
+        Array1::from(y[40..].to_vec()),
+    )
 }
 
 #[test]
 fn every_method_beats_chance_and_dense_features_give_the_same_model() {
     let p = split(5);
-    let dense = Problem::dense(p.x_l.to_dense().into_owned(), p.y_l.clone(), p.x_u.to_dense().into_owned(), p.y_u.clone());
-    for kind in [Kind::Rls, Kind::Svm, Kind::Tsvm { switches: 1 }, Kind::Tsvm { switches: 10_000 }, Kind::Da] {
+    let dense = Problem::dense(
+        p.x_l.to_dense().into_owned(),
+        p.y_l.clone(),
+        p.x_u.to_dense().into_owned(),
+        p.y_u.clone(),
+    );
+    for kind in [
+        Kind::Rls,
+        Kind::Svm,
+        Kind::Tsvm { switches: 1 },
+        Kind::Tsvm { switches: 10_000 },
+        Kind::Da,
+    ] {
         let m = SvmlinParams { lambda: 0.1, ..SvmlinParams::new(kind) }.check().unwrap();
         let fit = m.fit(&p).unwrap();
         let err = error_rate(fit.scores(&p.x_u).view(), p.y_u.view());
         assert!(err < 0.35, "{kind:?}: error {err}");
         let fit_dense = m.fit(&dense).unwrap();
-        assert!((&fit.w - &fit_dense.w).iter().all(|v| v.abs() < 1e-12) && fit.bias == fit_dense.bias);
+        assert!(
+            (&fit.w - &fit_dense.w).iter().all(|v| v.abs() < 1e-12) && fit.bias == fit_dense.bias
+        );
     }
 }
 
@@ -196,7 +229,11 @@ fn rls_solves_its_normal_equations() {
 fn invalid_parameters_and_one_class_labels_are_errors() {
     assert!(SvmlinParams { lambda: 0.0, ..SvmlinParams::new(Kind::Svm) }.check().is_err());
     assert!(SvmlinParams::new(Kind::Tsvm { switches: 0 }).check().is_err());
-    assert!(SvmlinParams { r: PositiveFraction::Fixed(1.0), ..SvmlinParams::new(Kind::Da) }.check().is_err());
+    assert!(
+        SvmlinParams { r: PositiveFraction::Fixed(1.0), ..SvmlinParams::new(Kind::Da) }
+            .check()
+            .is_err()
+    );
     let mut p = split(7);
     p.y_l.fill(1.0);
     let err = SvmlinParams::new(Kind::Da).check().unwrap().fit(&p).unwrap_err();

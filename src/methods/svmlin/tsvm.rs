@@ -49,7 +49,12 @@ impl TsvmReport {
 ///
 /// Switching checks that both candidate lists have an s-th element before reading it (the
 /// public release can read past the end of one of them).
-pub fn tsvm(x: &Design, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) -> (Vec<f64>, Vec<f64>, TsvmReport) {
+pub fn tsvm(
+    x: &Design,
+    y_l: &[f64],
+    opts: &TsvmOptions,
+    mfn_opts: &MfnOptions,
+) -> (Vec<f64>, Vec<f64>, TsvmReport) {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let mut work = MfnWork::default();
     let mut report = TsvmReport::default();
@@ -71,7 +76,13 @@ pub fn tsvm(x: &Design, y_l: &[f64], opts: &TsvmOptions, mfn_opts: &MfnOptions) 
         // Each switch lowers the objective at fixed w and each retraining lowers it further,
         // so this loop ends; the cap only guards against rounding-level cycles.
         for _ in 0..u.max(100) {
-            let swapped = switch_labels(&work.outputs()[l..], &mut ex.y[l..], opts.switches, &mut pos, &mut neg);
+            let swapped = switch_labels(
+                &work.outputs()[l..],
+                &mut ex.y[l..],
+                opts.switches,
+                &mut pos,
+                &mut neg,
+            );
             if swapped == 0 {
                 break;
             }
@@ -102,7 +113,13 @@ pub fn initial_labels(o: &[f64], positives: usize) -> Vec<f64> {
 /// One switching round: positives with o < 1 by increasing o, negatives with −o < 1 by
 /// increasing −o; pair s swaps while s < S, both lists have an s-th element and
 /// o_pos[s] < o_neg[s] (then the swap lowers the loss). Returns the number of pairs.
-pub fn switch_labels(o: &[f64], y: &mut [f64], max_pairs: usize, pos: &mut Vec<usize>, neg: &mut Vec<usize>) -> usize {
+pub fn switch_labels(
+    o: &[f64],
+    y: &mut [f64],
+    max_pairs: usize,
+    pos: &mut Vec<usize>,
+    neg: &mut Vec<usize>,
+) -> usize {
     pos.clear();
     neg.clear();
     for (j, (&oj, &yj)) in o.iter().zip(y.iter()).enumerate() {

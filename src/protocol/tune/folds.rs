@@ -14,7 +14,9 @@ pub fn folds(p: &Problem, k: usize) -> Result<Vec<Vec<usize>>> {
     }
     let smallest = by_class.iter().map(Vec::len).min().unwrap_or(0);
     if smallest < 2 {
-        return Err(Error::Data(format!("k-fold tuning needs at least 2 labeled rows in every class (the smallest class has {smallest})")));
+        return Err(Error::Data(format!(
+            "k-fold tuning needs at least 2 labeled rows in every class (the smallest class has {smallest})"
+        )));
     }
     let k = k.min(smallest);
     let mut folds = vec![Vec::new(); k];
@@ -30,7 +32,11 @@ pub fn folds(p: &Problem, k: usize) -> Result<Vec<Vec<usize>>> {
 /// The split without the labels of `held` (sorted labeled rows): the other labeled rows stay
 /// labeled, `held` become the first unlabeled rows, before the split's own; with the split's
 /// dataset rows `rows` (labeled first), the same rows in the new order.
-pub fn hold_out(p: &Problem, rows: Option<&[usize]>, held: &[usize]) -> Result<(Problem, Option<Vec<usize>>)> {
+pub fn hold_out(
+    p: &Problem,
+    rows: Option<&[usize]>,
+    held: &[usize],
+) -> Result<(Problem, Option<Vec<usize>>)> {
     let kept: Vec<usize> = (0..p.n_labeled()).filter(|i| held.binary_search(i).is_err()).collect();
     let pick = |ids: &[usize], from: &[usize]| ids.iter().map(|&i| from[i]).collect::<Vec<_>>();
     let x_u = Features::stack(&[&p.x_l.select_rows(held), &p.x_u], p.x_u.ncols())?;
@@ -41,7 +47,10 @@ pub fn hold_out(p: &Problem, rows: Option<&[usize]>, held: &[usize]) -> Result<(
         x_u,
         y_u: y_held.iter().chain(&p.y_u).copied().collect(),
         classes_l: pick(&kept, &p.classes_l),
-        classes_u: pick(held, &p.classes_l).into_iter().chain(p.classes_u.iter().copied()).collect(),
+        classes_u: pick(held, &p.classes_l)
+            .into_iter()
+            .chain(p.classes_u.iter().copied())
+            .collect(),
         n_classes: p.n_classes,
     };
     let rows = rows.map(|r| {
@@ -69,9 +78,17 @@ mod tests {
         assert_eq!(q.x_l.to_dense().column(0).to_vec(), [0.0, 10.0, 30.0, 50.0, 60.0]);
         assert_eq!(q.x_u.to_dense().column(0).to_vec(), [20.0, 40.0, -1.0, -1.0]);
         assert_eq!(q.y_u.to_vec(), [1.0, -1.0, 1.0, -1.0]);
-        assert_eq!((q.classes_l.clone(), q.classes_u.clone()), (vec![0, 1, 0, 1, 0], vec![0, 1, 0, 1]));
+        assert_eq!(
+            (q.classes_l.clone(), q.classes_u.clone()),
+            (vec![0, 1, 0, 1, 0], vec![0, 1, 0, 1])
+        );
         assert_eq!(r.unwrap(), [100, 101, 103, 105, 106, 102, 104, 107, 108]);
-        let one = Problem::dense(Array2::zeros((3, 1)), array![1.0, -1.0, -1.0], Array2::zeros((1, 1)), array![1.0]);
+        let one = Problem::dense(
+            Array2::zeros((3, 1)),
+            array![1.0, -1.0, -1.0],
+            Array2::zeros((1, 1)),
+            array![1.0],
+        );
         assert!(folds(&one, 2).unwrap_err().to_string().contains("at least 2 labeled rows"));
     }
 }

@@ -43,11 +43,21 @@ pub struct Choices(pub Vec<Tuned>);
 impl Choices {
     /// The method to evaluate for dataset `d` and method `m` with its `params` column (the
     /// chosen point's, then `tuned=key:value,...`); an error when tuning chose nothing.
-    pub fn method<'a>(&self, exp: &'a Experiment, d: usize, m: usize) -> Result<(&'a dyn Method, String), String> {
+    pub fn method<'a>(
+        &self,
+        exp: &'a Experiment,
+        d: usize,
+        m: usize,
+    ) -> Result<(&'a dyn Method, String), String> {
         let spec = &exp.methods[m];
         let Some(t) = &spec.tuning else { return Ok((spec.method.as_ref(), spec.method.params())) };
-        let tuned = self.0.iter().find(|x| x.dataset == d && x.method == m).ok_or("not tuned on this dataset")?;
-        let chosen = tuned.chosen.as_ref().map_err(|e| format!("tuning chose no grid point: {e}"))?;
+        let tuned = self
+            .0
+            .iter()
+            .find(|x| x.dataset == d && x.method == m)
+            .ok_or("not tuned on this dataset")?;
+        let chosen =
+            tuned.chosen.as_ref().map_err(|e| format!("tuning chose no grid point: {e}"))?;
         let point = &t.grid[*chosen];
         let values: Vec<String> = point.values.iter().map(|(k, v)| format!("{k}:{v}")).collect();
         let params = [point.method.params(), format!("tuned={}", values.join(","))].join(" ");
@@ -60,13 +70,24 @@ type Key = (usize, u64, usize);
 
 /// Tunes every tuned method on the dataset entries `datasets` (in the caller's rayon pool),
 /// sharing the run's per-dataset stores.
-pub fn tune(exp: &Experiment, datasets: &[usize], stores: &[Arc<Store>], bar: &ProgressBar) -> Result<Choices> {
-    let tuned: Vec<usize> = (0..exp.methods.len()).filter(|&m| exp.methods[m].tuning.is_some()).collect();
+pub fn tune(
+    exp: &Experiment,
+    datasets: &[usize],
+    stores: &[Arc<Store>],
+    bar: &ProgressBar,
+) -> Result<Choices> {
+    let tuned: Vec<usize> =
+        (0..exp.methods.len()).filter(|&m| exp.methods[m].tuning.is_some()).collect();
     let mut keys: Vec<Key> = Vec::new();
     for &d in datasets {
         for &m in &tuned {
             let t = exp.methods[m].tuning.as_ref().expect("filtered on tuning");
-            keys.extend((0..t.splits).map(|s| (d, t.seed, s)).filter(|k| !keys.contains(k)).collect::<Vec<_>>());
+            keys.extend(
+                (0..t.splits)
+                    .map(|s| (d, t.seed, s))
+                    .filter(|k| !keys.contains(k))
+                    .collect::<Vec<_>>(),
+            );
         }
     }
     bar.set_length(keys.len() as u64);
@@ -78,13 +99,20 @@ pub fn tune(exp: &Experiment, datasets: &[usize], stores: &[Arc<Store>], bar: &P
             out
         })
         .collect::<Result<_>>()?;
-    let by_key: HashMap<Key, &Vec<(usize, Vec<Result<f64, String>>)>> = keys.into_iter().zip(&errors).collect();
+    let by_key: HashMap<Key, &Vec<(usize, Vec<Result<f64, String>>)>> =
+        keys.into_iter().zip(&errors).collect();
     let mut out = Vec::new();
     for &d in datasets {
         for &m in &tuned {
             let t = exp.methods[m].tuning.as_ref().expect("filtered on tuning");
             let per_split: Vec<&Vec<Result<f64, String>>> = (0..t.splits)
-                .map(|s| by_key[&(d, t.seed, s)].iter().find(|(j, _)| *j == m).map(|(_, e)| e).expect("every tuned method is scored on its splits"))
+                .map(|s| {
+                    by_key[&(d, t.seed, s)]
+                        .iter()
+                        .find(|(j, _)| *j == m)
+                        .map(|(_, e)| e)
+                        .expect("every tuned method is scored on its splits")
+                })
                 .collect();
             out.push(reduce(d, m, t.grid.len(), &per_split));
         }
@@ -93,27 +121,57 @@ pub fn tune(exp: &Experiment, datasets: &[usize], stores: &[Arc<Store>], bar: &P
 }
 
 /// Mean ± std of each grid point over the splits, and the argmin.
-fn reduce(dataset: usize, method: usize, points: usize, per_split: &[&Vec<Result<f64, String>>]) -> Tuned {
+fn reduce(
+    dataset: usize,
+    method: usize,
+    points: usize,
+    per_split: &[&Vec<Result<f64, String>>],
+) -> Tuned {
     let points: Vec<Result<(f64, f64), String>> = (0..points)
         .map(|p| {
-            let errors = per_split.iter().enumerate().map(|(s, e)| e[p].clone().map_err(|why| format!("split {s}: {why}"))).collect::<Result<Vec<f64>, String>>()?;
+            let errors = per_split
+                .iter()
+                .enumerate()
+                .map(|(s, e)| e[p].clone().map_err(|why| format!("split {s}: {why}")))
+                .collect::<Result<Vec<f64>, String>>()?;
             Ok(mean_std(&errors))
         })
         .collect();
-    let best = points.iter().enumerate().filter_map(|(p, r)| r.as_ref().ok().map(|(mean, _)| (p, *mean)));
-    let chosen = best.fold(None, |b: Option<(usize, f64)>, (p, mean)| if b.is_some_and(|(_, m)| m <= mean) { b } else { Some((p, mean)) });
-    let chosen = chosen.map(|(p, _)| p).ok_or_else(|| points.iter().find_map(|p| p.clone().err()).unwrap_or_default());
+    let best =
+        points.iter().enumerate().filter_map(|(p, r)| r.as_ref().ok().map(|(mean, _)| (p, *mean)));
+    let chosen =
+        best.fold(
+            None,
+            |b: Option<(usize, f64)>, (p, mean)| {
+                if b.is_some_and(|(_, m)| m <= mean) { b } else { Some((p, mean)) }
+            },
+        );
+    let chosen = chosen
+        .map(|(p, _)| p)
+        .ok_or_else(|| points.iter().find_map(|p| p.clone().err()).unwrap_or_default());
     Tuned { dataset, method, points, chosen }
 }
 
 /// Draws one tuning split and scores every grid point of every method tuned on its seed
 /// (and with at least that many splits) by the method's criterion.
-fn split_errors(exp: &Experiment, tuned: &[usize], (d, seed, s): Key, dataset_store: &Store) -> Result<Vec<(usize, Vec<Result<f64, String>>)>> {
+fn split_errors(
+    exp: &Experiment,
+    tuned: &[usize],
+    (d, seed, s): Key,
+    dataset_store: &Store,
+) -> Result<Vec<(usize, Vec<Result<f64, String>>)>> {
     let spec = &exp.datasets[d];
     let drawn = draw(spec, seed, s)?;
     let (problem, rows) = (&drawn.problem, &drawn.rows);
     let split_store = Store::default();
-    let whole = Split { problem, source: &spec.source, rows: rows.as_deref(), dataset_store, split_store: &split_store, test: None };
+    let whole = Split {
+        problem,
+        source: &spec.source,
+        rows: rows.as_deref(),
+        dataset_store,
+        split_store: &split_store,
+        test: None,
+    };
     let mut views: HashMap<usize, Result<Vec<FoldView>, String>> = HashMap::new();
     let limit = memory::limit();
     let mut out = Vec::new();
@@ -123,12 +181,33 @@ fn split_errors(exp: &Experiment, tuned: &[usize], (d, seed, s): Key, dataset_st
             continue;
         }
         let errors = match t.criterion {
-            Criterion::Unlabeled => t.grid.iter().map(|p| fit(p.method.as_ref(), &whole, limit).map(|f| f.scores.error(&problem)).map_err(|e| e.to_string())).collect(),
+            Criterion::Unlabeled => t
+                .grid
+                .iter()
+                .map(|p| {
+                    fit(p.method.as_ref(), &whole, limit)
+                        .map(|f| f.scores.error(&problem))
+                        .map_err(|e| e.to_string())
+                })
+                .collect(),
             Criterion::KFold(k) => {
-                let views = views.entry(k).or_insert_with(|| fold_views(&problem, rows.as_deref(), k));
+                let views =
+                    views.entry(k).or_insert_with(|| fold_views(&problem, rows.as_deref(), k));
                 match views {
                     Err(why) => vec![Err(why.clone()); t.grid.len()],
-                    Ok(views) => t.grid.iter().map(|p| kfold_error(p.method.as_ref(), views, &spec.source, dataset_store, limit)).collect(),
+                    Ok(views) => t
+                        .grid
+                        .iter()
+                        .map(|p| {
+                            kfold_error(
+                                p.method.as_ref(),
+                                views,
+                                &spec.source,
+                                dataset_store,
+                                limit,
+                            )
+                        })
+                        .collect(),
                 }
             }
         };
@@ -149,16 +228,37 @@ struct FoldView {
 /// The split with each fold held out in turn.
 fn fold_views(p: &Problem, rows: Option<&[usize]>, k: usize) -> Result<Vec<FoldView>, String> {
     let folds = folds::folds(p, k).map_err(|e| e.to_string())?;
-    let view = |held: &Vec<usize>| folds::hold_out(p, rows, held).map(|(problem, rows)| FoldView { problem, rows, store: Store::default(), held: held.len() });
+    let view = |held: &Vec<usize>| {
+        folds::hold_out(p, rows, held).map(|(problem, rows)| FoldView {
+            problem,
+            rows,
+            store: Store::default(),
+            held: held.len(),
+        })
+    };
     folds.iter().map(view).collect::<Result<_>>().map_err(|e| e.to_string())
 }
 
 /// Misclassified held-out rows over all folds, divided by the number of labeled rows.
-fn kfold_error(method: &dyn Method, views: &[FoldView], source: &DataSource, dataset_store: &Store, limit: f64) -> Result<f64, String> {
+fn kfold_error(
+    method: &dyn Method,
+    views: &[FoldView],
+    source: &DataSource,
+    dataset_store: &Store,
+    limit: f64,
+) -> Result<f64, String> {
     let (mut wrong, mut held) = (0, 0);
     for v in views {
-        let split = Split { problem: &v.problem, source, rows: v.rows.as_deref(), dataset_store, split_store: &v.store, test: None };
-        wrong += fit(method, &split, limit).map_err(|e| e.to_string())?.scores.wrong(&v.problem, v.held);
+        let split = Split {
+            problem: &v.problem,
+            source,
+            rows: v.rows.as_deref(),
+            dataset_store,
+            split_store: &v.store,
+            test: None,
+        };
+        wrong +=
+            fit(method, &split, limit).map_err(|e| e.to_string())?.scores.wrong(&v.problem, v.held);
         held += v.held;
     }
     Ok(wrong as f64 / held as f64)
@@ -174,7 +274,11 @@ mod tests {
         let s0 = vec![Ok(0.25), Ok(0.5), Ok(0.0), fail()];
         let s1 = vec![Ok(0.25), Ok(0.0), Ok(0.5), Ok(0.0)];
         let t = reduce(1, 2, 4, &[&s0, &s1]);
-        assert_eq!((t.dataset, t.method, t.chosen.clone()), (1, 2, Ok(0)), "three means of 0.25: the first");
+        assert_eq!(
+            (t.dataset, t.method, t.chosen.clone()),
+            (1, 2, Ok(0)),
+            "three means of 0.25: the first"
+        );
         assert_eq!(t.points[3], Err("split 0: singular".to_string()));
         let s0 = vec![Ok(0.5), Ok(0.25), fail()];
         assert_eq!(reduce(0, 0, 3, &[&s0]).chosen, Ok(1));

@@ -4,16 +4,18 @@
 use std::path::Path;
 
 use super::Choices;
-use crate::protocol::atomic::write_atomic;
 use crate::config::Experiment;
 use crate::error::{Error, Result};
+use crate::protocol::atomic::write_atomic;
 
 /// Writes `dataset,method,<tuned keys…>,criterion,seed,splits,error,std,chosen,message` (keys of
 /// every tuned method, in first-seen order; empty where a method does not tune the key).
 pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<()> {
     let csv_err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
     let mut keys: Vec<&str> = Vec::new();
-    for (k, _) in exp.methods.iter().filter_map(|m| m.tuning.as_ref()).flat_map(|t| &t.grid[0].values) {
+    for (k, _) in
+        exp.methods.iter().filter_map(|m| m.tuning.as_ref()).flat_map(|t| &t.grid[0].values)
+    {
         if !keys.contains(&k.as_str()) {
             keys.push(k);
         }
@@ -22,10 +24,15 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
     let tail = ["criterion", "seed", "splits", "error", "std", "chosen", "message"];
     w.write_record(["dataset", "method"].iter().chain(&keys).chain(&tail)).map_err(csv_err)?;
     for tuned in &choices.0 {
-        let (spec, t) = (&exp.methods[tuned.method], exp.methods[tuned.method].tuning.as_ref().expect("only tuned methods are in the table"));
+        let (spec, t) = (
+            &exp.methods[tuned.method],
+            exp.methods[tuned.method].tuning.as_ref().expect("only tuned methods are in the table"),
+        );
         for (p, (point, result)) in t.grid.iter().zip(&tuned.points).enumerate() {
             let mut record = vec![exp.datasets[tuned.dataset].name.clone(), spec.name.clone()];
-            record.extend(keys.iter().map(|k| point.values.iter().find(|(j, _)| j == k).map_or(String::new(), |(_, v)| v.clone())));
+            record.extend(keys.iter().map(|k| {
+                point.values.iter().find(|(j, _)| j == k).map_or(String::new(), |(_, v)| v.clone())
+            }));
             record.extend([t.criterion.name(), t.seed.to_string(), t.splits.to_string()]);
             let (error, std, message) = match result {
                 Ok((mean, std)) => (mean.to_string(), std.to_string(), String::new()),
@@ -35,6 +42,8 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
             w.write_record(&record).map_err(csv_err)?;
         }
     }
-    let bytes = w.into_inner().map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
     write_atomic(path, &bytes)
 }

@@ -22,13 +22,18 @@ pub struct AnnealingPlot {
 /// Draws the two objectives against T into a PNG at `path`.
 pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", out.display()));
-    if p.path.is_empty() || p.path.iter().any(|pt| !(pt.0 > 0.0 && pt.1.is_finite() && pt.2.is_finite())) {
-        return Err(Error::Report("annealing plot needs positive temperatures and finite objectives".into()));
+    if p.path.is_empty()
+        || p.path.iter().any(|pt| !(pt.0 > 0.0 && pt.1.is_finite() && pt.2.is_finite()))
+    {
+        return Err(Error::Report(
+            "annealing plot needs positive temperatures and finite objectives".into(),
+        ));
     }
     let t_lo = p.path.iter().map(|pt| pt.0).fold(f64::INFINITY, f64::min);
     let t_hi = p.path.iter().map(|pt| pt.0).fold(0.0, f64::max);
     let values = p.path.iter().flat_map(|pt| [pt.1, pt.2]).chain([p.best]);
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (lo, hi) =
+        values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let pad = 0.05 * (hi - lo).max(1e-12);
     let (root, plot) = super::canvas(out, (900, 600), &p.stamp)?;
     let mut chart = ChartBuilder::on(&plot)
@@ -50,7 +55,8 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
         ("S3VM objective of w", RGBColor(214, 39, 40), 2),
     ];
     for (name, colour, field) in series {
-        let pts: Vec<(f64, f64)> = p.path.iter().map(|pt| (pt.0, if field == 1 { pt.1 } else { pt.2 })).collect();
+        let pts: Vec<(f64, f64)> =
+            p.path.iter().map(|pt| (pt.0, if field == 1 { pt.1 } else { pt.2 })).collect();
         chart
             .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
             .map_err(|e| fail(&e))?

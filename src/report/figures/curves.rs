@@ -20,8 +20,14 @@ pub struct Curve {
 /// Curves of `value` against the swept key `key` (its values must be numbers): one curve
 /// per method and per setting of the other swept keys (see [`swept::along`]), over the rows
 /// whose dataset name starts with `prefix`.
-pub fn along(rows: &[ResultRow], key: &str, prefix: &str, value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Curve>> {
-    let rows: Vec<ResultRow> = rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
+pub fn along(
+    rows: &[ResultRow],
+    key: &str,
+    prefix: &str,
+    value: fn(&ResultRow) -> Option<f64>,
+) -> Result<Vec<Curve>> {
+    let rows: Vec<ResultRow> =
+        rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
     if rows.is_empty() {
         return Err(Error::Report(format!("no result rows for datasets starting with `{prefix}`")));
     }
@@ -32,7 +38,9 @@ pub fn along(rows: &[ResultRow], key: &str, prefix: &str, value: fn(&ResultRow) 
     let several = seen.iter().any(|(r, _)| others(r) != others(&seen[0].0));
     let mut points: Vec<(ResultRow, f64)> = Vec::new();
     for (mut r, v) in seen {
-        let x: f64 = v.parse().map_err(|_| Error::Report(format!("`{key}` = `{v}` is not a number: it cannot be an x axis")))?;
+        let x: f64 = v.parse().map_err(|_| {
+            Error::Report(format!("`{key}` = `{v}` is not a number: it cannot be an x axis"))
+        })?;
         if several {
             r.method = format!("{} ({})", r.method, others(&r));
         }
@@ -42,7 +50,8 @@ pub fn along(rows: &[ResultRow], key: &str, prefix: &str, value: fn(&ResultRow) 
     let (rows, xs): (Vec<ResultRow>, Vec<f64>) = points.into_iter().unzip();
     let mut curves: Vec<Curve> = Vec::new();
     for rec in records(&rows, value)? {
-        let x = rows.iter().zip(&xs).find(|(r, _)| r.dataset == rec.dataset).map_or(0.0, |(_, x)| *x);
+        let x =
+            rows.iter().zip(&xs).find(|(r, _)| r.dataset == rec.dataset).map_or(0.0, |(_, x)| *x);
         match curves.iter_mut().find(|c| c.label == rec.method) {
             Some(c) => c.points.push((x, rec.mean, rec.std)),
             None => curves.push(Curve { label: rec.method, points: vec![(x, rec.mean, rec.std)] }),
@@ -82,7 +91,8 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
     if all.is_empty() {
         return Err(Error::Report("curve plot needs at least one point".into()));
     }
-    let (x0, x1) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| (a.min(q.0), b.max(q.0)));
+    let (x0, x1) =
+        all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| (a.min(q.0), b.max(q.0)));
     let (y0, y1) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
         let s = if q.2.is_finite() { q.2 } else { 0.0 };
         (a.min(q.1 - s), b.max(q.1 + s))
@@ -114,19 +124,24 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
             .map(|q| (q.0, q.1 + q.2.max(0.0)))
             .chain(c.points.iter().rev().map(|q| (q.0, q.1 - q.2.max(0.0))))
             .collect();
-        chart.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.12)))).map_err(|e| fail(&e))?;
         chart
-            .draw_series(LineSeries::new(c.points.iter().map(|q| (q.0, q.1)), colour.stroke_width(2)))
+            .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.12))))
+            .map_err(|e| fail(&e))?;
+        chart
+            .draw_series(LineSeries::new(
+                c.points.iter().map(|q| (q.0, q.1)),
+                colour.stroke_width(2),
+            ))
             .map_err(|e| fail(&e))?
             .label(c.label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+            });
         chart
             .draw_series(c.points.iter().map(|q| Circle::new((q.0, q.1), 3, colour.filled())))
             .map_err(|e| fail(&e))?;
     }
-    super::legend(&mut chart.configure_series_labels())
-        .draw()
-        .map_err(|e| fail(&e))?;
+    super::legend(&mut chart.configure_series_labels()).draw().map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }
 
@@ -136,8 +151,15 @@ mod tests {
     use crate::report::tables::error_percent;
 
     fn row(dataset: &str, method: &str, m: usize, split: usize, error: f64) -> ResultRow {
-        let swept = vec![("dataset".to_string(), dataset[..1].to_string()), ("m".to_string(), m.to_string())];
-        ResultRow { alpha_l: Some(0.5), swept, ..crate::protocol::test_row(dataset, method, split, error) }
+        let swept = vec![
+            ("dataset".to_string(), dataset[..1].to_string()),
+            ("m".to_string(), m.to_string()),
+        ];
+        ResultRow {
+            alpha_l: Some(0.5),
+            swept,
+            ..crate::protocol::test_row(dataset, method, split, error)
+        }
     }
 
     #[test]
@@ -152,16 +174,33 @@ mod tests {
         let curves = along(&rows, "m", "b-", error_percent).unwrap();
         assert_eq!(curves.len(), 2);
         assert_eq!(curves[0].label, "A");
-        assert_eq!(curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(), vec![(10.0, 40.0), (40.0, 20.0)]);
+        assert_eq!(
+            curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
+            vec![(10.0, 40.0), (40.0, 20.0)]
+        );
         assert!(along(&rows, "m", "zzz", error_percent).is_err());
-        assert!(along(&rows, "x", "b-", error_percent).unwrap_err().to_string().contains("no result row sweeps `x`"));
+        assert!(
+            along(&rows, "x", "b-", error_percent)
+                .unwrap_err()
+                .to_string()
+                .contains("no result row sweeps `x`")
+        );
         // Without the prefix the other dataset is a second group: curves name it.
         let all = along(&rows, "m", "", error_percent).unwrap();
-        assert_eq!(all.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["A (dataset=b)", "B (dataset=b)", "A (dataset=o)"]);
+        assert_eq!(
+            all.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(),
+            ["A (dataset=b)", "B (dataset=b)", "A (dataset=o)"]
+        );
         let alphas = along(&rows, "m", "b-", |r| r.alpha_l).unwrap();
         assert_eq!(alphas[0].points[0].1, 0.5);
         let path = std::env::temp_dir().join(format!("sslab-curves-{}.png", std::process::id()));
-        let plot = CurvePlot { curves: &curves, title: "t".into(), x_label: "x".into(), y_label: "y".into(), stamp: "s".into() };
+        let plot = CurvePlot {
+            curves: &curves,
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            stamp: "s".into(),
+        };
         draw(&plot, &path).unwrap();
         assert_eq!(&std::fs::read(&path).unwrap()[1..4], b"PNG");
         std::fs::remove_file(&path).unwrap();

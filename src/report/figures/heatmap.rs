@@ -37,14 +37,19 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)
         .map_err(|e| fail(&e))?;
-    let label = |labels: &[String], v: f64| labels.get(v.floor() as usize).cloned().unwrap_or_default();
+    let label =
+        |labels: &[String], v: f64| labels.get(v.floor() as usize).cloned().unwrap_or_default();
     chart
         .configure_mesh()
         .disable_mesh()
         .x_labels(nx * 2 + 1)
         .y_labels(ny * 2 + 1)
-        .x_label_formatter(&|v| if (v.fract() - 0.5).abs() < 1e-9 { label(h.x_labels, *v) } else { String::new() })
-        .y_label_formatter(&|v| if (v.fract() - 0.5).abs() < 1e-9 { label(h.y_labels, *v) } else { String::new() })
+        .x_label_formatter(&|v| {
+            if (v.fract() - 0.5).abs() < 1e-9 { label(h.x_labels, *v) } else { String::new() }
+        })
+        .y_label_formatter(&|v| {
+            if (v.fract() - 0.5).abs() < 1e-9 { label(h.y_labels, *v) } else { String::new() }
+        })
         .x_desc(h.x_desc)
         .y_desc(h.y_desc)
         .label_style(("sans-serif", 14))
@@ -58,13 +63,22 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
     for (r, row) in h.values.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             let (x, y) = (c as f64, r as f64);
-            chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], shade(v).filled()))).map_err(|e| fail(&e))?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x, y), (x + 1.0, y + 1.0)],
+                    shade(v).filled(),
+                )))
+                .map_err(|e| fail(&e))?;
             let ink = if hi > lo && (v - lo) / (hi - lo) > 0.55 { WHITE } else { BLACK };
-            let style = ("sans-serif", 13).into_font().color(&ink).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Center,
-            ));
-            chart.draw_series(std::iter::once(Text::new((h.format)(v), (x + 0.5, y + 0.5), style))).map_err(|e| fail(&e))?;
+            let style = ("sans-serif", 13).into_font().color(&ink).pos(
+                plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Center,
+                ),
+            );
+            chart
+                .draw_series(std::iter::once(Text::new((h.format)(v), (x + 0.5, y + 0.5), style)))
+                .map_err(|e| fail(&e))?;
         }
     }
     root.present().map_err(|e| fail(&e))

@@ -9,8 +9,8 @@ mod scores;
 mod theory_check;
 
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
-pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use heatmap::{Heatmap, heatmap};
+pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 

@@ -57,7 +57,8 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         chart
             .draw_series(s.points.iter().map(|&pt| Circle::new(pt, 5, colour.filled())))
             .map_err(|e| fail(&e))?;
-        let (lo, hi) = s.points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), pt| (a.min(pt.0), b.max(pt.0)));
+        let (lo, hi) =
+            s.points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), pt| (a.min(pt.0), b.max(pt.0)));
         let line = [lo, hi].map(|n| (n, (s.slope * n.ln() + s.intercept).exp()));
         chart
             .draw_series(LineSeries::new(line, colour.stroke_width(2)))
@@ -79,7 +80,12 @@ mod tests {
     #[test]
     fn writes_a_png_and_rejects_non_positive_times() {
         let path = std::env::temp_dir().join(format!("sslab-scaling-{}.png", std::process::id()));
-        let series = TimingSeries { name: "m".into(), points: vec![(1e4, 0.1), (1e5, 1.1), (1e6, 9.0)], slope: 0.98, intercept: -11.4 };
+        let series = TimingSeries {
+            name: "m".into(),
+            points: vec![(1e4, 0.1), (1e5, 1.1), (1e6, 9.0)],
+            slope: 0.98,
+            intercept: -11.4,
+        };
         let mut p = ScalingPlot { series: vec![series], title: "t".into(), stamp: "s".into() };
         scaling_plot(&p, &path).unwrap();
         assert_eq!(&std::fs::read(&path).unwrap()[1..4], b"PNG");

@@ -23,16 +23,19 @@ pub struct ScoreHistogram<'a> {
 pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     if h.scores.is_empty() || h.scores.len() != h.labels.len() || h.bins == 0 {
-        return Err(Error::Report("score histogram needs scores, matching labels and bins ≥ 1".into()));
+        return Err(Error::Report(
+            "score histogram needs scores, matching labels and bins ≥ 1".into(),
+        ));
     }
     // The view: the central 99 % of the scores and the theory curves' ±4σ; points outside
     // are left out of the bars (densities stay normalised by all points of the class).
     let mut sorted = h.scores.to_vec();
     sorted.sort_by(f64::total_cmp);
     let quantile = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
-    let (lo, hi) = h.gaussians.iter().flatten().fold((quantile(0.005), quantile(0.995)), |(a, b), (m, sd)| {
-        (a.min(m - 4.0 * sd), b.max(m + 4.0 * sd))
-    });
+    let (lo, hi) =
+        h.gaussians.iter().flatten().fold((quantile(0.005), quantile(0.995)), |(a, b), (m, sd)| {
+            (a.min(m - 4.0 * sd), b.max(m + 4.0 * sd))
+        });
     let width = ((hi - lo) / h.bins as f64).max(f64::EPSILON);
     let outside = h.scores.iter().filter(|s| **s < lo || **s > hi).count();
     let density = |class: f64| -> Vec<f64> {
@@ -48,9 +51,13 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     };
     let x_desc = match outside {
         0 => "score f(x) on unlabeled points".to_string(),
-        k => format!("score f(x) on unlabeled points ({k} of {} outside the range shown)", h.scores.len()),
+        k => format!(
+            "score f(x) on unlabeled points ({k} of {} outside the range shown)",
+            h.scores.len()
+        ),
     };
-    let classes = [(1.0, "class +1", RGBColor(31, 119, 180)), (-1.0, "class −1", RGBColor(214, 39, 40))];
+    let classes =
+        [(1.0, "class +1", RGBColor(31, 119, 180)), (-1.0, "class −1", RGBColor(214, 39, 40))];
     let densities: Vec<Vec<f64>> = classes.iter().map(|c| density(c.0)).collect();
     let peak = |(_, sd): &(f64, f64)| 1.0 / (sd * (2.0 * std::f64::consts::PI).sqrt());
     let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
@@ -80,11 +87,15 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             }))
             .map_err(|e| fail(&e))?
             .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled()));
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled())
+            });
     }
     for (&(mean, sd), (_, name, colour)) in h.gaussians.iter().flatten().zip(&classes) {
         let colour = *colour;
-        let pdf = |x: f64| (-0.5 * ((x - mean) / sd).powi(2)).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt());
+        let pdf = |x: f64| {
+            (-0.5 * ((x - mean) / sd).powi(2)).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt())
+        };
         let xs = (0..=400).map(|i| lo + (hi - lo) * i as f64 / 400.0);
         chart
             .draw_series(LineSeries::new(xs.map(|x| (x, pdf(x))), colour.stroke_width(3)))
@@ -92,9 +103,7 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             .label(format!("theory, {name}"))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
     }
-    super::legend(&mut chart.configure_series_labels())
-        .draw()
-        .map_err(|e| fail(&e))?;
+    super::legend(&mut chart.configure_series_labels()).draw().map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
 }
 

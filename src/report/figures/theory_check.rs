@@ -21,7 +21,9 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
     if points.is_empty() {
         return Err(Error::Report("theory check figure needs at least one point".into()));
     }
-    let top = points.iter().map(|p| p.theory.max(p.empirical + p.empirical_std)).fold(0.0, f64::max) * 1.05;
+    let top =
+        points.iter().map(|p| p.theory.max(p.empirical + p.empirical_std)).fold(0.0, f64::max)
+            * 1.05;
     let (root, plot) = super::canvas(path, (760, 760), stamp)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(title, ("sans-serif", 20))
@@ -51,7 +53,13 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
     let blue = RGBColor(31, 119, 180);
     chart
         .draw_series(points.iter().map(|p| {
-            PathElement::new([(p.theory, p.empirical - p.empirical_std), (p.theory, p.empirical + p.empirical_std)], blue.mix(0.5))
+            PathElement::new(
+                [
+                    (p.theory, p.empirical - p.empirical_std),
+                    (p.theory, p.empirical + p.empirical_std),
+                ],
+                blue.mix(0.5),
+            )
         }))
         .map_err(|e| fail(&e))?;
     chart

@@ -28,7 +28,12 @@ impl EigenBasis {
 
     /// From the eigen-decomposition of C_u already made.
     pub fn from_eigen(prep: &Prepared, eig: SymEigen) -> Self {
-        let mut basis = EigenBasis { values: eig.values, vectors: eig.vectors, scale: 1.0 / (prep.n() as f64).sqrt(), labeled: Mat::zeros(0, 0) };
+        let mut basis = EigenBasis {
+            values: eig.values,
+            vectors: eig.vectors,
+            scale: 1.0 / (prep.n() as f64).sqrt(),
+            labeled: Mat::zeros(0, 0),
+        };
         basis.labeled = basis.project(&prep.x_l);
         basis
     }
@@ -36,7 +41,14 @@ impl EigenBasis {
     /// Centred rows `x` in the eigenbasis, scaled by 1/√n: x V/√n.
     pub fn project(&self, x: &ndarray::Array2<f64>) -> Mat<f64> {
         let mut out = Mat::zeros(x.nrows(), self.values.len());
-        matmul(out.as_mut(), Accum::Replace, view(&x.view()), self.vectors.as_ref(), self.scale, Par::Seq);
+        matmul(
+            out.as_mut(),
+            Accum::Replace,
+            view(&x.view()),
+            self.vectors.as_ref(),
+            self.scale,
+            Par::Seq,
+        );
         out
     }
 
@@ -99,7 +111,9 @@ impl Fold {
         if let Some((gram, uty)) = &self.direct {
             // Vᵀω = (D + α_l UᵀU)⁻¹ Uᵀy.
             for (c, &al) in alphas_l.iter().enumerate() {
-                let a = Mat::from_fn(d, d, |i, j| al * gram[(i, j)] + if i == j { 1.0 / dinv[i] } else { 0.0 });
+                let a = Mat::from_fn(d, d, |i, j| {
+                    al * gram[(i, j)] + if i == j { 1.0 / dinv[i] } else { 0.0 }
+                });
                 let mut s = uty.clone();
                 spd_solve(a.as_ref(), &mut s, "QLDS system D + α_l UᵀU in the eigenbasis")?;
                 z.col_mut(c).copy_from(s.col(0));
@@ -121,7 +135,14 @@ impl Fold {
                 }
                 let mut s = Mat::from_fn(m, 1, |i, _| self.y[i]);
                 spd_solve(system.as_ref(), &mut s, "Woodbury system I + α_l U D⁻¹ Uᵀ")?;
-                matmul(z.as_mut().subcols_mut(c, 1), Accum::Replace, ud.transpose(), s.as_ref(), 1.0, Par::Seq);
+                matmul(
+                    z.as_mut().subcols_mut(c, 1),
+                    Accum::Replace,
+                    ud.transpose(),
+                    s.as_ref(),
+                    1.0,
+                    Par::Seq,
+                );
             }
         }
         let mut out = Mat::zeros(self.test.nrows(), alphas_l.len());

@@ -20,7 +20,10 @@ impl Grid {
     /// `points` equally spaced values in [0, 1] on both axes, α = i/(points − 1).
     pub fn uniform(points: usize) -> Result<Self> {
         if !(2..=Self::MAX_POINTS).contains(&points) {
-            return Err(Error::param("grid", format!("needs 2 to {} points per axis, got {points}", Self::MAX_POINTS)));
+            return Err(Error::param(
+                "grid",
+                format!("needs 2 to {} points per axis, got {points}", Self::MAX_POINTS),
+            ));
         }
         Ok(Grid { alphas_l: uniform_values(points), alphas_u: uniform_values(points) })
     }
@@ -30,10 +33,16 @@ impl Grid {
     pub fn new(alphas_l: Vec<f64>, alphas_u: Vec<f64>) -> Result<Self> {
         for (name, v) in [("alpha_l", &alphas_l), ("alpha_u", &alphas_u)] {
             if v.is_empty() || v.len() > Self::MAX_POINTS {
-                return Err(Error::param(name, format!("needs 1 to {} grid values, got {}", Self::MAX_POINTS, v.len())));
+                return Err(Error::param(
+                    name,
+                    format!("needs 1 to {} grid values, got {}", Self::MAX_POINTS, v.len()),
+                ));
             }
             if let Some(x) = v.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-                return Err(Error::param(name, format!("grid values must be finite and ≥ 0, got {x}")));
+                return Err(Error::param(
+                    name,
+                    format!("grid values must be finite and ≥ 0, got {x}"),
+                ));
             }
             if v.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(Error::param(name, "grid values must be strictly ascending"));
@@ -58,7 +67,10 @@ impl Grid {
     /// For result rows: `grid=N` for a uniform grid, else both axes (`alpha_l=0/1/10 ...`).
     pub fn describe(&self) -> String {
         let n = self.alphas_l.len();
-        if self.alphas_u.len() == n && self.alphas_l == uniform_values(n) && self.alphas_u == self.alphas_l {
+        if self.alphas_u.len() == n
+            && self.alphas_l == uniform_values(n)
+            && self.alphas_u == self.alphas_l
+        {
             return format!("grid={n}");
         }
         let join = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join("/");
@@ -68,7 +80,10 @@ impl Grid {
 
 impl Default for Grid {
     fn default() -> Self {
-        Grid { alphas_l: uniform_values(Self::DEFAULT_POINTS), alphas_u: uniform_values(Self::DEFAULT_POINTS) }
+        Grid {
+            alphas_l: uniform_values(Self::DEFAULT_POINTS),
+            alphas_u: uniform_values(Self::DEFAULT_POINTS),
+        }
     }
 }
 
@@ -96,7 +111,10 @@ pub struct ErrorGrid {
 
 impl ErrorGrid {
     /// Evaluates `f(α_l, α_u)` at every point but (0, 0).
-    pub fn build<E>(grid: &Grid, mut f: impl FnMut(f64, f64) -> Result<Option<f64>, E>) -> Result<Self, E> {
+    pub fn build<E>(
+        grid: &Grid,
+        mut f: impl FnMut(f64, f64) -> Result<Option<f64>, E>,
+    ) -> Result<Self, E> {
         let mut errors = Vec::with_capacity(grid.len());
         for &al in &grid.alphas_l {
             for &au in &grid.alphas_u {

@@ -33,7 +33,10 @@ impl SelectLambda {
     pub fn new(alpha_l: f64, alpha_u: f64, lambda: LambdaPolicy, folds: usize) -> Result<Self> {
         QldsParams { alpha_l, alpha_u, lambda }.check()?;
         if matches!(lambda, LambdaPolicy::Fixed(_)) {
-            return Err(Error::param("lambda", "CV needs an eigenvalue policy to scale its λ grid"));
+            return Err(Error::param(
+                "lambda",
+                "CV needs an eigenvalue policy to scale its λ grid",
+            ));
         }
         if folds < 2 {
             return Err(Error::param("folds", format!("must be ≥ 2, got {folds}")));
@@ -48,26 +51,40 @@ impl SelectLambda {
             LambdaPolicy::MaxEigUnlabeled { epsilon } => (prep.top_eig_unlabeled()?, epsilon),
             LambdaPolicy::Fixed(l) => (l, 0.0),
         };
-        let mut grid: Vec<f64> = (0..=20).map(|i| top * 10f64.powf(-3.0 + 0.25 * i as f64)).collect();
+        let mut grid: Vec<f64> =
+            (0..=20).map(|i| top * 10f64.powf(-3.0 + 0.25 * i as f64)).collect();
         grid.push((1.0 + epsilon) * top);
         grid.sort_by(f64::total_cmp);
         Ok(grid)
     }
 
     /// Cross-validation mistakes per grid λ (None where the system is indefinite).
-    pub fn cv_mistakes(&self, basis: &EigenBasis, y_l: &Array1<f64>, grid: &[f64]) -> Result<Vec<Option<usize>>> {
+    pub fn cv_mistakes(
+        &self,
+        basis: &EigenBasis,
+        y_l: &Array1<f64>,
+        grid: &[f64],
+    ) -> Result<Vec<Option<usize>>> {
         let y = y_l.to_vec();
         let (k, assign) = folds::stratified(&y, self.folds)?;
-        let mut mistakes: Vec<Option<usize>> = grid.iter().map(|l| basis.inverse_diagonal(*l, self.alpha_u).ok().map(|_| 0)).collect();
+        let mut mistakes: Vec<Option<usize>> =
+            grid.iter().map(|l| basis.inverse_diagonal(*l, self.alpha_u).ok().map(|_| 0)).collect();
         for f in 0..k {
             let (train, test) = folds::split(&assign, f);
             let pick = |idx: &[usize]| idx.iter().map(|&i| y[i]).collect::<Vec<_>>();
-            let fold = Fold::new(rows(basis.labeled.as_ref(), &train), pick(&train), rows(basis.labeled.as_ref(), &test));
+            let fold = Fold::new(
+                rows(basis.labeled.as_ref(), &train),
+                pick(&train),
+                rows(basis.labeled.as_ref(), &test),
+            );
             let y_test = pick(&test);
             for (m, &lambda) in mistakes.iter_mut().zip(grid) {
                 let Some(count) = m else { continue };
-                let s = fold.scores(&basis.inverse_diagonal(lambda, self.alpha_u)?, &[self.alpha_l])?;
-                *count += (0..fold.test_rows()).filter(|&i| (s[(i, 0)] >= 0.0) != (y_test[i] > 0.0)).count();
+                let s =
+                    fold.scores(&basis.inverse_diagonal(lambda, self.alpha_u)?, &[self.alpha_l])?;
+                *count += (0..fold.test_rows())
+                    .filter(|&i| (s[(i, 0)] >= 0.0) != (y_test[i] > 0.0))
+                    .count();
             }
         }
         Ok(mistakes)
@@ -80,7 +97,12 @@ impl SelectLambda {
     }
 
     /// [`run`](Self::run) from the problem's moments and the eigenbasis of C_u.
-    pub fn run_prepared(&self, prep: &Prepared, problem: &Problem, basis: &EigenBasis) -> Result<SelectedLambda> {
+    pub fn run_prepared(
+        &self,
+        prep: &Prepared,
+        problem: &Problem,
+        basis: &EigenBasis,
+    ) -> Result<SelectedLambda> {
         let grid = self.grid(prep)?;
         let mistakes = self.cv_mistakes(basis, &prep.y_l, &grid)?;
         let lambda = grid
@@ -89,10 +111,18 @@ impl SelectLambda {
             .filter_map(|(l, m)| m.map(|m| (*l, m)))
             .min_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)))
             .map(|(l, _)| l)
-            .ok_or_else(|| Error::Data("λ cross-validation: no λ of the grid gives a positive definite system".into()))?;
-        let fitted = QldsParams { alpha_l: self.alpha_l, alpha_u: self.alpha_u, lambda: LambdaPolicy::Fixed(lambda) }
-            .check()?
-            .fit_prepared(prep)?;
+            .ok_or_else(|| {
+                Error::Data(
+                    "λ cross-validation: no λ of the grid gives a positive definite system".into(),
+                )
+            })?;
+        let fitted = QldsParams {
+            alpha_l: self.alpha_l,
+            alpha_u: self.alpha_u,
+            lambda: LambdaPolicy::Fixed(lambda),
+        }
+        .check()?
+        .fit_prepared(prep)?;
         Ok(SelectedLambda { lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
     }
 }
@@ -129,7 +159,9 @@ mod tests {
                             }
                         }
                     }
-                    let mut a = faer::Mat::from_fn(prep.dim(), prep.dim(), |r, s| sel.alpha_l * c[(r, s)] - sel.alpha_u * prep.c_u[(r, s)]);
+                    let mut a = faer::Mat::from_fn(prep.dim(), prep.dim(), |r, s| {
+                        sel.alpha_l * c[(r, s)] - sel.alpha_u * prep.c_u[(r, s)]
+                    });
                     for r in 0..prep.dim() {
                         a[(r, r)] += lambda;
                     }
@@ -140,7 +172,8 @@ mod tests {
                     total += test
                         .iter()
                         .filter(|&&i| {
-                            let s: f64 = (0..prep.dim()).map(|r| prep.x_l[[i, r]] * w[(r, 0)]).sum();
+                            let s: f64 =
+                                (0..prep.dim()).map(|r| prep.x_l[[i, r]] * w[(r, 0)]).sum();
                             (s >= 0.0) != (y[i] > 0.0)
                         })
                         .count();
@@ -170,7 +203,17 @@ mod tests {
 
     #[test]
     fn invalid_settings_name_the_parameter() {
-        assert!(SelectLambda::new(1.0, 0.0, LambdaPolicy::Fixed(1.0), 10).unwrap_err().to_string().contains("lambda"));
-        assert!(SelectLambda::new(1.0, 0.0, LambdaPolicy::default(), 1).unwrap_err().to_string().contains("folds"));
+        assert!(
+            SelectLambda::new(1.0, 0.0, LambdaPolicy::Fixed(1.0), 10)
+                .unwrap_err()
+                .to_string()
+                .contains("lambda")
+        );
+        assert!(
+            SelectLambda::new(1.0, 0.0, LambdaPolicy::default(), 1)
+                .unwrap_err()
+                .to_string()
+                .contains("folds")
+        );
     }
 }

@@ -15,17 +15,20 @@ pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid, admits};
 pub use lambda::{SelectLambda, SelectedLambda};
-pub use studies::{PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study, spot_check, theory_grid};
+pub use studies::{
+    PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study,
+    spot_check, theory_grid,
+};
 pub use theory::theory_errors;
 
 use std::sync::Arc;
 
 use ndarray::Array1;
 
+use super::theory::Scale;
 use crate::data::Problem;
 use crate::error::{Error, Result};
 use crate::methods::qlds::{FittedQlds, LambdaPolicy, Prepared, QldsParams};
-use super::theory::Scale;
 
 /// How the grid point is chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,11 +89,21 @@ impl SelectQlds {
 
     /// The errors the policy assigns to the grid points on this problem; `basis` gives the
     /// eigenbasis of C_u (cv and or only).
-    pub fn errors(&self, prep: &Prepared, y_u: &Array1<f64>, lambda: f64, basis: impl FnOnce() -> Result<Arc<EigenBasis>>) -> Result<ErrorGrid> {
+    pub fn errors(
+        &self,
+        prep: &Prepared,
+        y_u: &Array1<f64>,
+        lambda: f64,
+        basis: impl FnOnce() -> Result<Arc<EigenBasis>>,
+    ) -> Result<ErrorGrid> {
         match self.policy {
             Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
-            Policy::CrossValidation { folds } => cv_errors(&*basis()?, &prep.y_l, &self.grid, lambda, folds),
-            Policy::Oracle => oracle_errors(&*basis()?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda),
+            Policy::CrossValidation { folds } => {
+                cv_errors(&*basis()?, &prep.y_l, &self.grid, lambda, folds)
+            }
+            Policy::Oracle => {
+                oracle_errors(&*basis()?, &prep.y_l, &prep.x_u, y_u, &self.grid, lambda)
+            }
         }
     }
 
@@ -101,14 +114,27 @@ impl SelectQlds {
     }
 
     /// [`run`](Self::run) from the problem's moments and (on demand) eigenbasis.
-    pub fn run_prepared(&self, prep: &Prepared, problem: &Problem, basis: impl FnOnce() -> Result<Arc<EigenBasis>>) -> Result<Selected> {
+    pub fn run_prepared(
+        &self,
+        prep: &Prepared,
+        problem: &Problem,
+        basis: impl FnOnce() -> Result<Arc<EigenBasis>>,
+    ) -> Result<Selected> {
         let lambda = prep.lambda(self.lambda)?;
         let (alpha_l, alpha_u, _) = self
             .errors(prep, &problem.y_u, lambda, basis)?
             .best()
             .ok_or_else(|| Error::Data(format!("{}: no grid point is valid (λ inside the predicted spectrum, or λ ≤ α_u·λ_max(C_u) at every point)", self.policy.name())))?;
-        let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check()?.fit_prepared(prep)?;
-        Ok(Selected { alpha_l, alpha_u, lambda, scores: fitted.scores(problem.x_u.to_dense().view()), model: fitted })
+        let fitted = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }
+            .check()?
+            .fit_prepared(prep)?;
+        Ok(Selected {
+            alpha_l,
+            alpha_u,
+            lambda,
+            scores: fitted.scores(problem.x_u.to_dense().view()),
+            model: fitted,
+        })
     }
 }
 

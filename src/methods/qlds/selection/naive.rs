@@ -12,13 +12,23 @@ use crate::linalg::{gram, spd_solve, view};
 use crate::methods::qlds::Prepared;
 
 /// Mistakes on `test` (labels `y_test`) of QLDS(α_l, α_u, λ) trained on the labeled rows `train`.
-fn mistakes(prep: &Prepared, train: &[usize], test: ArrayView2<f64>, y_test: &[f64], al: f64, au: f64, lambda: f64) -> Result<usize> {
+fn mistakes(
+    prep: &Prepared,
+    train: &[usize],
+    test: ArrayView2<f64>,
+    y_test: &[f64],
+    al: f64,
+    au: f64,
+    lambda: f64,
+) -> Result<usize> {
     let n = prep.n() as f64;
     let x = prep.x_l.select(Axis(0), train);
     let y = prep.y_l.select(Axis(0), train);
     let c = gram(&x.view(), 1.0 / n);
     let d = prep.dim();
-    let a = Mat::from_fn(d, d, |i, j| al * c[(i, j)] - au * prep.c_u[(i, j)] + if i == j { lambda } else { 0.0 });
+    let a = Mat::from_fn(d, d, |i, j| {
+        al * c[(i, j)] - au * prep.c_u[(i, j)] + if i == j { lambda } else { 0.0 }
+    });
     let b = x.t().dot(&y) / n.sqrt();
     let mut omega = Mat::from_fn(d, 1, |i, _| b[i]);
     spd_solve(a.as_ref(), &mut omega, "naive QLDS system")?;
@@ -40,14 +50,27 @@ pub fn cv_errors(prep: &Prepared, grid: &Grid, lambda: f64, folds: usize) -> Res
         for f in 0..k {
             let (train, test) = folds::split(&assign, f);
             let y_test: Vec<f64> = test.iter().map(|&i| y[i]).collect();
-            wrong += mistakes(prep, &train, prep.x_l.select(Axis(0), &test).view(), &y_test, al, au, lambda)?;
+            wrong += mistakes(
+                prep,
+                &train,
+                prep.x_l.select(Axis(0), &test).view(),
+                &y_test,
+                al,
+                au,
+                lambda,
+            )?;
         }
         Ok(Some(wrong as f64 / y.len() as f64))
     })
 }
 
 /// Oracle errors on the unlabeled truth.
-pub fn oracle_errors(prep: &Prepared, y_u: &Array1<f64>, grid: &Grid, lambda: f64) -> Result<ErrorGrid> {
+pub fn oracle_errors(
+    prep: &Prepared,
+    y_u: &Array1<f64>,
+    grid: &Grid,
+    lambda: f64,
+) -> Result<ErrorGrid> {
     let all: Vec<usize> = (0..prep.y_l.len()).collect();
     let yu = y_u.to_vec();
     let top_u = prep.top_eig_unlabeled()?;

@@ -14,7 +14,9 @@ use crate::methods::qlds::theory::{Setting, predict, theory_lambda};
 /// Theoretical errors over the grid for a setting (None where invalid).
 pub fn theory_grid(setting: &Setting, grid: &Grid, policy: LambdaPolicy) -> Result<ErrorGrid> {
     let lambda = theory_lambda(setting, policy, 1.0)?;
-    ErrorGrid::build(grid, |al, au| Ok::<_, Error>(predict(setting, al, au, lambda).ok().map(|p| p.error)))
+    ErrorGrid::build(grid, |al, au| {
+        Ok::<_, Error>(predict(setting, al, au, lambda).ok().map(|p| p.error))
+    })
 }
 
 /// One cell of the phase diagram (errors as fractions).
@@ -33,7 +35,14 @@ pub struct PhasePoint {
 
 /// Theory-tuned QLDS (minimum over the grid) against LS-SVM = QLDS(1, 0), both by the
 /// theory, for each labeled count per class and mean distance; (1, 0) must be on the grid.
-pub fn phase_diagram(dim: usize, unlabeled_per_class: usize, labeled: &[usize], distances: &[f64], grid: &Grid, policy: LambdaPolicy) -> Result<Vec<PhasePoint>> {
+pub fn phase_diagram(
+    dim: usize,
+    unlabeled_per_class: usize,
+    labeled: &[usize],
+    distances: &[f64],
+    grid: &Grid,
+    policy: LambdaPolicy,
+) -> Result<Vec<PhasePoint>> {
     let mut out = Vec::new();
     for &nl in labeled {
         for &dist in distances {
@@ -42,9 +51,21 @@ pub fn phase_diagram(dim: usize, unlabeled_per_class: usize, labeled: &[usize], 
             let ls = errors.at_point(1.0, 0.0);
             let (best, ls) = match (errors.best(), ls) {
                 (Some(b), Some(l)) => (b, l),
-                _ => return Err(Error::Data(format!("theory invalid at n_l = {nl}, distance {dist}"))),
+                _ => {
+                    return Err(Error::Data(format!(
+                        "theory invalid at n_l = {nl}, distance {dist}"
+                    )));
+                }
             };
-            out.push(PhasePoint { labeled_per_class: nl, distance: dist, ls_svm_error: ls, tuned_error: best.2, alpha_l: best.0, alpha_u: best.1, gain: ls - best.2 });
+            out.push(PhasePoint {
+                labeled_per_class: nl,
+                distance: dist,
+                ls_svm_error: ls,
+                tuned_error: best.2,
+                alpha_l: best.0,
+                alpha_u: best.1,
+                gain: ls - best.2,
+            });
         }
     }
     Ok(out)
@@ -53,7 +74,12 @@ pub fn phase_diagram(dim: usize, unlabeled_per_class: usize, labeled: &[usize], 
 /// The gains of `points` in percentage points, one row per distance and one column per
 /// labeled count (NaN where the diagram has no cell), for the heatmap of Fig. 5.
 pub fn gain_table(points: &[PhasePoint], labeled: &[usize], distances: &[f64]) -> Vec<Vec<f64>> {
-    let gain = |n: usize, d: f64| points.iter().find(|p| p.labeled_per_class == n && p.distance == d).map_or(f64::NAN, |p| 100.0 * p.gain);
+    let gain = |n: usize, d: f64| {
+        points
+            .iter()
+            .find(|p| p.labeled_per_class == n && p.distance == d)
+            .map_or(f64::NAN, |p| 100.0 * p.gain)
+    };
     distances.iter().map(|&d| labeled.iter().map(|&n| gain(n, d)).collect()).collect()
 }
 
@@ -72,7 +98,15 @@ pub struct ProportionPoint {
 /// theory either with the assumption (balanced unlabeled counts) or with the true counts,
 /// and evaluated with the true counts. G is that of μ₁ = −μ₂, ‖μ‖ = `mean_norm`, centred
 /// with the true population mean.
-pub fn proportion_study(dim: usize, labeled_per_class: usize, unlabeled: usize, mean_norm: f64, shares: &[f64], grid: &Grid, policy: LambdaPolicy) -> Result<Vec<ProportionPoint>> {
+pub fn proportion_study(
+    dim: usize,
+    labeled_per_class: usize,
+    unlabeled: usize,
+    mean_norm: f64,
+    shares: &[f64],
+    grid: &Grid,
+    policy: LambdaPolicy,
+) -> Result<Vec<ProportionPoint>> {
     let mixture = GaussianMixture::symmetric(dim, mean_norm)?;
     let half = unlabeled / 2;
     shares
@@ -82,7 +116,8 @@ pub fn proportion_study(dim: usize, labeled_per_class: usize, unlabeled: usize, 
                 return Err(Error::param("shares", format!("must be in [0, 1], got {p}")));
             }
             let u1 = (p * unlabeled as f64).round() as usize;
-            let truth = Setting::from_mixture(&mixture, [labeled_per_class; 2], [u1, unlabeled - u1])?;
+            let truth =
+                Setting::from_mixture(&mixture, [labeled_per_class; 2], [u1, unlabeled - u1])?;
             let assumed = Setting { unlabeled: [half, unlabeled - half], ..truth };
             let true_grid = theory_grid(&truth, grid, policy)?;
             let invalid = || Error::Data(format!("theory invalid on the whole grid at share {p}"));
@@ -109,18 +144,38 @@ pub struct SpotCheck {
 
 /// Fits LS-SVM and QLDS(th) on `draws` fresh draws of a phase-diagram cell (draw `i` seeded
 /// with `seed + i`), with the λ policy, grid and dimension of the diagram.
-pub fn spot_check(dim: usize, unlabeled_per_class: usize, labeled_per_class: usize, distance: f64, grid: &Grid, draws: usize, seed: u64) -> Result<SpotCheck> {
+pub fn spot_check(
+    dim: usize,
+    unlabeled_per_class: usize,
+    labeled_per_class: usize,
+    distance: f64,
+    grid: &Grid,
+    draws: usize,
+    seed: u64,
+) -> Result<SpotCheck> {
     use rand::SeedableRng;
     let mixture = GaussianMixture::symmetric(dim, distance / 2.0)?;
     let ls = crate::methods::qlds::QldsParams::new(1.0, 0.0).check()?;
-    let th = super::SelectQlds::new(super::Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }, grid.clone(), LambdaPolicy::default())?;
+    let th = super::SelectQlds::new(
+        super::Policy::Theory { scale: crate::methods::qlds::theory::Scale::None },
+        grid.clone(),
+        LambdaPolicy::default(),
+    )?;
     let (mut ls_err, mut th_err) = (0.0, 0.0);
     for i in 0..draws {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
         let p = mixture.sample_problem([labeled_per_class; 2], [unlabeled_per_class; 2], &mut rng);
         let x_u = p.x_u.to_dense();
-        ls_err += crate::data::error_rate(ls.fit(&p)?.scores(x_u.view()).view(), p.y_u.view()) / draws as f64;
+        ls_err += crate::data::error_rate(ls.fit(&p)?.scores(x_u.view()).view(), p.y_u.view())
+            / draws as f64;
         th_err += crate::data::error_rate(th.run(&p)?.scores.view(), p.y_u.view()) / draws as f64;
     }
-    Ok(SpotCheck { labeled_per_class, distance, draws, ls_svm_error: ls_err, tuned_error: th_err, gain: ls_err - th_err })
+    Ok(SpotCheck {
+        labeled_per_class,
+        distance,
+        draws,
+        ls_svm_error: ls_err,
+        tuned_error: th_err,
+        gain: ls_err - th_err,
+    })
 }

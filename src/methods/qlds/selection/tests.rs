@@ -23,14 +23,21 @@ fn eigenbasis_scores_equal_the_cholesky_fit() {
         let basis = EigenBasis::new(&prep).unwrap();
         let lambda = 1.01 * prep.top_eig_all().unwrap();
         let alphas = [0.0, 0.3, 1.0];
-        let fold = basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.project(&prep.x_u));
+        let fold =
+            basis::Fold::new(basis.labeled.clone(), prep.y_l.to_vec(), basis.project(&prep.x_u));
         for au in [0.0, 0.6, 1.0] {
             let s = fold.scores(&basis.inverse_diagonal(lambda, au).unwrap(), &alphas).unwrap();
             for (c, &al) in alphas.iter().enumerate().filter(|(_, a)| **a > 0.0 || au > 0.0) {
-                let fit = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
+                let fit =
+                    QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }
+                        .check()
+                        .unwrap();
                 let want = fit.fit_prepared(&prep).unwrap().scores(p.x_u.to_dense().view());
                 let diff = (0..want.len()).map(|i| (s[(i, c)] - want[i]).abs()).fold(0.0, f64::max);
-                assert!(diff < 1e-10 * want.iter().fold(1.0, |m: f64, v| m.max(v.abs())), "d={d} ({al},{au}): {diff}");
+                assert!(
+                    diff < 1e-10 * want.iter().fold(1.0, |m: f64, v| m.max(v.abs())),
+                    "d={d} ({al},{au}): {diff}"
+                );
             }
         }
     }
@@ -71,7 +78,11 @@ fn folds_are_stratified_and_shrink_for_tiny_classes() {
 
 #[test]
 fn best_skips_missing_points_and_breaks_ties_in_grid_order() {
-    let g = ErrorGrid { alphas_l: vec![0.0, 1.0], alphas_u: vec![0.0, 1.0], errors: vec![None, Some(0.2), Some(0.1), Some(0.1)] };
+    let g = ErrorGrid {
+        alphas_l: vec![0.0, 1.0],
+        alphas_u: vec![0.0, 1.0],
+        errors: vec![None, Some(0.2), Some(0.1), Some(0.1)],
+    };
     assert_eq!(g.best(), Some((1.0, 0.0, 0.1)));
     assert_eq!(ErrorGrid { errors: vec![None; 4], ..g }.best(), None);
 }
@@ -79,13 +90,23 @@ fn best_skips_missing_points_and_breaks_ties_in_grid_order() {
 #[test]
 fn oracle_selection_is_never_worse_than_th_or_cv_on_the_unlabeled_set() {
     let p = problem(40, 10, 200, 1.5, 5);
-    let run = |policy| SelectQlds::new(policy, Grid::uniform(6).unwrap(), LambdaPolicy::default()).unwrap().run(&p).unwrap();
+    let run = |policy| {
+        SelectQlds::new(policy, Grid::uniform(6).unwrap(), LambdaPolicy::default())
+            .unwrap()
+            .run(&p)
+            .unwrap()
+    };
     let err = |s: &Selected| crate::data::error_rate(s.scores.view(), p.y_u.view());
     let or = run(Policy::Oracle);
-    for policy in [Policy::Theory { scale: crate::methods::qlds::theory::Scale::LabeledWithin }, Policy::CrossValidation { folds: 10 }] {
+    for policy in [
+        Policy::Theory { scale: crate::methods::qlds::theory::Scale::LabeledWithin },
+        Policy::CrossValidation { folds: 10 },
+    ] {
         let s = run(policy);
         assert!(err(&or) <= err(&s), "{policy:?}: {} vs oracle {}", err(&s), err(&or));
-        assert!(Grid::uniform(6).unwrap().alphas_l.contains(&s.alpha_l) && s.alpha_l + s.alpha_u > 0.0);
+        assert!(
+            Grid::uniform(6).unwrap().alphas_l.contains(&s.alpha_l) && s.alpha_l + s.alpha_u > 0.0
+        );
     }
     // Theory-tuned QLDS is within a few points of the oracle here (d = 40, ‖μ‖ = 1.5).
     let th = run(Policy::Theory { scale: crate::methods::qlds::theory::Scale::None });
@@ -97,9 +118,15 @@ fn oracle_selection_is_never_worse_than_th_or_cv_on_the_unlabeled_set() {
 #[test]
 fn bad_selection_parameters_are_errors() {
     assert!(Grid::uniform(1).is_err() && Grid::uniform(Grid::MAX_POINTS + 1).is_err());
-    assert!(SelectQlds::new(Policy::CrossValidation { folds: 1 }, Grid::default(), LambdaPolicy::default()).is_err());
+    assert!(
+        SelectQlds::new(
+            Policy::CrossValidation { folds: 1 },
+            Grid::default(),
+            LambdaPolicy::default()
+        )
+        .is_err()
+    );
 }
-
 
 #[test]
 fn the_default_grid_is_the_uniform_eleven_point_one() {
@@ -107,9 +134,15 @@ fn the_default_grid_is_the_uniform_eleven_point_one() {
     let g = Grid::default();
     assert_eq!(g, Grid::uniform(Grid::DEFAULT_POINTS).unwrap());
     assert_eq!(g.alphas_l.len(), 11);
-    assert!(g.alphas_l.iter().enumerate().all(|(i, &a)| a == i as f64 / 10.0) && g.alphas_u == g.alphas_l);
+    assert!(
+        g.alphas_l.iter().enumerate().all(|(i, &a)| a == i as f64 / 10.0)
+            && g.alphas_u == g.alphas_l
+    );
     assert_eq!(g.describe(), "grid=11");
-    assert!(Grid::new(vec![0.0, 1.0], vec![1.0, 0.5]).is_err() && Grid::new(vec![0.0], vec![0.0]).is_err());
+    assert!(
+        Grid::new(vec![0.0, 1.0], vec![1.0, 0.5]).is_err()
+            && Grid::new(vec![0.0], vec![0.0]).is_err()
+    );
 }
 
 #[test]
@@ -125,11 +158,17 @@ fn points_beyond_the_positive_definite_range_are_skipped_by_every_path() {
         let top_u = prep.top_eig_unlabeled().unwrap();
         let limit = lambda / top_u;
         assert!(limit > 1.0 && limit < 3.0, "limit {limit}");
-        let grid = Grid::new(vec![0.0, 1.0, 10.0, 1000.0], vec![0.0, 1.0, 0.5 * (1.0 + limit), 3.0, 10.0]).unwrap();
+        let grid =
+            Grid::new(vec![0.0, 1.0, 10.0, 1000.0], vec![0.0, 1.0, 0.5 * (1.0 + limit), 3.0, 10.0])
+                .unwrap();
         let fast = cv_errors(&basis, &prep.y_l, &grid, lambda, 3).unwrap();
         assert_eq!(fast, naive::cv_errors(&prep, &grid, lambda, 3).unwrap(), "cv, d {d} n_l {nl}");
         let oracle = oracle_errors(&basis, &prep.y_l, &prep.x_u, &p.y_u, &grid, lambda).unwrap();
-        assert_eq!(oracle, naive::oracle_errors(&prep, &p.y_u, &grid, lambda).unwrap(), "oracle, d {d} n_l {nl}");
+        assert_eq!(
+            oracle,
+            naive::oracle_errors(&prep, &p.y_u, &grid, lambda).unwrap(),
+            "oracle, d {d} n_l {nl}"
+        );
         for (il, &al) in grid.alphas_l.iter().enumerate() {
             for (iu, &au) in grid.alphas_u.iter().enumerate() {
                 let expected = au < limit && (al, au) != (0.0, 0.0);
@@ -137,8 +176,15 @@ fn points_beyond_the_positive_definite_range_are_skipped_by_every_path() {
                 assert_eq!(fast.at(il, iu).is_some(), expected, "({al}, {au})");
             }
         }
-        for policy in [Policy::Oracle, Policy::CrossValidation { folds: 3 }, Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }] {
-            let s = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default()).unwrap().run(&p).unwrap();
+        for policy in [
+            Policy::Oracle,
+            Policy::CrossValidation { folds: 3 },
+            Policy::Theory { scale: crate::methods::qlds::theory::Scale::None },
+        ] {
+            let s = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default())
+                .unwrap()
+                .run(&p)
+                .unwrap();
             assert!(s.alpha_u < limit && s.scores.iter().all(|v| v.is_finite()), "{policy:?}");
         }
         // A fixed λ below λ_max(C_u): every point with α_u ≥ 1 is skipped, the rest run.

@@ -3,17 +3,26 @@
 
 use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
-use crate::methods::qlds::{LambdaPolicy, Prepared};
 use crate::methods::qlds::theory::{Scale, estimate_setting, predict, theory_lambda};
+use crate::methods::qlds::{LambdaPolicy, Prepared};
 
 /// Theoretical errors over the grid (None where the theory is invalid, or where the
 /// empirical system the point would be fitted with is skipped by [`admits`]; the latter
 /// only matters with α_u > 1 or a fixed λ, and is checked only then).
-pub fn theory_errors(prep: &Prepared, grid: &Grid, policy: LambdaPolicy, scale: Scale) -> Result<ErrorGrid> {
+pub fn theory_errors(
+    prep: &Prepared,
+    grid: &Grid,
+    policy: LambdaPolicy,
+    scale: Scale,
+) -> Result<ErrorGrid> {
     let est = estimate_setting(prep, scale)?;
     let lambda = theory_lambda(&est.setting, policy, est.variance)?;
     let check = grid.alphas_u.iter().any(|&a| a > 1.0) || matches!(policy, LambdaPolicy::Fixed(_));
-    let (empirical, top_u) = if check { (prep.lambda(policy)?, prep.top_eig_unlabeled()?) } else { (f64::INFINITY, 0.0) };
+    let (empirical, top_u) = if check {
+        (prep.lambda(policy)?, prep.top_eig_unlabeled()?)
+    } else {
+        (f64::INFINITY, 0.0)
+    };
     ErrorGrid::build(grid, |al, au| {
         if !admits(empirical, au, top_u) {
             return Ok(None);

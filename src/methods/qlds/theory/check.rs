@@ -28,8 +28,17 @@ pub fn spec_grid() -> Vec<CheckSetting> {
         for labeled_per_class in [10, 50] {
             for unlabeled_per_class in [500, 1000] {
                 for mean_norm in [1.0, 1.5, 2.0] {
-                    for (alpha_l, alpha_u) in [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.1, 1.0), (1.0, 0.3)] {
-                        out.push(CheckSetting { dim, labeled_per_class, unlabeled_per_class, mean_norm, alpha_l, alpha_u });
+                    for (alpha_l, alpha_u) in
+                        [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.1, 1.0), (1.0, 0.3)]
+                    {
+                        out.push(CheckSetting {
+                            dim,
+                            labeled_per_class,
+                            unlabeled_per_class,
+                            mean_norm,
+                            alpha_l,
+                            alpha_u,
+                        });
                     }
                 }
             }
@@ -69,20 +78,42 @@ pub struct CheckRow {
 
 /// Runs every setting (in parallel over settings) with `draws` draws each; setting `i`
 /// uses the seeds `seed + 1000·i + k`. `progress` draws a bar on stderr (when a terminal).
-pub fn run_check(settings: &[CheckSetting], policy: LambdaPolicy, draws: usize, seed: u64, progress: bool) -> Result<Vec<CheckRow>> {
+pub fn run_check(
+    settings: &[CheckSetting],
+    policy: LambdaPolicy,
+    draws: usize,
+    seed: u64,
+    progress: bool,
+) -> Result<Vec<CheckRow>> {
     if draws < 2 {
         return Err(Error::param("draws", format!("must be ≥ 2, got {draws}")));
     }
-    let bar = if progress { ProgressBar::new(settings.len() as u64) } else { ProgressBar::hidden() };
+    let bar =
+        if progress { ProgressBar::new(settings.len() as u64) } else { ProgressBar::hidden() };
     let rows = settings
         .par_iter()
         .enumerate()
         .map(|(i, c)| {
-            let s = Setting::symmetric(c.dim, [c.labeled_per_class; 2], [c.unlabeled_per_class; 2], c.mean_norm)?;
+            let s = Setting::symmetric(
+                c.dim,
+                [c.labeled_per_class; 2],
+                [c.unlabeled_per_class; 2],
+                c.mean_norm,
+            )?;
             let th = theory_at_policy(&s, c.alpha_l, c.alpha_u, policy)?.ok();
-            let emp = simulate(&s, c.mean_norm, c.alpha_l, c.alpha_u, policy, draws, seed + 1000 * i as u64)?;
+            let emp = simulate(
+                &s,
+                c.mean_norm,
+                c.alpha_l,
+                c.alpha_u,
+                policy,
+                draws,
+                seed + 1000 * i as u64,
+            )?;
             let close = |a: f64, b: f64| (a / b - 1.0).abs() <= 0.1;
-            let moments = th.is_some_and(|t| close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma));
+            let moments = th.is_some_and(|t| {
+                close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma)
+            });
             let ratio = th.is_some_and(|t| close(t.m[0] / t.sigma, emp.m[0] / emp.sigma));
             bar.inc(1);
             Ok(CheckRow {

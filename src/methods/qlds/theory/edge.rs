@@ -43,7 +43,11 @@ pub fn spectrum_edge(setting: &Setting, matrix: EdgeMatrix) -> Result<f64> {
     let spike_ok = |delta: f64| {
         let phi = r.phi(al, au, delta);
         let g = setting.g;
-        r.c0 / delta > top_eig_2x2([[phi[0] * g[0][0], phi[0] * g[0][1]], [phi[1] * g[1][0], phi[1] * g[1][1]]])
+        r.c0 / delta
+            > top_eig_2x2([
+                [phi[0] * g[0][0], phi[0] * g[0][1]],
+                [phi[1] * g[1][0], phi[1] * g[1][1]],
+            ])
     };
     // Both matrices have their pole at δ = 1 (α_u = 1).
     let (mut lo, mut hi) = (0.0, 1.0);
@@ -74,7 +78,9 @@ pub fn lambda_th(setting: &Setting, matrix: EdgeMatrix, epsilon: f64) -> Result<
 pub fn theory_lambda(setting: &Setting, policy: LambdaPolicy, variance: f64) -> Result<f64> {
     match policy {
         LambdaPolicy::MaxEigAll { epsilon } => lambda_th(setting, EdgeMatrix::All, epsilon),
-        LambdaPolicy::MaxEigUnlabeled { epsilon } => lambda_th(setting, EdgeMatrix::Unlabeled, epsilon),
+        LambdaPolicy::MaxEigUnlabeled { epsilon } => {
+            lambda_th(setting, EdgeMatrix::Unlabeled, epsilon)
+        }
         LambdaPolicy::Fixed(l) => Ok(l / variance),
     }
 }

@@ -67,11 +67,14 @@ pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Estimate> {
     let var = match scale {
         Scale::None => 1.0,
         Scale::LabeledWithin => {
-            let ss: f64 = classes.iter().zip(&means).map(|(x, m)| (x - m).mapv(|v| v * v).sum()).sum();
+            let ss: f64 =
+                classes.iter().zip(&means).map(|(x, m)| (x - m).mapv(|v| v * v).sum()).sum();
             let dof = (prep.y_l.len() - 2).max(1) as f64;
             let v = ss / (dof * prep.dim() as f64);
             if !(v > 0.0 && v.is_finite()) {
-                return Err(Error::Data("labeled within-class variance is 0: cannot rescale".into()));
+                return Err(Error::Data(
+                    "labeled within-class variance is 0: cannot rescale".into(),
+                ));
             }
             v
         }

@@ -6,8 +6,8 @@
 // `!(x < 1.0)` on purpose: a NaN must fail the validity check too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use faer::{Mat, Side};
 use faer::linalg::solvers::Solve;
+use faer::{Mat, Side};
 
 use super::isotropic::{Invalid, mul, poles_ok, solve, top_eig_2x2};
 use super::normal_cdf;
@@ -39,9 +39,16 @@ const TOL: f64 = 1e-13;
 
 impl GeneralSetting {
     /// A setting with diagonal covariances `diag(variances[k])`.
-    pub fn diagonal(labeled: [usize; 2], unlabeled: [usize; 2], means: [Vec<f64>; 2], variances: &[ndarray::Array1<f64>; 2]) -> Self {
+    pub fn diagonal(
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+        means: [Vec<f64>; 2],
+        variances: &[ndarray::Array1<f64>; 2],
+    ) -> Self {
         let d = means[0].len();
-        let covariances = variances.each_ref().map(|v| Mat::from_fn(d, d, |i, j| if i == j { v[i] } else { 0.0 }));
+        let covariances = variances
+            .each_ref()
+            .map(|v| Mat::from_fn(d, d, |i, j| if i == j { v[i] } else { 0.0 }));
         GeneralSetting { labeled, unlabeled, means, covariances }
     }
 
@@ -50,7 +57,10 @@ impl GeneralSetting {
         let d = self.means[0].len();
         let square = self.covariances.iter().all(|c| c.nrows() == d && c.ncols() == d);
         if d == 0 || self.means[1].len() != d || !square {
-            return Err(Error::param("covariances", "needs two means of length d ≥ 1 and two d×d covariances"));
+            return Err(Error::param(
+                "covariances",
+                "needs two means of length d ≥ 1 and two d×d covariances",
+            ));
         }
         if self.labeled[0] + self.labeled[1] == 0 {
             return Err(Error::param("labeled", "needs at least one labeled point"));
@@ -73,11 +83,17 @@ fn trace_product(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
 }
 
 /// Theorem 1 with class covariances at (α_l, α_u, λ), or why it has no value there.
-pub fn predict_general(s: &GeneralSetting, al: f64, au: f64, lambda: f64) -> Result<Result<GeneralPrediction, Invalid>> {
+pub fn predict_general(
+    s: &GeneralSetting,
+    al: f64,
+    au: f64,
+    lambda: f64,
+) -> Result<Result<GeneralPrediction, Invalid>> {
     let d = s.check()?;
     let n = s.labeled.iter().chain(&s.unlabeled).sum::<usize>() as f64;
     let (cl, cu) = (s.labeled.map(|v| v as f64 / n), s.unlabeled.map(|v| v as f64 / n));
-    let phi = |k: usize, delta: f64| cu[k] * au / (1.0 - au * delta) - cl[k] * al / (1.0 + al * delta);
+    let phi =
+        |k: usize, delta: f64| cu[k] * au / (1.0 - au * delta) - cl[k] * al / (1.0 + al * delta);
     let shifted = |delta: [f64; 2], with_means: bool| {
         let p = [phi(0, delta[0]), phi(1, delta[1])];
         Mat::from_fn(d, d, |i, j| {
@@ -93,12 +109,15 @@ pub fn predict_general(s: &GeneralSetting, al: f64, au: f64, lambda: f64) -> Res
     let mut delta = [0.0; 2];
     let mut q_tilde = None;
     for _ in 0..MAX_ITER {
-        let Some(q) = spd_inverse(&shifted(delta, false)) else { return Ok(Err(Invalid::NoFixedPoint)) };
+        let Some(q) = spd_inverse(&shifted(delta, false)) else {
+            return Ok(Err(Invalid::NoFixedPoint));
+        };
         let next = [0, 1].map(|k| trace_product(&s.covariances[k], &q) / n);
         if !next.iter().all(|&dk| poles_ok(al, au, dk)) {
             return Ok(Err(Invalid::Pole));
         }
-        let done = (0..2).all(|k| (next[k] - delta[k]).abs() <= TOL * next[k].abs().max(f64::MIN_POSITIVE));
+        let done = (0..2)
+            .all(|k| (next[k] - delta[k]).abs() <= TOL * next[k].abs().max(f64::MIN_POSITIVE));
         delta = next;
         if done {
             q_tilde = Some(q);
@@ -118,7 +137,10 @@ pub fn predict_general(s: &GeneralSetting, al: f64, au: f64, lambda: f64) -> Res
     };
     let cq = s.covariances.each_ref().map(|c| c * &q_tilde);
     let t = [0, 1].map(|k| [0, 1].map(|kk| trace_product(&cq[k], &cq[kk]) / n));
-    let psi = [0, 1].map(|k| cu[k] * au * au / (1.0 - au * delta[k]).powi(2) + cl[k] * al * al / (1.0 + al * delta[k]).powi(2));
+    let psi = [0, 1].map(|k| {
+        cu[k] * au * au / (1.0 - au * delta[k]).powi(2)
+            + cl[k] * al * al / (1.0 + al * delta[k]).powi(2)
+    });
     let t_psi = mul(t, [[psi[0], 0.0], [0.0, psi[1]]]);
     if !(top_eig_2x2(t_psi) < 1.0) {
         return Ok(Err(Invalid::Variance));
@@ -141,7 +163,13 @@ pub fn predict_general(s: &GeneralSetting, al: f64, au: f64, lambda: f64) -> Res
         let mut var: f64 = (0..2).map(|k| cl[k] * a[k] * a[k] * vj[k]).sum();
         for k in 0..2 {
             for kk in 0..2 {
-                var += cl[k] * cl[kk] * y[k] * y[kk] * a[k] * a[kk] * (h[k][kk] - al * (a[k] * vj[k] + a[kk] * vj[kk]) * mqm[k][kk]);
+                var += cl[k]
+                    * cl[kk]
+                    * y[k]
+                    * y[kk]
+                    * a[k]
+                    * a[kk]
+                    * (h[k][kk] - al * (a[k] * vj[k] + a[kk] * vj[kk]) * mqm[k][kk]);
             }
         }
         var.sqrt()

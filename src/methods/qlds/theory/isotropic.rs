@@ -129,7 +129,8 @@ pub fn predict(setting: &Setting, al: f64, au: f64, lambda: f64) -> Result<Predi
     let mq2m = mul(mul(transpose(b), g), b).map(|row| row.map(|v| v / (s * s)));
     let t2 = r.c0 / (s * s);
     let psi_k = [0, 1].map(|k| {
-        r.cu[k] * au * au / (1.0 - au * delta).powi(2) + r.cl[k] * al * al / (1.0 + al * delta).powi(2)
+        r.cu[k] * au * au / (1.0 - au * delta).powi(2)
+            + r.cl[k] * al * al / (1.0 + al * delta).powi(2)
     });
     let psi = psi_k[0] + psi_k[1];
     if !(1.0 - t2 * psi > 0.0) {
@@ -147,7 +148,8 @@ pub fn predict(setting: &Setting, al: f64, au: f64, lambda: f64) -> Result<Predi
     for k in 0..2 {
         for kk in 0..2 {
             let h = (1.0 + theta * psi) * mq2m[k][kk] + theta * mid[k][kk];
-            var += r.cl[k] * r.cl[kk] * y[k] * y[kk] * a * a * (h - 2.0 * al * theta * a * mqm[k][kk]);
+            var +=
+                r.cl[k] * r.cl[kk] * y[k] * y[kk] * a * a * (h - 2.0 * al * theta * a * mqm[k][kk]);
         }
     }
     let sigma = var.sqrt();

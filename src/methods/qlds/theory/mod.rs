@@ -15,8 +15,8 @@ mod setting;
 
 pub use check::{CheckRow, CheckSetting, run_check, spec_grid};
 pub use edge::{EdgeMatrix, lambda_th, spectrum_edge, theory_lambda};
-pub use general::{GeneralPrediction, GeneralSetting, predict_general};
 pub use estimate::{Estimate, Scale, estimate_setting};
+pub use general::{GeneralPrediction, GeneralSetting, predict_general};
 pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, theory_at_policy};
 pub use normal::normal_cdf;

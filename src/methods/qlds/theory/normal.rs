@@ -28,8 +28,14 @@ mod tests {
     #[test]
     fn matches_tabulated_values() {
         // Φ(0) = 0.5, Φ(1) = 0.841344746, Φ(−1.96) = 0.024997895, Φ(−3) = 0.001349898.
-        for (x, want) in [(0.0, 0.5), (1.0, 0.841_344_746), (-1.96, 0.024_997_895), (-3.0, 0.001_349_898)] {
-            assert!((normal_cdf(x) - want).abs() < 2e-7 * want.max(1e-3), "Φ({x}) = {}", normal_cdf(x));
+        for (x, want) in
+            [(0.0, 0.5), (1.0, 0.841_344_746), (-1.96, 0.024_997_895), (-3.0, 0.001_349_898)]
+        {
+            assert!(
+                (normal_cdf(x) - want).abs() < 2e-7 * want.max(1e-3),
+                "Φ({x}) = {}",
+                normal_cdf(x)
+            );
         }
         assert!((normal_cdf(2.5) + normal_cdf(-2.5) - 1.0).abs() < 1e-12);
     }

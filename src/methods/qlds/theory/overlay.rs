@@ -4,26 +4,50 @@
 //! the labeled points (as QLDS(th) does) on other data.
 
 use super::setting::centred_means;
-use super::{GeneralSetting, Scale, Setting, estimate_setting, predict, predict_general, theory_lambda};
+use super::{
+    GeneralSetting, Scale, Setting, estimate_setting, predict, predict_general, theory_lambda,
+};
 use crate::data::{DataSource, Problem, class_counts};
 use crate::error::{Error, Result};
 use crate::methods::qlds::{LambdaPolicy, Prepared};
 
 /// N(m_j, σ_j²) of Theorem 1 for the two classes at (α_l, α_u): at λ_th of the policy for
 /// the isotropic theory, at `lambda` (the λ the fit used) for general covariances.
-pub fn score_gaussians(source: &DataSource, problem: &Problem, prep: &Prepared, policy: LambdaPolicy, (al, au): (f64, f64), lambda: f64) -> Result<[(f64, f64); 2]> {
+pub fn score_gaussians(
+    source: &DataSource,
+    problem: &Problem,
+    prep: &Prepared,
+    policy: LambdaPolicy,
+    (al, au): (f64, f64),
+    lambda: f64,
+) -> Result<[(f64, f64); 2]> {
     let count = |y: &ndarray::Array1<f64>| {
         let (pos, neg) = class_counts(y.view());
         [pos, neg]
     };
     let (labeled, unlabeled) = (count(&problem.y_l), count(&problem.y_u));
-    let no_value = |why: &dyn std::fmt::Display| Error::Data(format!("theory at ({al}, {au}) has no value: {why}"));
+    let no_value = |why: &dyn std::fmt::Display| {
+        Error::Data(format!("theory at ({al}, {au}) has no value: {why}"))
+    };
     let (setting, variance) = match source {
         DataSource::Synthetic(mixture) if mixture.variances.iter().flatten().any(|v| *v != 1.0) => {
-            let p = predict_general(&GeneralSetting::diagonal(labeled, unlabeled, centred_means(mixture, labeled, unlabeled).map(|m| m.to_vec()), &mixture.variances), al, au, lambda)?.map_err(|why| no_value(&why))?;
+            let p = predict_general(
+                &GeneralSetting::diagonal(
+                    labeled,
+                    unlabeled,
+                    centred_means(mixture, labeled, unlabeled).map(|m| m.to_vec()),
+                    &mixture.variances,
+                ),
+                al,
+                au,
+                lambda,
+            )?
+            .map_err(|why| no_value(&why))?;
             return Ok([(p.m[0], p.sigma[0]), (p.m[1], p.sigma[1])]);
         }
-        DataSource::Synthetic(mixture) => (Setting::from_mixture(mixture, labeled, unlabeled)?, 1.0),
+        DataSource::Synthetic(mixture) => {
+            (Setting::from_mixture(mixture, labeled, unlabeled)?, 1.0)
+        }
         _ => {
             let est = estimate_setting(prep, Scale::LabeledWithin)?;
             (est.setting, est.variance)

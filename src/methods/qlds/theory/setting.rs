@@ -19,7 +19,12 @@ pub struct Setting {
 
 impl Setting {
     /// Checks d ≥ 1, at least one labeled point, a symmetric finite G with G_jj ≥ 0.
-    pub fn new(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], g: [[f64; 2]; 2]) -> Result<Self> {
+    pub fn new(
+        dim: usize,
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+        g: [[f64; 2]; 2],
+    ) -> Result<Self> {
         if dim == 0 {
             return Err(Error::param("dim", "must be ≥ 1"));
         }
@@ -28,14 +33,22 @@ impl Setting {
         }
         let finite = g.iter().flatten().all(|v| v.is_finite());
         if !finite || g[0][1] != g[1][0] || g[0][0] < 0.0 || g[1][1] < 0.0 {
-            return Err(Error::param("g", format!("must be symmetric and finite with G_jj ≥ 0, got {g:?}")));
+            return Err(Error::param(
+                "g",
+                format!("must be symmetric and finite with G_jj ≥ 0, got {g:?}"),
+            ));
         }
         Ok(Setting { dim, labeled, unlabeled, g })
     }
 
     /// μ₁ = −μ₂ = μ with ‖μ‖ = `norm`, centred as QLDS centres: [`Setting::centred`] of
     /// G = ‖μ‖² [[1, −1], [−1, 1]] (that G itself when the classes have equal counts).
-    pub fn symmetric(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], norm: f64) -> Result<Self> {
+    pub fn symmetric(
+        dim: usize,
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+        norm: f64,
+    ) -> Result<Self> {
         if !(norm.is_finite() && norm >= 0.0) {
             return Err(Error::param("mean_norm", format!("must be finite and ≥ 0, got {norm}")));
         }
@@ -45,7 +58,12 @@ impl Setting {
 
     /// The setting of class means with Gram matrix `g` = MᵀM (as given, uncentred) after
     /// centring with the population mean of the given counts: G = P g Pᵀ, P = I − 1ρᵀ.
-    pub fn centred(dim: usize, labeled: [usize; 2], unlabeled: [usize; 2], g: [[f64; 2]; 2]) -> Result<Self> {
+    pub fn centred(
+        dim: usize,
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+        g: [[f64; 2]; 2],
+    ) -> Result<Self> {
         let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
         let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
         Self::new(dim, labeled, unlabeled, centre_gram(g, rho))
@@ -53,13 +71,25 @@ impl Setting {
 
     /// The exact setting of a Gaussian mixture with identity covariances: G of the class
     /// means centred with their population mean over the n points (shares of the counts).
-    pub fn from_mixture(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> Result<Self> {
+    pub fn from_mixture(
+        mixture: &GaussianMixture,
+        labeled: [usize; 2],
+        unlabeled: [usize; 2],
+    ) -> Result<Self> {
         if mixture.variances.iter().flatten().any(|v| *v != 1.0) {
-            return Err(Error::param("variances", "the isotropic theory needs identity class covariances"));
+            return Err(Error::param(
+                "variances",
+                "the isotropic theory needs identity class covariances",
+            ));
         }
         let m = centred_means(mixture, labeled, unlabeled);
         let g01 = m[0].dot(&m[1]);
-        Self::new(mixture.dim(), labeled, unlabeled, [[m[0].dot(&m[0]), g01], [g01, m[1].dot(&m[1])]])
+        Self::new(
+            mixture.dim(),
+            labeled,
+            unlabeled,
+            [[m[0].dot(&m[0]), g01], [g01, m[1].dot(&m[1])]],
+        )
     }
 
     /// n = n_l + n_u.
@@ -69,7 +99,8 @@ impl Setting {
 
     /// Class proportions ρ_j of the unlabeled set (of the labeled set when it is empty).
     pub fn unlabeled_proportions(&self) -> [f64; 2] {
-        let counts = if self.unlabeled[0] + self.unlabeled[1] > 0 { self.unlabeled } else { self.labeled };
+        let counts =
+            if self.unlabeled[0] + self.unlabeled[1] > 0 { self.unlabeled } else { self.labeled };
         let total = (counts[0] + counts[1]) as f64;
         [counts[0] as f64 / total, counts[1] as f64 / total]
     }
@@ -77,7 +108,11 @@ impl Setting {
 
 /// The class means of a mixture centred with their population mean over the n points
 /// (class shares of the counts), as the classifier sees them after centring.
-pub fn centred_means(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> [Array1<f64>; 2] {
+pub fn centred_means(
+    mixture: &GaussianMixture,
+    labeled: [usize; 2],
+    unlabeled: [usize; 2],
+) -> [Array1<f64>; 2] {
     let n = (labeled[0] + labeled[1] + unlabeled[0] + unlabeled[1]) as f64;
     let rho = [0, 1].map(|k| (labeled[k] + unlabeled[k]) as f64 / n);
     let centre = &mixture.means[0] * rho[0] + &mixture.means[1] * rho[1];

@@ -68,7 +68,8 @@ fn check(d: usize, nl: usize, nu: usize, norm: f64, al: f64, au: f64, draws: usi
     let policy = LambdaPolicy::default();
     let th = theory_at_policy(&s, al, au, policy).unwrap().unwrap();
     let emp = simulate(&s, norm, al, au, policy, draws, 99).unwrap();
-    let ctx = format!("d={d} nl={nl} nu={nu} ‖μ‖={norm} ({al},{au}): theory {th:?}, empirical {emp:?}");
+    let ctx =
+        format!("d={d} nl={nl} nu={nu} ‖μ‖={norm} ({al},{au}): theory {th:?}, empirical {emp:?}");
     // At α_u = 1, λ sits 0.1% above a pole and the overall score scale (not m/σ) is off by
     // up to ~12% at d = 100 (it shrinks with ε); there only the scale-free m_j/σ is checked.
     let scale = if au == 1.0 { emp.sigma / th.sigma } else { 1.0 };
@@ -108,15 +109,30 @@ fn imbalanced_unlabeled_classes_match_simulation() {
     for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
         let th = theory_at_policy(&s, al, au, LambdaPolicy::default()).unwrap().unwrap();
         let emp = simulate(&s, 1.0, al, au, LambdaPolicy::default(), 5, 7).unwrap();
-        assert!((th.error - emp.error).abs() <= 0.02, "({al},{au}): theory {th:?}, empirical {emp:?}");
+        assert!(
+            (th.error - emp.error).abs() <= 0.02,
+            "({al},{au}): theory {th:?}, empirical {emp:?}"
+        );
         let ratio = |m: [f64; 2], sd: f64| [m[0] / sd, m[1] / sd];
         let (t, e) = (ratio(th.m, th.sigma), ratio(emp.m, emp.sigma));
-        assert!((0..2).all(|j| (t[j] - e[j]).abs() < 0.1 * e[j].abs().max(0.3)), "({al},{au}): {t:?} vs {e:?}");
+        assert!(
+            (0..2).all(|j| (t[j] - e[j]).abs() < 0.1 * e[j].abs().max(0.3)),
+            "({al},{au}): {t:?} vs {e:?}"
+        );
     }
 }
 
-fn general_setting(mixture: &GaussianMixture, labeled: [usize; 2], unlabeled: [usize; 2]) -> GeneralSetting {
-    GeneralSetting::diagonal(labeled, unlabeled, super::setting::centred_means(mixture, labeled, unlabeled).map(|m| m.to_vec()), &mixture.variances)
+fn general_setting(
+    mixture: &GaussianMixture,
+    labeled: [usize; 2],
+    unlabeled: [usize; 2],
+) -> GeneralSetting {
+    GeneralSetting::diagonal(
+        labeled,
+        unlabeled,
+        super::setting::centred_means(mixture, labeled, unlabeled).map(|m| m.to_vec()),
+        &mixture.variances,
+    )
 }
 
 #[test]
@@ -129,8 +145,14 @@ fn general_covariances_reduce_to_the_isotropic_theory() {
         let iso = predict(&s, al, au, lambda).unwrap();
         let full = predict_general(&g, al, au, lambda).unwrap().unwrap();
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-7 * b.abs().max(1e-3);
-        assert!(close(full.m[0], iso.m[0]) && close(full.m[1], iso.m[1]), "({al},{au}): {full:?} vs {iso:?}");
-        assert!(close(full.sigma[0], iso.sigma) && close(full.sigma[1], iso.sigma), "({al},{au}): {full:?} vs {iso:?}");
+        assert!(
+            close(full.m[0], iso.m[0]) && close(full.m[1], iso.m[1]),
+            "({al},{au}): {full:?} vs {iso:?}"
+        );
+        assert!(
+            close(full.sigma[0], iso.sigma) && close(full.sigma[1], iso.sigma),
+            "({al},{au}): {full:?} vs {iso:?}"
+        );
         assert!(close(full.error, iso.error), "({al},{au}): {full:?} vs {iso:?}");
     }
 }
@@ -138,9 +160,14 @@ fn general_covariances_reduce_to_the_isotropic_theory() {
 /// Mean and standard deviation of the scores of class +1 and of class −1.
 fn class_moments(f: &ndarray::Array1<f64>, y: &ndarray::Array1<f64>) -> [(f64, f64); 2] {
     [1.0, -1.0].map(|label| {
-        let class: Vec<f64> = f.iter().zip(y).filter(|(_, t)| **t == label).map(|(s, _)| *s).collect();
+        let class: Vec<f64> =
+            f.iter().zip(y).filter(|(_, t)| **t == label).map(|(s, _)| *s).collect();
         let mean = class.iter().sum::<f64>() / class.len() as f64;
-        (mean, (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64).sqrt())
+        (
+            mean,
+            (class.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (class.len() - 1) as f64)
+                .sqrt(),
+        )
     })
 }
 
@@ -152,17 +179,22 @@ fn general_covariances_match_simulation() {
     let d = 200;
     let v1 = ndarray::Array1::from_iter((0..d).map(|i| if i % 2 == 0 { 0.5 } else { 2.0 }));
     let mu = ndarray::Array1::from_elem(d, 1.5 / (d as f64).sqrt());
-    let mixture = GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)])).unwrap();
+    let mixture =
+        GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)]))
+            .unwrap();
     let (labeled, unlabeled) = ([60, 60], [1000, 1000]);
     let g = general_setting(&mixture, labeled, unlabeled);
     let lambda = 8.0;
     for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
         let th = predict_general(&g, al, au, lambda).unwrap().unwrap();
-        let q = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
+        let q = QldsParams { alpha_l: al, alpha_u: au, lambda: LambdaPolicy::Fixed(lambda) }
+            .check()
+            .unwrap();
         let (mut m, mut sd, mut err) = ([0.0; 2], [0.0; 2], 0.0);
         let draws = 6;
         for seed in 0..draws {
-            let p = mixture.sample_problem(labeled, unlabeled, &mut ChaCha8Rng::seed_from_u64(seed));
+            let p =
+                mixture.sample_problem(labeled, unlabeled, &mut ChaCha8Rng::seed_from_u64(seed));
             let f = q.fit(&p).unwrap().scores(p.x_u.to_dense().view());
             for (j, (mean, sdev)) in class_moments(&f, &p.y_u).into_iter().enumerate() {
                 m[j] += mean / draws as f64;
@@ -172,7 +204,10 @@ fn general_covariances_match_simulation() {
         }
         let ctx = format!("({al},{au}): theory {th:?}, empirical m {m:?} σ {sd:?} error {err}");
         for j in 0..2 {
-            assert!((th.m[j] / m[j] - 1.0).abs() < 0.1 && (th.sigma[j] / sd[j] - 1.0).abs() < 0.1, "{ctx}");
+            assert!(
+                (th.m[j] / m[j] - 1.0).abs() < 0.1 && (th.sigma[j] / sd[j] - 1.0).abs() < 0.1,
+                "{ctx}"
+            );
         }
         assert!((th.error - err).abs() < 0.02, "{ctx}");
         // The classes' spreads differ, and the theory sees by how much.
@@ -183,10 +218,24 @@ fn general_covariances_match_simulation() {
 
 #[test]
 fn check_rows_carry_theory_simulation_and_consistent_flags() {
-    let c = CheckSetting { dim: 50, labeled_per_class: 20, unlabeled_per_class: 200, mean_norm: 1.5, alpha_l: 0.5, alpha_u: 0.5 };
+    let c = CheckSetting {
+        dim: 50,
+        labeled_per_class: 20,
+        unlabeled_per_class: 200,
+        mean_norm: 1.5,
+        alpha_l: 0.5,
+        alpha_u: 0.5,
+    };
     let rows = run_check(&[c], LambdaPolicy::default(), 3, 5, false).unwrap();
     let r = &rows[0];
-    let th = theory_at_policy(&Setting::symmetric(50, [20, 20], [200, 200], 1.5).unwrap(), 0.5, 0.5, LambdaPolicy::default()).unwrap().unwrap();
+    let th = theory_at_policy(
+        &Setting::symmetric(50, [20, 20], [200, 200], 1.5).unwrap(),
+        0.5,
+        0.5,
+        LambdaPolicy::default(),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(r.theory_error, Some(th.error));
     assert_eq!(r.error_within_002, (th.error - r.empirical_error).abs() <= 0.02);
     assert_eq!((r.draws, r.lambda_policy, r.theory_valid), (3, "max_eig_all", true));
@@ -201,7 +250,9 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
     let d = 200;
     let v1 = ndarray::Array1::from_iter((0..d).map(|i| if i % 2 == 0 { 0.5 } else { 2.0 }));
     let mu = ndarray::Array1::from_elem(d, 1.5 / (d as f64).sqrt());
-    let mixture = GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)])).unwrap();
+    let mixture =
+        GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)]))
+            .unwrap();
     let policy = LambdaPolicy::Fixed(8.0);
     let q = QldsParams { alpha_l: 0.5, alpha_u: 1.0, lambda: policy }.check().unwrap();
     let p = mixture.sample_problem([60, 60], [1500, 1500], &mut ChaCha8Rng::seed_from_u64(4));
@@ -211,7 +262,11 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
     let source = crate::data::DataSource::Synthetic(mixture);
     let th = score_gaussians(&source, &p, &prep, policy, (0.5, 1.0), fit.lambda).unwrap();
     for (j, (mean, sd)) in class_moments(&f, &p.y_u).into_iter().enumerate() {
-        assert!((th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1, "class {j}: theory {:?}, empirical ({mean}, {sd})", th[j]);
+        assert!(
+            (th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1,
+            "class {j}: theory {:?}, empirical ({mean}, {sd})",
+            th[j]
+        );
     }
     assert!(th[1].1 / th[0].1 > 1.1, "{th:?}");
 }
@@ -226,12 +281,22 @@ fn unequal_class_counts_are_centred_like_qlds_and_match_simulation() {
     let mixture = GaussianMixture::symmetric(d, norm).unwrap();
     let exact = Setting::from_mixture(&mixture, [5, 15], [700, 300]).unwrap();
     for (j, k) in [(0, 0), (0, 1), (1, 1)] {
-        assert!((unequal.g[j][k] - exact.g[j][k]).abs() < 1e-12, "{:?} vs {:?}", unequal.g, exact.g);
+        assert!(
+            (unequal.g[j][k] - exact.g[j][k]).abs() < 1e-12,
+            "{:?} vs {:?}",
+            unequal.g,
+            exact.g
+        );
     }
     assert_ne!(unequal.g, equal.g);
     for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
         let th = theory_at_policy(&unequal, al, au, LambdaPolicy::default()).unwrap().unwrap();
         let sim = simulate(&unequal, norm, al, au, LambdaPolicy::default(), 12, 17).unwrap();
-        assert!((th.error - sim.error).abs() < 0.02, "({al},{au}): theory {} simulation {}", th.error, sim.error);
+        assert!(
+            (th.error - sim.error).abs() < 0.02,
+            "({al},{au}): theory {} simulation {}",
+            th.error,
+            sim.error
+        );
     }
 }
