@@ -3,10 +3,16 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
+.PHONY: lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
 build:
 	$(CARGO) build --release --locked
+
+# Formatting (rustfmt.toml) and clippy with the lints of Cargo.toml's [lints], warnings as errors.
+lint:
+	$(CARGO) fmt --all --check
+	cd fuzz && $(CARGO) fmt --check
+	$(CARGO) clippy --release --locked --all-targets -- -D warnings
 
 # The tests that read the data mirror are #[ignore]d (reported as ignored); they run here
 # when the mirror (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when

@@ -17,8 +17,11 @@ pub struct Args {
     pub config: PathBuf,
 }
 
+/// Each option of a study's command line with the config line it came from.
+type OptionLines = Vec<(String, usize)>;
+
 /// The command line the config stands for, and the line of each option (for errors).
-pub fn command_line(path: &Path) -> Result<(Vec<String>, Vec<(String, usize)>)> {
+pub fn command_line(path: &Path) -> Result<(Vec<String>, OptionLines)> {
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let line = |offset: usize| src[..offset.min(src.len())].matches('\n').count() + 1;
     let error = |offset: usize, message: String| Error::Config {

@@ -52,12 +52,15 @@ pub struct Tuning {
     pub criterion: Criterion,
 }
 
+/// A grid key's listed values, each with its text as written.
+type GridValues = Vec<(Spanned<Value>, String)>;
+
 /// A `tune` table as written: the grid keys with their listed values, and the settings.
 #[derive(Debug)]
 pub struct RawTune {
     span: Range<usize>,
     /// Each grid key with its values and their text as written.
-    keys: Vec<(Spanned<String>, Vec<(Spanned<Value>, String)>)>,
+    keys: Vec<(Spanned<String>, GridValues)>,
     seed: Option<Spanned<Value>>,
     splits: Option<Spanned<Value>>,
     criterion: Option<Spanned<Value>>,

@@ -102,8 +102,9 @@ mod multiclass {
     ) -> (Array2<f64>, Vec<usize>, Vec<usize>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let normal = Normal::new(0.0, 1.0).expect("valid normal");
-        let centre =
-            |c: usize| [if c % 2 == 0 { 3.0 } else { -3.0 }, if c < 2 { 3.0 } else { -3.0 }];
+        let centre = |c: usize| {
+            [if c.is_multiple_of(2) { 3.0 } else { -3.0 }, if c < 2 { 3.0 } else { -3.0 }]
+        };
         let classes: Vec<usize> = (0..4 * (labeled + unlabeled)).map(|i| i % 4).collect();
         let x = Array2::from_shape_fn((classes.len(), 2), |(i, j)| {
             centre(classes[i])[j] + normal.sample(&mut rng)

@@ -84,10 +84,10 @@ impl SvmlinParams {
         if self.kind == (Kind::Tsvm { switches: 0 }) {
             return Err(Error::param("switches", "must be ≥ 1"));
         }
-        if let PositiveFraction::Fixed(r) = self.r {
-            if !(r > 0.0 && r < 1.0) {
-                return Err(Error::param("r", format!("must lie in (0, 1), got {r}")));
-            }
+        if let PositiveFraction::Fixed(r) = self.r
+            && !(r > 0.0 && r < 1.0)
+        {
+            return Err(Error::param("r", format!("must lie in (0, 1), got {r}")));
         }
         Ok(Svmlin { params: self })
     }

@@ -68,6 +68,9 @@ impl Choices {
 /// One tuning split: a dataset entry, a tuning seed and a split index.
 type Key = (usize, u64, usize);
 
+/// Per tuning split (by index): each grid point's error, or why its fit failed.
+type SplitErrors = Vec<(usize, Vec<Result<f64, String>>)>;
+
 /// Tunes every tuned method on the dataset entries `datasets` (in the caller's rayon pool),
 /// sharing the run's per-dataset stores.
 pub fn tune(
@@ -91,7 +94,7 @@ pub fn tune(
         }
     }
     bar.set_length(keys.len() as u64);
-    let errors: Vec<Vec<(usize, Vec<Result<f64, String>>)>> = keys
+    let errors: Vec<SplitErrors> = keys
         .par_iter()
         .map(|&key| {
             let out = split_errors(exp, &tuned, key, &stores[key.0]);
@@ -99,8 +102,7 @@ pub fn tune(
             out
         })
         .collect::<Result<_>>()?;
-    let by_key: HashMap<Key, &Vec<(usize, Vec<Result<f64, String>>)>> =
-        keys.into_iter().zip(&errors).collect();
+    let by_key: HashMap<Key, &SplitErrors> = keys.into_iter().zip(&errors).collect();
     let mut out = Vec::new();
     for &d in datasets {
         for &m in &tuned {
@@ -159,7 +161,7 @@ fn split_errors(
     tuned: &[usize],
     (d, seed, s): Key,
     dataset_store: &Store,
-) -> Result<Vec<(usize, Vec<Result<f64, String>>)>> {
+) -> Result<SplitErrors> {
     let spec = &exp.datasets[d];
     let drawn = draw(spec, seed, s)?;
     let (problem, rows) = (&drawn.problem, &drawn.rows);
@@ -186,13 +188,13 @@ fn split_errors(
                 .iter()
                 .map(|p| {
                     fit(p.method.as_ref(), &whole, limit)
-                        .map(|f| f.scores.error(&problem))
+                        .map(|f| f.scores.error(problem))
                         .map_err(|e| e.to_string())
                 })
                 .collect(),
             Criterion::KFold(k) => {
                 let views =
-                    views.entry(k).or_insert_with(|| fold_views(&problem, rows.as_deref(), k));
+                    views.entry(k).or_insert_with(|| fold_views(problem, rows.as_deref(), k));
                 match views {
                     Err(why) => vec![Err(why.clone()); t.grid.len()],
                     Ok(views) => t
