@@ -131,7 +131,7 @@ fn scaling() {
     let mut series = Vec::new();
     println!("| method | documents | nnz | CPU time (s) | error (%) |\n|---|---|---|---|---|");
     // Topic weight 0.3: at 0.2 (harder data) the number of switching rounds keeps growing
-    // with u over this range (see the README's benchmark notes).
+    // with u over this range (see docs/reproduction/svmlin.md).
     for (name, kind, max_docs) in
         [("TSVM(S=10000)", Kind::Tsvm { switches: 10_000 }, 1_000_000), ("DA", Kind::Da, 31_623)]
     {

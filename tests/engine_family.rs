@@ -1,5 +1,5 @@
-//! A method family that lives only in this test, proving the "Adding a method" steps of the
-//! README: a new family needs its own code and one registry entry, nothing else.
+//! A method family that lives only in this test, proving the "Adding a method" steps of
+//! CONTRIBUTING.md: a new family needs its own code and one registry entry, nothing else.
 
 use std::any::Any;
 use std::path::Path;

@@ -1,6 +1,6 @@
-//! The config gallery (`configs/gallery/`, shown in the README): every example runs through
-//! the binary as the README says, its outputs have the promised shape, and the README shows
-//! each file as it is.
+//! The config gallery (`configs/gallery/`, shown in docs/gallery.md): every example runs
+//! through the binary as the page says, its outputs have the promised shape, and the page
+//! shows each file as it is. Also the README's first study, as the README gives it.
 
 mod common;
 
@@ -60,17 +60,45 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
     assert_eq!(csv.lines().count(), 1 + 3, "{csv}");
 }
 
+/// A file of the repository as text.
+fn repo_file(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
 #[test]
-fn the_readme_shows_every_gallery_file_as_it_is() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+fn the_gallery_page_shows_every_gallery_file_as_it_is() {
+    let page = repo_file("docs/gallery.md");
     for entry in
         std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/gallery")).unwrap()
     {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(readme.contains(&text), "README.md lacks {} as it is", path.display());
+        assert!(page.contains(&text), "docs/gallery.md lacks {} as it is", path.display());
     }
+}
+
+#[test]
+fn the_readme_first_study_runs_as_shown() {
+    let readme = repo_file("README.md");
+    let start = readme.find("```toml\n").expect("README has a TOML block") + "```toml\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let dir = TempDir::new("readme-first-study");
+    std::fs::write(dir.0.join("first.toml"), &readme[start..end]).unwrap();
+    sslab(&["validate", "first.toml"], &dir.0);
+    sslab(&["run", "first.toml", "--quiet"], &dir.0);
+    let rows = read_results(&dir.0.join("results/first-study/results.csv")).unwrap();
+    assert_eq!(rows.len(), 2 * 20);
+    let mean = |m: &str| {
+        let e: Vec<f64> = rows.iter().filter(|r| r.method == m).map(|r| r.error).collect();
+        e.iter().sum::<f64>() / e.len() as f64
+    };
+    // The README's summary: QLDS(th) well below LS-SVM on this mixture.
+    assert!(mean("QLDS(th)") < mean("LS-SVM") - 0.05, "{rows:?}");
+    sslab(
+        &["plot-scores", "first.toml", "--method", "QLDS(th)", "--theory", "--out", "s.png"],
+        &dir.0,
+    );
+    assert!(dir.0.join("s.png").exists());
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Result rows: one per (dataset, split, method), written as CSV with a fixed header.
-//! The columns are documented in the README ("Output columns").
+//! The columns are documented in docs/output.md ("Result columns").
 
 use std::path::Path;
 

@@ -94,7 +94,7 @@ fn reproduces_the_spec_reference_values() {
     // Spec §5: d = 400, 50 labeled and 1000 unlabeled per class, ‖μ‖ = 1.5:
     // (0.1, 1): theory 0.0795, empirical 0.0799 ± 0.0024; (1, 0.3): 0.0873 vs 0.0871 ± 0.0023.
     // The first is reproduced; the second is not (theory 0.153 and simulation 0.154 agree
-    // with each other at λ = (1+ε)λ_max, the spec's 0.087 matches a λ near 1.2): see README.
+    // with each other at λ = (1+ε)λ_max, the spec's 0.087 matches a λ near 1.2): see docs/methods/qlds.md.
     let (th, emp) = check(400, 50, 1000, 1.5, 0.1, 1.0, 5);
     assert!((th - 0.0795).abs() < 0.002 && (emp - 0.0799).abs() < 0.01, "{th} {emp}");
     let (th, emp) = check(400, 50, 1000, 1.5, 1.0, 0.3, 5);
