@@ -2,8 +2,8 @@
 //! first-order primal–dual method of Chambolle & Pock (2011, Algorithm 2), stopped on the
 //! relative primal–dual gap with an iteration cap.
 
-use super::SymGraph;
 use crate::error::{Error, Result};
+use crate::methods::graph::SymGraph;
 
 /// Solver settings: stop when gap ≤ `tol` × primal value, checked every 10 steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
