@@ -5,7 +5,6 @@
 //! log at once; a method that fails records a `failed` row and the run goes on.
 
 use std::collections::HashSet;
-use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::draw::draw;
+use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
 use super::shard::{self, Shard};
@@ -191,29 +191,6 @@ impl Task<'_> {
             })
             .collect()
     }
-}
-
-/// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
-/// inside a fit (e.g. a refused allocation), become errors for its row only.
-pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitted> {
-    let p = split.problem;
-    let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
-    let need = method.memory(n, dim);
-    if need > limit {
-        return Err(Error::Data(format!(
-            "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
-            need / memory::GIB,
-            limit / memory::GIB
-        )));
-    }
-    std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("unknown panic");
-        Err(Error::Data(format!("the fit panicked: {why}")))
-    })
 }
 
 /// The result row of one method entry on one split (and its test rows, if any), fitted
