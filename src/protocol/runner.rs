@@ -12,7 +12,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::draw::draw;
+use super::draw::{Drawn, draw};
 use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
@@ -20,7 +20,7 @@ use super::shard::{self, Shard};
 use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
-use crate::data::{DataSource, Dataset, Problem};
+use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Split, Store, memory};
 use crate::error::{Error, Result};
 
@@ -176,15 +176,9 @@ impl Task<'_> {
                     Ok((method, params)) => (method, params, fit(method, &view, limit)),
                     Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
                 };
-                let row = row(
-                    self.exp,
-                    spec,
-                    split,
-                    (entry, method, params),
-                    (problem, test),
-                    fitted,
-                    start.elapsed().as_secs_f64(),
-                );
+                let fit_seconds = start.elapsed().as_secs_f64();
+                let outcome = Outcome { entry, method, params, fitted, fit_seconds };
+                let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;
                 self.bar.inc(1);
                 Ok(row)
@@ -193,18 +187,27 @@ impl Task<'_> {
     }
 }
 
-/// The result row of one method entry on one split (and its test rows, if any), fitted
-/// with `method` (the tuned choice or the entry's own) whose `params` column is given; a
-/// failure becomes a `failed` row carrying the reason.
+/// One method entry fitted on one split: `method` is the tuned choice or the entry's own,
+/// `params` its column.
+struct Outcome<'a> {
+    entry: &'a MethodSpec,
+    method: &'a dyn Method,
+    params: String,
+    fitted: Result<Fitted>,
+    fit_seconds: f64,
+}
+
+/// The result row of one method entry on the drawn split `split` (and its test rows, if
+/// any); a failure becomes a `failed` row carrying the reason.
 fn row(
     exp: &Experiment,
     spec: &DatasetSpec,
     split: usize,
-    (m, method, params): (&MethodSpec, &dyn Method, String),
-    (problem, test): (&Problem, Option<&Dataset>),
-    fitted: Result<Fitted>,
-    fit_seconds: f64,
+    drawn: &Drawn,
+    outcome: Outcome<'_>,
 ) -> ResultRow {
+    let Outcome { entry: m, method, params, fitted, fit_seconds } = outcome;
+    let (problem, test) = (&drawn.problem, drawn.test.as_deref());
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),

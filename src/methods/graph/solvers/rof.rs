@@ -47,6 +47,17 @@ pub struct RofReport {
     pub converged: bool,
 }
 
+/// The parameters of one primal–dual step: step sizes σ and τ, the weights γ and μ of the
+/// problem, and the extrapolation θ.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    sigma: f64,
+    gamma: f64,
+    tau: f64,
+    mu: f64,
+    theta: f64,
+}
+
 impl EdgeOperator {
     /// The operator of a weight graph (at most 2³² nodes).
     pub fn new(graph: &SymGraph) -> Result<Self> {
@@ -117,7 +128,7 @@ impl EdgeOperator {
         let mut gap = f64::INFINITY;
         for iteration in 1..=settings.max_iter {
             let theta = 1.0 / (1.0 + 2.0 * mu * tau).sqrt();
-            self.step((sigma, gamma, tau, mu, theta), f, u, work);
+            self.step(Step { sigma, gamma, tau, mu, theta }, f, u, work);
             tau *= theta;
             sigma /= theta;
             if iteration % 10 == 0 || iteration == settings.max_iter {
@@ -139,13 +150,8 @@ impl EdgeOperator {
     /// ±γ) for node i's edges, Dᵀp (complete for i once its own edges are added, the
     /// lower ones having been scattered before), u_i ← (u_i − τ(Dᵀp)_i + τμ f_i)/(1 + τμ)
     /// and ū_i = u_i + θ(u_i − u_i^old). Additions into Dᵀp are in edge order.
-    fn step(
-        &self,
-        (sigma, gamma, tau, mu, theta): (f64, f64, f64, f64, f64),
-        f: &[f64],
-        u: &mut [f64],
-        work: &mut RofWorkspace,
-    ) {
+    fn step(&self, step: Step, f: &[f64], u: &mut [f64], work: &mut RofWorkspace) {
+        let Step { sigma, gamma, tau, mu, theta } = step;
         work.dtp.fill(0.0);
         for i in 0..u.len() {
             let (ui, mut dtp) = (work.u_bar[i], work.dtp[i]);
