@@ -1,7 +1,8 @@
 //! Graph and kernel methods of the TV-SVM paper (Bresson & Zhang 2012): building blocks
-//! (kNN graph, Laplacian, RBF kernel, SVM dual QP, graph ROF, simplex projection) and
-//! the binary methods RLS, SVM, Lap-RLS, Lap-SVM, TV-RLS, TV-SVM, Cheeger-RLS, Cheeger-SVM,
-//! with multi-class versions of the six semi-supervised ones.
+//! (`build/`: kNN graph, Laplacian, RBF kernel), shared solvers (`solvers/`: SVM dual QP,
+//! graph ROF, simplex projection, smoother) and the binary methods (`binary/`) RLS, SVM,
+//! Lap-RLS, Lap-SVM, TV-RLS, TV-SVM, Cheeger-RLS, Cheeger-SVM, with multi-class versions
+//! of the six semi-supervised ones (`multiclass.rs`).
 
 mod binary;
 mod build;
