@@ -4,11 +4,14 @@
 //! compared with its CSR size (target ≤ 2×), tracked by a counting global allocator.
 //! Run with `make bench-data`; reads the mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data).
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use common::median;
 use rand::{Rng, SeedableRng};
 use sslab::data::mat;
 use sslab::data::svmlight::{self, SvmlightOptions};
@@ -46,21 +49,14 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// MB/s (10⁶ bytes) of parsing `text` from memory, median of `reps` runs.
 fn throughput(text: &[u8], opts: &SvmlightOptions, reps: usize) -> f64 {
-    let secs = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            let f = svmlight::parse(text, Path::new("bench"), opts).expect("valid benchmark input");
-            std::hint::black_box(f);
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
+    let secs = (0..reps).map(|_| {
+        let t = Instant::now();
+        let f = svmlight::parse(text, Path::new("bench"), opts).expect("valid benchmark input");
+        std::hint::black_box(f);
+        t.elapsed().as_secs_f64()
+    });
     text.len() as f64 / 1e6 / median(secs)
 }
 
@@ -82,13 +78,11 @@ fn synthetic_text() -> Vec<u8> {
 
 /// MB/s of parsing the `.mat` bytes `bytes` from memory, median of `reps` runs.
 fn mat_throughput(bytes: &[u8], reps: usize) -> f64 {
-    let secs = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(mat::parse(bytes, Path::new("bench")).expect("valid .mat file"));
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
+    let secs = (0..reps).map(|_| {
+        let t = Instant::now();
+        std::hint::black_box(mat::parse(bytes, Path::new("bench")).expect("valid .mat file"));
+        t.elapsed().as_secs_f64()
+    });
     bytes.len() as f64 / 1e6 / median(secs)
 }
 

@@ -2,18 +2,16 @@
 //! d ∈ {100, 400, 1000} with n = 5d points of which 100 labeled.
 //! Run with `make bench`; the target is < 50 ms at d = 400, n = 2000.
 
+mod common;
+
 use std::time::Instant;
 
+use common::median;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::QldsParams;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn main() {
     faer::set_global_parallelism(faer::Par::Seq);

@@ -4,8 +4,11 @@
 //! and fold). One thread; medians of repeated runs. Run with `make bench-selection`.
 //! Targets: th + fit < 50 ms; fast cv < 10× th.
 
+mod common;
+
 use std::time::Instant;
 
+use common::median;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::data::Sampler;
@@ -14,16 +17,13 @@ use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds, naive};
 use sslab::methods::qlds::theory::Scale;
 use sslab::methods::qlds::{LambdaPolicy, Prepared};
 
+/// Median wall time of `reps` runs of `f`, in ms.
 fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
-    let mut v: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    median((0..reps).map(|_| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64() * 1e3
+    }))
 }
 
 fn main() {

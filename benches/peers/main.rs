@@ -13,10 +13,14 @@
 //!
 //! Exports are raw little-endian f64: a header (rows, columns, labeled rows) then the data.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+use common::median;
 use faer::Mat;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -213,10 +217,4 @@ fn header(out: &mut Vec<u8>, rows: usize, cols: usize, labeled: usize) {
 
 fn fastest(it: impl Iterator<Item = f64>) -> f64 {
     it.fold(f64::INFINITY, f64::min)
-}
-
-fn median(it: impl Iterator<Item = f64>) -> f64 {
-    let mut v: Vec<f64> = it.collect();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }

@@ -1,5 +1,6 @@
 //! The subcommands of `sslab`, one file each: its arguments and what it does.
 
+mod command;
 pub mod data;
 pub mod merge;
 pub mod output;
@@ -18,6 +19,8 @@ pub mod times;
 pub mod validate;
 
 use std::path::PathBuf;
+
+pub use command::{Cli, dispatch};
 
 use sslab::config::Experiment;
 use sslab::{Error, Result};

@@ -3,6 +3,7 @@
 
 mod atomic;
 mod draw;
+mod fit;
 mod lock;
 mod log;
 mod merge;

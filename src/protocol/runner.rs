@@ -5,7 +5,6 @@
 //! log at once; a method that fails records a `failed` row and the run goes on.
 
 use std::collections::HashSet;
-use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,14 +12,15 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::draw::draw;
+use super::draw::{Drawn, draw};
+use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
 use super::shard::{self, Shard};
 use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
-use crate::data::{DataSource, Dataset, Problem};
+use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Split, Store, memory};
 use crate::error::{Error, Result};
 
@@ -176,15 +176,9 @@ impl Task<'_> {
                     Ok((method, params)) => (method, params, fit(method, &view, limit)),
                     Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
                 };
-                let row = row(
-                    self.exp,
-                    spec,
-                    split,
-                    (entry, method, params),
-                    (problem, test),
-                    fitted,
-                    start.elapsed().as_secs_f64(),
-                );
+                let fit_seconds = start.elapsed().as_secs_f64();
+                let outcome = Outcome { entry, method, params, fitted, fit_seconds };
+                let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;
                 self.bar.inc(1);
                 Ok(row)
@@ -193,41 +187,27 @@ impl Task<'_> {
     }
 }
 
-/// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
-/// inside a fit (e.g. a refused allocation), become errors for its row only.
-pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitted> {
-    let p = split.problem;
-    let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
-    let need = method.memory(n, dim);
-    if need > limit {
-        return Err(Error::Data(format!(
-            "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
-            need / memory::GIB,
-            limit / memory::GIB
-        )));
-    }
-    std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("unknown panic");
-        Err(Error::Data(format!("the fit panicked: {why}")))
-    })
+/// One method entry fitted on one split: `method` is the tuned choice or the entry's own,
+/// `params` its column.
+struct Outcome<'a> {
+    entry: &'a MethodSpec,
+    method: &'a dyn Method,
+    params: String,
+    fitted: Result<Fitted>,
+    fit_seconds: f64,
 }
 
-/// The result row of one method entry on one split (and its test rows, if any), fitted
-/// with `method` (the tuned choice or the entry's own) whose `params` column is given; a
-/// failure becomes a `failed` row carrying the reason.
+/// The result row of one method entry on the drawn split `split` (and its test rows, if
+/// any); a failure becomes a `failed` row carrying the reason.
 fn row(
     exp: &Experiment,
     spec: &DatasetSpec,
     split: usize,
-    (m, method, params): (&MethodSpec, &dyn Method, String),
-    (problem, test): (&Problem, Option<&Dataset>),
-    fitted: Result<Fitted>,
-    fit_seconds: f64,
+    drawn: &Drawn,
+    outcome: Outcome<'_>,
 ) -> ResultRow {
+    let Outcome { entry: m, method, params, fitted, fit_seconds } = outcome;
+    let (problem, test) = (&drawn.problem, drawn.test.as_deref());
     let mut row = ResultRow {
         experiment: exp.name.clone(),
         config_hash: exp.hash.clone(),

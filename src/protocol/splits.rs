@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 /// with `resume`, existing files must hold exactly these splits.
 pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
     let folder = dir.join("splits");
-    persist_seed(exp, &folder, (exp.seed, exp.splits), resume)?;
+    persist_seed(exp, &folder, exp.seed, exp.splits, resume)?;
     let mut tuning: Vec<(u64, usize)> = Vec::new();
     for t in exp.methods.iter().filter_map(|m| m.tuning.as_ref()) {
         match tuning.iter_mut().find(|(seed, _)| *seed == t.seed) {
@@ -31,7 +31,7 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
         }
     }
     for (seed, count) in tuning {
-        persist_seed(exp, &folder.join(format!("tune-seed-{seed}")), (seed, count), resume)?;
+        persist_seed(exp, &folder.join(format!("tune-seed-{seed}")), seed, count, resume)?;
     }
     Ok(())
 }
@@ -40,7 +40,8 @@ pub fn persist(exp: &Experiment, dir: &Path, resume: bool) -> Result<()> {
 fn persist_seed(
     exp: &Experiment,
     folder: &Path,
-    (seed, count): (u64, usize),
+    seed: u64,
+    count: usize,
     resume: bool,
 ) -> Result<()> {
     for spec in &exp.datasets {

@@ -16,7 +16,8 @@ fn graph(m: &crate::config::MethodSpec) -> &GraphMethod {
 /// rows, centres `gap` apart on the first axis), `labeled` rows per class.
 fn clusters(
     dir: &std::path::Path,
-    (gap, classes): (f64, &str),
+    gap: f64,
+    classes: &str,
     labeled: usize,
     methods: &str,
 ) -> crate::config::Experiment {
@@ -46,7 +47,7 @@ fn run_on_clusters(
     methods: &str,
 ) -> (crate::config::Experiment, Vec<crate::protocol::ResultRow>) {
     let dir = std::env::temp_dir().join(format!("sslab-graph-cache-{tag}-{}", std::process::id()));
-    let exp = clusters(&dir, (3.0, classes), 2, methods);
+    let exp = clusters(&dir, 3.0, classes, 2, methods);
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     (exp, rows)
@@ -116,7 +117,8 @@ fn kfold_tuning_on_shared_kernels_equals_folds_fitted_directly() {
     let tune = "tune = { gamma = [0.01, 1], seed = 4, splits = 2, criterion = \"kfold:3\" }";
     let exp = clusters(
         &dir,
-        (0.5, "classes = [1, 3]"),
+        0.5,
+        "classes = [1, 3]",
         3,
         &format!("[[methods]]\nkind = \"lap_rls\"\nk = 4\n{tune}\n"),
     );
@@ -176,7 +178,8 @@ fn tuning_splits_are_persisted_beside_the_evaluation_splits() {
     let tune = "tune = { gamma = [0.01, 1], seed = 4, splits = 3 }";
     let exp = clusters(
         &dir,
-        (3.0, "classes = [1, 3]"),
+        3.0,
+        "classes = [1, 3]",
         2,
         &format!("[[methods]]\nkind = \"lap_rls\"\nk = 4\n{tune}\n"),
     );

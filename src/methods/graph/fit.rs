@@ -2,8 +2,9 @@
 
 use ndarray::{Array1, ArrayViewMut1};
 
+use super::binary::{cheeger, lap_rls, lap_svm, rls, svm, tv};
 use super::prepared::Prepared;
-use super::{GraphKind, GraphMethod, cheeger, lap_rls, lap_svm, rls, svm, tv};
+use super::{GraphKind, GraphMethod};
 use crate::data::Problem;
 use crate::error::{Error, Result};
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use faer::Mat;
 use ndarray::{Array1, Axis, concatenate};
 
-use super::smoother::compute;
+use super::solvers::smoother::compute;
 use super::{Decision, GraphMethod, Prepared};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Scores, Split};

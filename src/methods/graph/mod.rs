@@ -1,45 +1,30 @@
 //! Graph and kernel methods of the TV-SVM paper (Bresson & Zhang 2012): building blocks
-//! (kNN graph, Laplacian, RBF kernel, SVM dual QP, graph ROF, simplex projection) and
-//! the binary methods RLS, SVM, Lap-RLS, Lap-SVM, TV-RLS, TV-SVM, Cheeger-RLS, Cheeger-SVM,
-//! with multi-class versions of the six semi-supervised ones.
+//! (`build/`: kNN graph, Laplacian, RBF kernel), shared solvers (`solvers/`: SVM dual QP,
+//! graph ROF, simplex projection, smoother) and the binary methods (`binary/`) RLS, SVM,
+//! Lap-RLS, Lap-SVM, TV-RLS, TV-SVM, Cheeger-RLS, Cheeger-SVM, with multi-class versions
+//! of the six semi-supervised ones (`multiclass.rs`).
 
-mod cheeger;
+mod binary;
+mod build;
 mod decision;
-mod distances;
 mod family;
 mod fit;
-mod kernel;
-mod knn;
-mod lap_rls;
-mod lap_svm;
-mod laplacian;
 mod method;
 mod multiclass;
-mod nearest;
 mod params;
 mod prepared;
-mod qp;
-mod rls;
-mod rof;
-mod simplex;
-mod smoother;
-mod svm;
-mod svm_step;
-mod sym_graph;
-mod tv;
+mod solvers;
 
+pub use build::{Gram, KnnGraph, RbfKernel, SymGraph, Weighting, laplacian, laplacian_times};
 pub use decision::Decision;
 pub use family::GraphFamily;
 pub use fit::FittedGraph;
-pub use kernel::{Gram, RbfKernel};
-pub use knn::{KnnGraph, Weighting};
-pub use laplacian::{laplacian, laplacian_times};
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
-pub use qp::{DualQp, QpSettings, QpSolution};
-pub use rof::{EdgeOperator, RofReport, RofSettings, RofWorkspace};
-pub use simplex::project_simplex;
-pub use sym_graph::SymGraph;
+pub use solvers::{
+    DualQp, EdgeOperator, QpSettings, QpSolution, RofReport, RofSettings, RofWorkspace,
+    project_simplex,
+};
 
 #[cfg(test)]
 mod tests;

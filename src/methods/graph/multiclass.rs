@@ -11,10 +11,10 @@ use faer::linalg::solvers::Solve;
 use faer::{Mat, MatMut, MatRef};
 use rayon::prelude::*;
 
-use super::cheeger::{CheegerState, clamp};
+use super::binary::cheeger::{CheegerState, clamp};
 use super::prepared::{Prepared, normalise};
-use super::smoother::smoother;
-use super::svm_step::{SvmStep, svm_steps};
+use super::solvers::smoother::smoother;
+use super::solvers::svm_step::{SvmStep, svm_steps};
 use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, project_simplex};
 use crate::error::{Error, Result};
 

@@ -56,8 +56,8 @@ fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitte
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
 fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(f64, f64); 2]>> {
-    let alpha = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
-    score_gaussians(split.source, split.problem, &*moments(split)?, policy, alpha, fit.lambda)
+    let (al, au) = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
+    score_gaussians(split.source, split.problem, &*moments(split)?, policy, al, au, fit.lambda)
         .map(Some)
 }
 

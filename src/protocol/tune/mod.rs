@@ -16,7 +16,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::draw::draw;
-use super::runner::fit;
+use super::fit::fit;
 use crate::config::{Criterion, Experiment};
 use crate::data::{DataSource, Problem};
 use crate::engine::{Method, Split, Store, memory};

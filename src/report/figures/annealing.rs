@@ -71,11 +71,7 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
         .map_err(|e| fail(&e))?
         .label(format!("best S3VM objective {:.5}", p.best))
         .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK.mix(0.5)));
-    super::legend(&mut chart.configure_series_labels())
-        .position(SeriesLabelPosition::LowerLeft)
-        .draw()
-        .map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    super::finish(&mut chart, &root, Some(SeriesLabelPosition::LowerLeft), out)
 }
 
 #[cfg(test)]

@@ -141,8 +141,7 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
             .draw_series(c.points.iter().map(|q| Circle::new((q.0, q.1), 3, colour.filled())))
             .map_err(|e| fail(&e))?;
     }
-    super::legend(&mut chart.configure_series_labels()).draw().map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    super::finish(&mut chart, &root, None, path)
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@ pub use theory_check::{ErrorPair, theory_check};
 use std::path::Path;
 use std::sync::Once;
 
-use plotters::chart::SeriesLabelStyle;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -40,11 +39,22 @@ fn canvas<'a>(path: &'a Path, size: (u32, u32), stamp: &str) -> Result<(Area<'a>
     Ok((root, plot))
 }
 
-/// The legend box style shared by the figures.
-fn legend<'s, 'a, 'b, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    style: &'s mut SeriesLabelStyle<'a, 'b, DB, CT>,
-) -> &'s mut SeriesLabelStyle<'a, 'b, DB, CT> {
-    style.background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14))
+/// The tail of every figure with series: the legend box (at `position`, else plotters'
+/// default place) in the shared style, then the PNG written to `path`.
+fn finish<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>,
+    root: &Area<'a>,
+    position: Option<SeriesLabelPosition>,
+    path: &Path,
+) -> Result<()> {
+    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
+    let mut labels = chart.configure_series_labels();
+    labels.background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14));
+    if let Some(position) = position {
+        labels.position(position);
+    }
+    labels.draw().map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
 }
 
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");

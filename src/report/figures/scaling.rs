@@ -66,11 +66,7 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
             .label(format!("{} (slope {:.2})", s.name, s.slope))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
     }
-    super::legend(&mut chart.configure_series_labels())
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    super::finish(&mut chart, &root, Some(SeriesLabelPosition::UpperLeft), path)
 }
 
 #[cfg(test)]

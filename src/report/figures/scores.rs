@@ -103,8 +103,7 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             .label(format!("theory, {name}"))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
     }
-    super::legend(&mut chart.configure_series_labels()).draw().map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    super::finish(&mut chart, &root, None, path)
 }
 
 #[cfg(test)]

@@ -67,9 +67,5 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .map_err(|e| fail(&e))?
         .label("settings (±0.02 band in grey)")
         .legend(move |(x, y)| Circle::new((x + 8, y), 4, blue.filled()));
-    super::legend(&mut chart.configure_series_labels())
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    super::finish(&mut chart, &root, Some(SeriesLabelPosition::UpperLeft), path)
 }

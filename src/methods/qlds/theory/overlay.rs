@@ -18,7 +18,8 @@ pub fn score_gaussians(
     problem: &Problem,
     prep: &Prepared,
     policy: LambdaPolicy,
-    (al, au): (f64, f64),
+    al: f64,
+    au: f64,
     lambda: f64,
 ) -> Result<[(f64, f64); 2]> {
     let count = |y: &ndarray::Array1<f64>| {

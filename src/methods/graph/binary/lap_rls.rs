@@ -5,13 +5,13 @@
 use faer::Mat;
 use faer::linalg::solvers::Solve;
 
-use super::GraphParams;
-use super::prepared::{Prepared, mat_vec};
-use super::smoother::smoother;
 use crate::error::Result;
+use crate::methods::graph::GraphParams;
+use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::solvers::smoother::smoother;
 
 /// Scores f on all N points.
-pub(super) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (n, nl) = (prep.n(), prep.n_labeled);
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);

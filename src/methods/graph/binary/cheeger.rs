@@ -6,14 +6,14 @@
 
 use faer::{ColMut, ColRef, Mat};
 
-use super::prepared::{Prepared, mat_vec, median, normalise};
-use super::smoother::smoother;
-use super::svm_step::{SvmStep, svm_steps};
-use super::{EdgeOperator, GraphParams, RofSettings, RofWorkspace};
 use crate::error::Result;
+use crate::methods::graph::prepared::{Prepared, mat_vec, median, normalise};
+use crate::methods::graph::solvers::smoother::smoother;
+use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};
+use crate::methods::graph::{EdgeOperator, GraphParams, RofSettings, RofWorkspace};
 
 /// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1.
-pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
     iterate(prep, p, |g, e| {
@@ -24,7 +24,7 @@ pub(super) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
 }
 
 /// Cheeger-SVM: e = SVM(g) (eqs. 92–96), r = r1.
-pub(super) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
     let mut steps = [SvmStep::new(m, &prep.y)];
@@ -69,16 +69,16 @@ fn iterate(
 /// Buffers of one Cheeger iteration for one score vector. One iteration is
 /// [`target`](Self::target), the e-step from `g` (by the caller, so that several classes
 /// can share one pass over the smoother), then [`smooth`](Self::smooth) of its result.
-pub(super) struct CheegerState {
-    pub(super) g: Vec<f64>,
-    pub(super) h: Vec<f64>,
+pub(crate) struct CheegerState {
+    pub(crate) g: Vec<f64>,
+    pub(crate) h: Vec<f64>,
     ratio: f64,
     scratch: Vec<f64>,
     rof: RofWorkspace,
 }
 
 impl CheegerState {
-    pub(super) fn new(op: &EdgeOperator, n: usize) -> Self {
+    pub(crate) fn new(op: &EdgeOperator, n: usize) -> Self {
         let rof = op.workspace();
         CheegerState {
             g: vec![0.0; n],
@@ -90,7 +90,7 @@ impl CheegerState {
     }
 
     /// g = f + c·sign(f), the e-step's input; keeps the Cheeger ratio E of f.
-    pub(super) fn target(&mut self, op: &EdgeOperator, c: f64, f: &[f64]) {
+    pub(crate) fn target(&mut self, op: &EdgeOperator, c: f64, f: &[f64]) {
         self.ratio = cheeger_ratio(op, f, &mut self.scratch);
         for (g, f) in self.g.iter_mut().zip(f) {
             *g = f + c * sign(*f);
@@ -98,7 +98,7 @@ impl CheegerState {
     }
 
     /// h = ROF(e; 1, E/c) − median for the e-step's result `e`: leaves t in `self.h`.
-    pub(super) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, e: &[f64]) {
+    pub(crate) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, e: &[f64]) {
         self.h.copy_from_slice(e);
         op.solve(e, 1.0, (self.ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
         let m = median(&self.h, &mut self.scratch);
@@ -106,7 +106,7 @@ impl CheegerState {
     }
 
     /// Replaces t by −t when −t, with the labels clamped, has the lower Cheeger ratio (28).
-    pub(super) fn orient(&mut self, op: &EdgeOperator, y: &[f64]) {
+    pub(crate) fn orient(&mut self, op: &EdgeOperator, y: &[f64]) {
         let nl = y.len();
         let ratio = |sign: f64, s: &mut Vec<f64>, scratch: &mut Vec<f64>| {
             s.iter_mut().zip(&self.h).for_each(|(s, t)| *s = sign * t);
@@ -128,7 +128,7 @@ fn cheeger_ratio(op: &EdgeOperator, f: &[f64], scratch: &mut Vec<f64>) -> f64 {
 }
 
 /// s = t except s_i = y_i on the first `nl` points.
-pub(super) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
+pub(crate) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
     s.copy_from_slice(t);
     s[..nl].copy_from_slice(&y[..nl]);
 }

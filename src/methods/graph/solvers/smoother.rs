@@ -6,13 +6,13 @@ use std::borrow::Cow;
 use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
 
-use super::laplacian_times;
-use super::prepared::Prepared;
 use crate::error::{Error, Result};
+use crate::methods::graph::laplacian_times;
+use crate::methods::graph::prepared::Prepared;
 
 /// M for the given λ, r and Laplacian weight γ: the copy kept by
 /// [`Prepared::add_smoother`] if any, else computed now.
-pub(super) fn smoother(
+pub(crate) fn smoother(
     prep: &Prepared,
     lambda: f64,
     r: f64,

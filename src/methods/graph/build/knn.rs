@@ -85,7 +85,7 @@ impl KnnGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::graph::distances::{self, row_norms};
+    use crate::methods::graph::build::distances::{self, row_norms};
     use faer::Mat;
     use ndarray::Array2;
     use rand::{Rng, SeedableRng};

@@ -2,13 +2,13 @@
 
 use faer::Mat;
 
-use super::GraphParams;
-use super::prepared::{Prepared, mat_vec};
 use crate::error::Result;
 use crate::linalg::spd_solve;
+use crate::methods::graph::GraphParams;
+use crate::methods::graph::prepared::{Prepared, mat_vec};
 
 /// Scores f on all N points.
-pub(super) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (n, k) = (prep.n_labeled, &prep.gram.k);
     let a = Mat::from_fn(n, n, |i, j| p.eta * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
     let mut alpha = Mat::from_fn(n, 1, |i, _| p.eta * prep.y[i]);

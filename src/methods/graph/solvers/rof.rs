@@ -2,8 +2,8 @@
 //! first-order primal–dual method of Chambolle & Pock (2011, Algorithm 2), stopped on the
 //! relative primal–dual gap with an iteration cap.
 
-use super::SymGraph;
 use crate::error::{Error, Result};
+use crate::methods::graph::SymGraph;
 
 /// Solver settings: stop when gap ≤ `tol` × primal value, checked every 10 steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,6 +45,17 @@ pub struct RofReport {
     /// Last computed primal–dual gap (an upper bound on the primal suboptimality).
     pub gap: f64,
     pub converged: bool,
+}
+
+/// The parameters of one primal–dual step: step sizes σ and τ, the weights γ and μ of the
+/// problem, and the extrapolation θ.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    sigma: f64,
+    gamma: f64,
+    tau: f64,
+    mu: f64,
+    theta: f64,
 }
 
 impl EdgeOperator {
@@ -117,7 +128,7 @@ impl EdgeOperator {
         let mut gap = f64::INFINITY;
         for iteration in 1..=settings.max_iter {
             let theta = 1.0 / (1.0 + 2.0 * mu * tau).sqrt();
-            self.step((sigma, gamma, tau, mu, theta), f, u, work);
+            self.step(Step { sigma, gamma, tau, mu, theta }, f, u, work);
             tau *= theta;
             sigma /= theta;
             if iteration % 10 == 0 || iteration == settings.max_iter {
@@ -139,13 +150,8 @@ impl EdgeOperator {
     /// ±γ) for node i's edges, Dᵀp (complete for i once its own edges are added, the
     /// lower ones having been scattered before), u_i ← (u_i − τ(Dᵀp)_i + τμ f_i)/(1 + τμ)
     /// and ū_i = u_i + θ(u_i − u_i^old). Additions into Dᵀp are in edge order.
-    fn step(
-        &self,
-        (sigma, gamma, tau, mu, theta): (f64, f64, f64, f64, f64),
-        f: &[f64],
-        u: &mut [f64],
-        work: &mut RofWorkspace,
-    ) {
+    fn step(&self, step: Step, f: &[f64], u: &mut [f64], work: &mut RofWorkspace) {
+        let Step { sigma, gamma, tau, mu, theta } = step;
         work.dtp.fill(0.0);
         for i in 0..u.len() {
             let (ui, mut dtp) = (work.u_bar[i], work.dtp[i]);

@@ -11,7 +11,7 @@ use crate::error::Result;
 
 /// Dual matrix and warm-start state for one label vector y ∈ {±1}^{n_l}.
 #[derive(Debug, Clone)]
-pub(super) struct SvmStep {
+pub(crate) struct SvmStep {
     q: Mat<f64>,
     y: Vec<f64>,
     beta: Vec<f64>,
@@ -20,7 +20,7 @@ pub(super) struct SvmStep {
 
 impl SvmStep {
     /// Builds Q = Y M_ll Y for the labels `y` of the first n_l points.
-    pub(super) fn new(m: &Mat<f64>, y: &[f64]) -> Self {
+    pub(crate) fn new(m: &Mat<f64>, y: &[f64]) -> Self {
         let nl = y.len();
         SvmStep {
             q: Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]),
@@ -52,7 +52,7 @@ impl SvmStep {
 
 /// F = M(r T + Ỹ_k β_k) column by column, column k of the targets `t` with `steps[k]`:
 /// two products with M for all columns at once (one pass over M each).
-pub(super) fn svm_steps(
+pub(crate) fn svm_steps(
     steps: &mut [SvmStep],
     m: &Mat<f64>,
     r: f64,

@@ -3,12 +3,12 @@
 
 use faer::Mat;
 
-use super::prepared::{Prepared, mat_vec};
-use super::{DualQp, GraphParams};
 use crate::error::Result;
+use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::{DualQp, GraphParams};
 
 /// Scores f on all N points.
-pub(super) fn svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (n, k, y) = (prep.n_labeled, &prep.gram.k, &prep.y);
     let q = Mat::from_fn(n, n, |i, j| y[i] * y[j] * k[(i, j)] / p.lambda);
     let ones = vec![-1.0; n];

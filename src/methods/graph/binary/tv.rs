@@ -9,12 +9,12 @@ use faer::ColMut;
 use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
 
-use super::prepared::{Prepared, mat_vec, normalise_to};
-use super::{DualQp, EdgeOperator, GraphParams};
 use crate::error::{Error, Result};
+use crate::methods::graph::prepared::{Prepared, mat_vec, normalise_to};
+use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
 
 /// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
-pub(super) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let y = prep.padded_labels();
     let nl = prep.n_labeled;
     split(prep, p, |e, h| {
@@ -28,7 +28,7 @@ pub(super) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
 
 /// TV-SVM: min μΣξ + (r2/2)‖h − e‖² s.t. y_i(h_i + b) ≥ 1 − ξ_i on the labeled points;
 /// dual Q = I/r2, linear term y∘e − 1 (eqs. 67–70); h_l = e_l + Yβ/r2, h_u = e_u.
-pub(super) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (nl, y) = (prep.n_labeled, &prep.y);
     let q = Mat::from_fn(nl, nl, |i, j| if i == j { 1.0 / p.r2 } else { 0.0 });
     let mut beta = vec![0.0; nl];

@@ -4,13 +4,13 @@
 
 use faer::Mat;
 
-use super::prepared::{Prepared, mat_vec};
-use super::smoother::smoother;
-use super::{DualQp, GraphParams};
 use crate::error::Result;
+use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::solvers::smoother::smoother;
+use crate::methods::graph::{DualQp, GraphParams};
 
 /// Scores f on all N points.
-pub(super) fn lap_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn lap_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (n, nl, y) = (prep.n(), prep.n_labeled, &prep.y);
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let q = Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]);
