@@ -23,6 +23,9 @@ enum Command {
     /// Run every (dataset, split, method) of a config; writes OUT/<name>/results.csv and
     /// OUT/<name>/summary.md.
     Run(run::Args),
+    /// Fits done and missing in a run folder (OUT/<name>), per shard, with the command that
+    /// completes each unfinished shard.
+    Status(status::Args),
     /// Merge the row logs of a sharded run (OUT/<name>) into results.csv and summary.md.
     Merge(merge::Args),
     /// Write SLURM scripts running a config as a job array of shards and a merge job.
@@ -33,6 +36,9 @@ enum Command {
     /// Curves of error (or selected α) against the number of labeled examples, one per
     /// method, over the datasets whose name starts with --prefix (PNG).
     PlotCurve(plot_curve::Args),
+    /// Mean tuning error over the grid of one dataset and method of a tuning.csv, the chosen
+    /// point ringed (PNG).
+    PlotTuning(plot_tuning::Args),
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores(plot_scores::Args),
     /// Per split: error, share of unlabeled points predicted as each class beside the true
@@ -69,10 +75,12 @@ fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Status(a) => status::run(a),
         Command::Slurm(a) => slurm::run(a),
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
         Command::PlotScores(a) => plot_scores::run(a),
+        Command::PlotTuning(a) => plot_tuning::run(a),
         Command::Shares(a) => shares::run(a),
         Command::TheoryCheck(a) => theory_check::run(a),
         Command::PhaseDiagram(a) => phase_diagram::run(a),

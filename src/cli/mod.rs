@@ -6,10 +6,12 @@ pub mod output;
 pub mod phase_diagram;
 pub mod plot_curve;
 pub mod plot_scores;
+pub mod plot_tuning;
 pub mod proportions;
 pub mod run;
 pub mod shares;
 pub mod slurm;
+pub mod status;
 pub mod study;
 pub mod table;
 pub mod theory;
@@ -51,6 +53,15 @@ impl Pick {
             "method",
         )?;
         Ok((exp, d, m))
+    }
+}
+
+/// A count of at least 1 (for `--threads`).
+pub fn at_least_one(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (leave it out to use all cores)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("expected a whole number: {e}")),
     }
 }
 

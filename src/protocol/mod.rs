@@ -3,15 +3,18 @@
 
 mod atomic;
 mod draw;
+pub mod estimate;
 mod lock;
 mod log;
 mod merge;
+pub mod progress;
 mod results;
 mod runner;
 mod seeds;
 pub mod shard;
 mod slurm;
 pub mod splits;
+pub mod status;
 pub mod tune;
 
 pub use draw::{draw, split_problem};
