@@ -5,12 +5,17 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use cli::*;
 
 #[derive(Parser)]
-#[command(name = "sslab", version, about = "Semi-supervised classification experiments")]
+#[command(
+    name = "sslab",
+    version,
+    about = "Semi-supervised classification experiments",
+    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,6 +27,9 @@ enum Command {
     Validate(validate::Args),
     /// Run every (dataset, split, method) of a config; writes OUT/<name>/results.csv and
     /// OUT/<name>/summary.md.
+    #[command(
+        after_help = "Examples:\n  sslab run configs/quickstart.toml                 # into results/quickstart/\n  sslab run my.toml -o scratch -j 2 -q              # 2 threads, no progress output\n  sslab run my.toml --resume                        # complete an interrupted run\n  sslab run my.toml --force                         # run a finished config again\n  sslab run my.toml --shard 1/4                     # one shard; then `sslab merge`"
+    )]
     Run(run::Args),
     /// Fits done and missing in a run folder (OUT/<name>), per shard, with the command that
     /// completes each unfinished shard.
@@ -29,12 +37,21 @@ enum Command {
     /// Merge the row logs of a sharded run (OUT/<name>) into results.csv and summary.md.
     Merge(merge::Args),
     /// Write SLURM scripts running a config as a job array of shards and a merge job.
+    #[command(
+        after_help = "Example:\n  sslab slurm my.toml --shards 8 --cpus 4 --time 02:00:00 -o /shared/results\n  bash /shared/results/<name>/slurm/submit.sh\n  sslab status /shared/results/<name>                # while it runs"
+    )]
     Slurm(slurm::Args),
     /// Tables from result files: OUT/NAME.{md,tex,csv}, and OUT/NAME_vs_paper.md with
     /// --published.
+    #[command(
+        after_help = "Examples:\n  sslab table results/quickstart/results.csv --name quickstart\n  sslab table results/qlds_table2/results.csv --name t2 --methods 'LS-SVM,QLDS(th)' \\\n      --published configs/published/qlds_table2.csv"
+    )]
     Table(table::Args),
     /// Curves of error (or selected α) against the number of labeled examples, one per
     /// method, over the datasets whose name starts with --prefix (PNG).
+    #[command(
+        after_help = "Example:\n  sslab plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix books- \\\n      --value alpha_l -o figures/books_alpha_l.png"
+    )]
     PlotCurve(plot_curve::Args),
     /// Mean tuning error over the grid of one dataset and method of a tuning.csv, the chosen
     /// point ringed (PNG).
@@ -55,6 +72,9 @@ enum Command {
     Proportions(proportions::Args),
     /// A theory study (phase-diagram, proportions, theory-check) with its options in a
     /// config file's `[study]` table.
+    #[command(
+        after_help = "Example:\n  sslab study configs/qlds_fig5_phase.toml          # [study] command = \"phase-diagram\""
+    )]
     Study(study::Args),
     /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
     /// results.csv written by `run`.
@@ -66,6 +86,11 @@ enum Command {
     Data {
         #[command(subcommand)]
         command: data::Command,
+    },
+    /// Shell completions on stdout, e.g. `sslab completions bash > ~/.local/share/bash-completion/completions/sslab`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -94,6 +119,10 @@ fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
         Command::Data { command } => data::run(command),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "sslab", &mut std::io::stdout());
+            Ok(())
+        }
     }
 }
 
@@ -104,7 +133,16 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let result = dispatch(Cli::parse().command);
+    // The version names the commit every output is stamped with (from the working folder);
+    // git runs only when the version is asked for.
+    let mut command = Cli::command();
+    if std::env::args().any(|a| a == "--version" || a == "-V") {
+        let version = format!("{} (commit {})", env!("CARGO_PKG_VERSION"), sslab::report::commit());
+        command = command.version(&*Box::leak(version.into_boxed_str()));
+    }
+    let matches = command.get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = dispatch(cli.command);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -252,3 +252,39 @@ fn a_choice_on_the_edge_of_its_grid_is_warned_marked_and_plotted() {
     assert!(text(&o).1.contains("no rows for dataset `g` and method `R` (have: g / Q)"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_help_guides_version_names_the_commit_and_completions_are_written() {
+    let (version, _) = text(&sslab(&["--version"]));
+    assert!(
+        version.starts_with(&format!("sslab {} (commit ", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    let (help, _) = text(&sslab(&["--help"]));
+    assert!(help.contains("experiments  validate, run, status, merge, slurm"), "{help}");
+    for command in ["run", "table", "plot-curve", "slurm", "study"] {
+        let (help, _) = text(&sslab(&[command, "--help"]));
+        assert!(help.contains("Example"), "{command}: {help}");
+    }
+    let (help, _) = text(&sslab(&["run", "--help"]));
+    for flag in ["-o, --out", "-j, --threads", "-q, --quiet", "default: all cores"] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+    for (shell, mark) in
+        [("bash", "_sslab()"), ("zsh", "#compdef sslab"), ("fish", "complete -c sslab")]
+    {
+        let (script, err) = text(&sslab(&["completions", shell]));
+        assert!(script.contains(mark) && script.contains("plot-tuning"), "{shell}: {err}");
+    }
+}
+
+#[test]
+fn the_slurm_array_leaves_progress_lines_in_the_shard_logs() {
+    let (dir, cfg) = setup("slurm");
+    let out = dir.join("out");
+    let o = sslab(&["slurm", cfg.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let array = std::fs::read_to_string(out.join("wf/slurm/array.sbatch")).unwrap();
+    assert!(array.contains(" --resume\n") && !array.contains("--quiet"), "{array}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

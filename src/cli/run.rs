@@ -13,15 +13,17 @@ use super::output::write_run;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The config file (TOML).
     config: PathBuf,
-    /// Output folder.
-    #[arg(long, default_value = "results")]
+    /// Output folder: the run writes OUT/<experiment name>/.
+    #[arg(short, long, default_value = "results")]
     out: PathBuf,
-    /// Worker threads, at least 1 (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = super::at_least_one)]
+    /// Worker threads, at least 1 (default: all cores, or $RAYON_NUM_THREADS). Results do not
+    /// depend on it.
+    #[arg(short = 'j', long, value_parser = super::at_least_one)]
     threads: Option<usize>,
-    /// Do not draw the progress bar.
-    #[arg(long)]
+    /// No progress output (neither the bar on a terminal nor the progress lines elsewhere).
+    #[arg(short, long)]
     quiet: bool,
     /// Keep the rows of an interrupted run of the same config and run only the rest.
     #[arg(long)]
