@@ -288,3 +288,46 @@ fn the_slurm_array_leaves_progress_lines_in_the_shard_logs() {
     assert!(array.contains(" --resume\n") && !array.contains("--quiet"), "{array}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn misspelt_keys_kinds_and_names_get_a_suggestion() {
+    let (dir, cfg) = setup("suggest");
+    let cases = [
+        (
+            "kind = \"ls_svm\"",
+            "kind = \"ls_svn\"",
+            "unknown kind `ls_svn` (did you mean `ls_svm`?)",
+        ),
+        (
+            "grid = 4",
+            "gird = 4",
+            "methods[1].gird: not a parameter of `qlds` (did you mean `grid`?)",
+        ),
+        ("mean_norm = 1.5", "mean_nrom = 1.5", "unknown field `mean_nrom`"),
+        ("mean_norm = 1.5", "preprocesss = [\"center\"]", "(did you mean `preprocess`?)"),
+        (
+            "kind = \"synthetic\"",
+            "kind = \"synthetik\"",
+            "unknown kind `synthetik` (did you mean `synthetic`?)",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        std::fs::write(&cfg, CONFIG.replacen(from, to, 1)).unwrap();
+        let (_, err) = text(&sslab(&["validate", cfg.to_str().unwrap()]));
+        assert!(err.contains(expected), "{to}: {err}");
+    }
+    let (_, err) = text(&sslab(&["validate", cfg.to_str().unwrap()]));
+    assert!(!err.contains("mean_norm`?"));
+    std::fs::write(&cfg, CONFIG.replacen("mean_norm = 1.5", "mean_nrom = 1.5", 1)).unwrap();
+    let (_, err) = text(&sslab(&["validate", cfg.to_str().unwrap()]));
+    assert!(err.contains("(did you mean `mean_norm`?)"), "{err}");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let o = sslab(&["shares", cfg.to_str().unwrap(), "--method", "LS-SVN", "--splits", "1"]);
+    assert!(text(&o).1.contains("no method `LS-SVN` in"), "{}", text(&o).1);
+    assert!(
+        text(&o).1.contains("(did you mean `LS-SVM`?) (have: LS-SVM, QLDS(th))"),
+        "{}",
+        text(&o).1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -71,8 +71,9 @@ fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) 
         None => Ok(0),
         Some(n) => names.iter().position(|m| m == n).ok_or_else(|| {
             Error::Data(format!(
-                "no {what} `{n}` in {} (have: {})",
+                "no {what} `{n}` in {}{} (have: {})",
                 exp.path.display(),
+                sslab::config::suggest::did_you_mean(n, names.iter().copied()),
                 names.join(", ")
             ))
         }),

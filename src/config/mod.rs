@@ -8,6 +8,7 @@ mod files;
 mod generators;
 mod methods;
 mod raw;
+pub mod suggest;
 mod sweep;
 mod tuning;
 mod values;
@@ -62,7 +63,7 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
     let tunes = tuning::extract(&mut root, at)?;
     let raw =
         raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
-            .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
+            .map_err(|e| at.error(e.span().unwrap_or(0..0), suggest::serde_message(e.message())))?;
     experiment::check(
         raw,
         (datasets, methods.into_iter().zip(tunes).collect()),

@@ -116,7 +116,10 @@ impl<'a> Entry<'a> {
     /// Errors on the first key (in the order written) that is not in `allowed`.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
-            Some((k, _)) => Err(self.error(k, format!("not a parameter of `{}`", self.kind()))),
+            Some((k, _)) => {
+                let hint = crate::config::suggest::did_you_mean(k, allowed.iter().copied());
+                Err(self.error(k, format!("not a parameter of `{}`{hint}", self.kind())))
+            }
             None => Ok(()),
         }
     }
