@@ -11,10 +11,10 @@ pub fn edges(t: &Tuning, chosen: usize) -> Vec<(String, &'static str)> {
     for (key, value) in &t.grid[chosen].values {
         let mut values: Vec<&str> = Vec::new();
         for p in &t.grid {
-            if let Some((_, v)) = p.values.iter().find(|(k, _)| k == key) {
-                if !values.contains(&v.as_str()) {
-                    values.push(v);
-                }
+            if let Some((_, v)) = p.values.iter().find(|(k, _)| k == key)
+                && !values.contains(&v.as_str())
+            {
+                values.push(v);
             }
         }
         if values.len() < 3 {
