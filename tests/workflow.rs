@@ -321,6 +321,24 @@ fn misspelt_keys_kinds_and_names_get_a_suggestion() {
     std::fs::write(&cfg, CONFIG.replacen("mean_norm = 1.5", "mean_nrom = 1.5", 1)).unwrap();
     let (_, err) = text(&sslab(&["validate", cfg.to_str().unwrap()]));
     assert!(err.contains("(did you mean `mean_norm`?)"), "{err}");
+    // Wrong types name the key and say the type in words.
+    for (from, to, expected) in [
+        (
+            "mean_norm = 1.5",
+            "mean_norm = \"one\"",
+            ":11: mean_norm: expected a number, got the string \"one\"",
+        ),
+        ("splits = 4", "splits = [4]", ":5: splits: expected a whole number, got a list"),
+        (
+            "grid = 4",
+            "grid = \"four\"",
+            "methods[1].grid: expected a whole number, got the string \"four\"",
+        ),
+    ] {
+        std::fs::write(&cfg, CONFIG.replacen(from, to, 1)).unwrap();
+        let (_, err) = text(&sslab(&["validate", cfg.to_str().unwrap()]));
+        assert!(err.contains(expected), "{to}: {err}");
+    }
     std::fs::write(&cfg, CONFIG).unwrap();
     let o = sslab(&["shares", cfg.to_str().unwrap(), "--method", "LS-SVN", "--splits", "1"]);
     assert!(text(&o).1.contains("no method `LS-SVN` in"), "{}", text(&o).1);

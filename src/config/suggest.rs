@@ -22,6 +22,30 @@ pub fn serde_message(message: &str) -> String {
     format!("{message}{}", did_you_mean(word, known))
 }
 
+/// A serde type error (``invalid type: string "one", expected f64``) in words:
+/// `expected a number, got the string "one"`; other messages unchanged.
+pub fn type_message(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("invalid type: ") else { return message.to_string() };
+    let Some((got, expected)) = rest.rsplit_once(", expected ") else {
+        return message.to_string();
+    };
+    let expected = match expected {
+        "f64" | "f32" => "a number",
+        "i64" | "u64" | "usize" | "u32" | "i32" | "u8" => "a whole number",
+        "a string" | "string" | "a borrowed string" => "a string",
+        "a sequence" => "a list",
+        "a boolean" | "bool" => "true or false",
+        other => other,
+    };
+    let got = match got {
+        "sequence" => "a list".to_string(),
+        "map" => "a table".to_string(),
+        g if g.starts_with("string ") => format!("the {g}"),
+        g => g.to_string(),
+    };
+    format!("expected {expected}, got {got}")
+}
+
 /// Optimal-string-alignment distance between `a` and `b`, over characters.
 fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -60,5 +84,13 @@ mod tests {
             "unknown field `preprocesss`, expected one of `name`, `preprocess` (did you mean `preprocess`?)"
         );
         assert_eq!(serde_message("invalid type"), "invalid type");
+        assert_eq!(
+            type_message("invalid type: string \"one\", expected f64"),
+            "expected a number, got the string \"one\""
+        );
+        assert_eq!(
+            type_message("invalid type: sequence, expected i64"),
+            "expected a whole number, got a list"
+        );
     }
 }

@@ -129,14 +129,13 @@ impl<'a> Entry<'a> {
         self.values.iter().find_map(|(k, _)| keys.iter().find(|x| **x == k.as_str()).copied())
     }
 
-    /// The value of `key` as a `T`; a wrong type is an error at its line.
+    /// The value of `key` as a `T`; a wrong type is an error at its line naming the key path
+    /// and the type in words.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
         let Some(v) = self.spanned(key) else { return Ok(None) };
-        v.get_ref()
-            .clone()
-            .try_into()
-            .map(Some)
-            .map_err(|e: toml::de::Error| self.at.error(v.span(), e.message().to_string()))
+        v.get_ref().clone().try_into().map(Some).map_err(|e: toml::de::Error| {
+            self.error(key, crate::config::suggest::type_message(e.message()))
+        })
     }
 
     /// A number (integer or float) under `key`.
