@@ -2,6 +2,13 @@
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
+# THREADS=N limits every target that runs experiments to N worker threads (rayon reads
+# RAYON_NUM_THREADS; default: all cores). Targets rerun into results/ with --force: they
+# regenerate the committed outputs.
+ifdef THREADS
+export RAYON_NUM_THREADS := $(THREADS)
+endif
+RUN := $(SSLAB) run --force
 
 .PHONY: lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
@@ -21,9 +28,11 @@ MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
 test:
 	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
 
+# Writes into out/ (not tracked), so a first command leaves git clean; results/quickstart
+# holds the committed reference run.
 quickstart: build
-	$(SSLAB) run configs/quickstart.toml --out results
-	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png
+	$(RUN) configs/quickstart.toml --out out
+	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out out/quickstart_scores.png
 
 bench:
 	$(CARGO) bench --profile release --locked --bench qlds
@@ -35,7 +44,7 @@ reproduce-tables: qlds-tables qlds-table1 qlds-table4 tv-tables
 QLDS_TABLE2 := LS-SVM,GB-SSL,Spectral,ST(LS-SVM),QLDS(cv),QLDS(th),QLDS(or)
 QLDS_TABLE5 := LS-SVM,LS-SVM(cv λ),GB-SSL,GB-SSL(cv λ)
 qlds-tables: build
-	$(SSLAB) run configs/qlds_table2.toml --out results --quiet
+	$(RUN) configs/qlds_table2.toml --out results --quiet
 	$(SSLAB) table results/qlds_table2/results.csv --name qlds_table2 --methods '$(QLDS_TABLE2)' --published configs/published/qlds_table2.csv
 	$(SSLAB) table results/qlds_table2/results.csv --name qlds_table5 --methods '$(QLDS_TABLE5)' --published configs/published/qlds_table5.csv
 
@@ -43,7 +52,7 @@ qlds-tables: build
 # (7 datasets × 20 splits, the splits of Table 2), and its comparison with the paper.
 QLDS_TABLE4 := sq+QM,sq+AM,hinge+QM,hinge+AM,log+QM,log+AM
 qlds-table4: build
-	$(SSLAB) run configs/qlds_table4.toml --out results --quiet
+	$(RUN) configs/qlds_table4.toml --out results --quiet
 	$(SSLAB) table results/qlds_table4/results.csv --name qlds_table4 --methods '$(QLDS_TABLE4)' --published configs/published/qlds_table4.csv
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
@@ -67,9 +76,9 @@ bench-svmlin-scaling:
 # SVMlin tables: synthetic text, the SSL-book text sets (`make data DATASETS=ssl_text`) and
 # the paper's own pcmac, scored on its test file (`make data DATASETS=svmlin_pcmac`).
 svmlin-tables: build
-	$(SSLAB) run configs/svmlin_synthetic.toml --out results --quiet
-	$(SSLAB) run configs/svmlin_text.toml --out results --quiet
-	$(SSLAB) run configs/svmlin_pcmac.toml --out results --quiet
+	$(RUN) configs/svmlin_synthetic.toml --out results --quiet
+	$(RUN) configs/svmlin_text.toml --out results --quiet
+	$(RUN) configs/svmlin_pcmac.toml --out results --quiet
 	for c in synthetic text; do \
 		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_error; \
 		$(SSLAB) table results/svmlin_$$c/results.csv --name svmlin_$${c}_prbep --value prbep; \
@@ -103,30 +112,30 @@ figures: build
 	for s in n0200-d040 n0400-d080 n0800-d160 n1200-d240 n2000-d400; do \
 		$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-$$s --bins 30 \
 			--out figures/qlds_fig3_books_$$s.png; done
-	$(SSLAB) run configs/qlds_curves.toml --out results --quiet
+	$(RUN) configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
 			--title "$$d: $$v against the number of labeled examples per class" --out figures/qlds_curves_$${d}_$$v.png; done; done
 
 # QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
 qlds-table1: build
-	$(SSLAB) run configs/qlds_table1.toml --threads 1 --quiet --out results
+	$(RUN) configs/qlds_table1.toml --threads 1 --quiet --out results
 	$(SSLAB) times results/qlds_table1/results.csv --out results/qlds_table1/times.md
 
 # TV paper Tables 1 (USPS 4 vs 9) and 2 ({0, 1, 4, 9}, multi-class) and their comparison
 # with the paper (4.6 minutes wall on 2 cores: Table 1 68 s, Table 2 205 s).
 tv-tables: build
-	$(SSLAB) run configs/tv_usps_4v9.toml --out results --quiet
+	$(RUN) configs/tv_usps_4v9.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-4v9/results.csv --name tv_table1 --published configs/published/tv_table1.csv
-	$(SSLAB) run configs/tv_usps_multiclass.toml --out results --quiet
+	$(RUN) configs/tv_usps_multiclass.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-multiclass/results.csv --name tv_table2 --published configs/published/tv_table2.csv
 
 # TV tables with the parameters chosen by tuning blocks (2 splits of seed 7 per labeled
 # size) instead of by hand; long (Table 1: 17 min wall on one thread of the shared machine, before the ROF speed-up).
 tv-tables-tuned: build
-	$(SSLAB) run configs/tv_usps_4v9_tuned.toml --out results --quiet
+	$(RUN) configs/tv_usps_4v9_tuned.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-4v9-tuned/results.csv --name tv_table1_tuned --published configs/published/tv_table1.csv
-	$(SSLAB) run configs/tv_usps_multiclass_tuned.toml --out results --quiet
+	$(RUN) configs/tv_usps_multiclass_tuned.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-multiclass-tuned/results.csv --name tv_table2_tuned --published configs/published/tv_table2.csv
 
 # TV paper: exact kNN graph on all 9,298 USPS digits (target < 3 s).
@@ -142,7 +151,7 @@ bench-peers:
 # TV paper: the whole multi-class experiment (6 methods × 4 label counts × 10 splits) into a
 # scratch folder; prints wall time and peak memory (targets: < 10 min, < 4 GiB).
 bench-tv-usps: build
-	$(SSLAB) run configs/tv_usps_multiclass.toml --out $${TMPDIR:-/tmp}/sslab-bench-tv --quiet
+	$(RUN) configs/tv_usps_multiclass.toml --out $${TMPDIR:-/tmp}/sslab-bench-tv --quiet
 
 # Ablations explaining mismatches with the papers, one config per hypothesis group
 # (configs/ablations/NAME.toml, experiment `ablation_NAME`, the paper's numbers beside it in
@@ -150,7 +159,7 @@ bench-tv-usps: build
 ABLATIONS := qlds_table2_column3 qlds_adult qlds_mushrooms_splice qlds_alpha_grid qlds_self_training tv_one_label tv_multiclass_one_label tv_laplacian
 ablations: build
 	for a in $(ABLATIONS); do \
-		$(SSLAB) run configs/ablations/$$a.toml --out results/ablations --quiet && \
+		$(RUN) configs/ablations/$$a.toml --out results/ablations --quiet && \
 		$(SSLAB) table results/ablations/ablation_$$a/results.csv --name $$a \
 			--out results/tables/ablations --published configs/ablations/$${a}_paper.csv || exit 1; done
 

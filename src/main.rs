@@ -5,7 +5,7 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, dispatch};
 
@@ -16,7 +16,16 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let result = dispatch(Cli::parse().command);
+    // The version names the commit every output is stamped with (from the working folder);
+    // git runs only when the version is asked for.
+    let mut command = Cli::command();
+    if std::env::args().any(|a| a == "--version" || a == "-V") {
+        let version = format!("{} (commit {})", env!("CARGO_PKG_VERSION"), sslab::report::commit());
+        command = command.version(&*Box::leak(version.into_boxed_str()));
+    }
+    let matches = command.get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = dispatch(cli.command);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -161,6 +161,7 @@ fn shards_started_together_all_run() {
                         "1",
                         "--shard",
                         &format!("{i}/4"),
+                        "--force",
                     ])
                     .stdout(Stdio::piped())
                     .stderr(Stdio::piped())

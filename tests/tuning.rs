@@ -192,7 +192,7 @@ fn the_chosen_point_is_the_argmin_of_errors_computed_independently() {
                     })
                     .sum::<f64>()
                     / splits as f64;
-                let error: f64 = p["error"].parse().unwrap();
+                let error: f64 = p["error_percent"].parse::<f64>().unwrap() / 100.0;
                 assert!(
                     (error - direct).abs() < 1e-12,
                     "{method} on {}: {error} vs {direct}",
@@ -206,7 +206,9 @@ fn the_chosen_point_is_the_argmin_of_errors_computed_independently() {
             let best = points
                 .iter()
                 .min_by(|a, b| {
-                    a["error"].parse::<f64>().unwrap().total_cmp(&b["error"].parse().unwrap())
+                    let e =
+                        |r: &BTreeMap<String, String>| r["error_percent"].parse::<f64>().unwrap();
+                    e(a).total_cmp(&e(b))
                 })
                 .unwrap();
             let chosen: Vec<_> = points.iter().filter(|p| p["chosen"] == "true").collect();
@@ -283,7 +285,8 @@ fn the_gallery_example_runs_and_uses_its_chosen_points() {
             let points: Vec<_> =
                 table.iter().filter(|r| r["dataset"] == d.name && r["method"] == m.name).collect();
             assert_eq!(points.len(), grid.len());
-            let errors: Vec<f64> = points.iter().map(|p| p["error"].parse().unwrap()).collect();
+            let errors: Vec<f64> =
+                points.iter().map(|p| p["error_percent"].parse().unwrap()).collect();
             let argmin =
                 (0..errors.len()).fold(0, |b, i| if errors[i] < errors[b] { i } else { b });
             assert_eq!(points[argmin]["chosen"], "true");

@@ -1,12 +1,17 @@
 //! The subcommands as clap parses them, and their dispatch to one file each.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use super::*;
 
 // The `sslab` command line (no doc comment: clap would take it as the long help).
 #[derive(Parser)]
-#[command(name = "sslab", version, about = "Semi-supervised classification experiments")]
+#[command(
+    name = "sslab",
+    version,
+    about = "Semi-supervised classification experiments",
+    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -18,17 +23,35 @@ pub enum Command {
     Validate(validate::Args),
     /// Run every (dataset, split, method) of a config; writes OUT/<name>/results.csv and
     /// OUT/<name>/summary.md.
+    #[command(
+        after_help = "Examples:\n  sslab run configs/quickstart.toml                 # into results/quickstart/\n  sslab run my.toml -o scratch -j 2 -q              # 2 threads, no progress output\n  sslab run my.toml --resume                        # complete an interrupted run\n  sslab run my.toml --force                         # run a finished config again\n  sslab run my.toml --shard 1/4                     # one shard; then `sslab merge`"
+    )]
     Run(run::Args),
+    /// Fits done and missing in a run folder (OUT/<name>), per shard, with the command that
+    /// completes each unfinished shard.
+    Status(status::Args),
     /// Merge the row logs of a sharded run (OUT/<name>) into results.csv and summary.md.
     Merge(merge::Args),
     /// Write SLURM scripts running a config as a job array of shards and a merge job.
+    #[command(
+        after_help = "Example:\n  sslab slurm my.toml --shards 8 --cpus 4 --time 02:00:00 -o /shared/results\n  bash /shared/results/<name>/slurm/submit.sh\n  sslab status /shared/results/<name>                # while it runs"
+    )]
     Slurm(slurm::Args),
     /// Tables from result files: OUT/NAME.{md,tex,csv}, and OUT/NAME_vs_paper.md with
     /// --published.
+    #[command(
+        after_help = "Examples:\n  sslab table results/quickstart/results.csv --name quickstart\n  sslab table results/qlds_table2/results.csv --name t2 --methods 'LS-SVM,QLDS(th)' \\\n      --published configs/published/qlds_table2.csv"
+    )]
     Table(table::Args),
     /// Curves of error (or selected α) against the number of labeled examples, one per
     /// method, over the datasets whose name starts with --prefix (PNG).
+    #[command(
+        after_help = "Example:\n  sslab plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix books- \\\n      --value alpha_l -o figures/books_alpha_l.png"
+    )]
     PlotCurve(plot_curve::Args),
+    /// Mean tuning error over the grid of one dataset and method of a tuning.csv, the chosen
+    /// point ringed (PNG).
+    PlotTuning(plot_tuning::Args),
     /// Histogram of one method's unlabeled scores on one split, per true class (PNG).
     PlotScores(plot_scores::Args),
     /// Per split: error, share of unlabeled points predicted as each class beside the true
@@ -45,6 +68,9 @@ pub enum Command {
     Proportions(proportions::Args),
     /// A theory study (phase-diagram, proportions, theory-check) with its options in a
     /// config file's `[study]` table.
+    #[command(
+        after_help = "Example:\n  sslab study configs/qlds_fig5_phase.toml          # [study] command = \"phase-diagram\""
+    )]
     Study(study::Args),
     /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
     /// results.csv written by `run`.
@@ -57,6 +83,11 @@ pub enum Command {
         #[command(subcommand)]
         command: data::Command,
     },
+    /// Shell completions on stdout, e.g. `sslab completions bash > ~/.local/share/bash-completion/completions/sslab`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Runs one subcommand.
@@ -65,10 +96,12 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Status(a) => status::run(a),
         Command::Slurm(a) => slurm::run(a),
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
         Command::PlotScores(a) => plot_scores::run(a),
+        Command::PlotTuning(a) => plot_tuning::run(a),
         Command::Shares(a) => shares::run(a),
         Command::TheoryCheck(a) => theory_check::run(a),
         Command::PhaseDiagram(a) => phase_diagram::run(a),
@@ -82,5 +115,9 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
         Command::Data { command } => data::run(command),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "sslab", &mut std::io::stdout());
+            Ok(())
+        }
     }
 }

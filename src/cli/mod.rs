@@ -7,10 +7,12 @@ pub mod output;
 pub mod phase_diagram;
 pub mod plot_curve;
 pub mod plot_scores;
+pub mod plot_tuning;
 pub mod proportions;
 pub mod run;
 pub mod shares;
 pub mod slurm;
+pub mod status;
 pub mod study;
 pub mod table;
 pub mod theory;
@@ -57,14 +59,24 @@ impl Pick {
     }
 }
 
+/// A count of at least 1 (for `--threads`).
+pub fn at_least_one(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (leave it out to use all cores)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("expected a whole number: {e}")),
+    }
+}
+
 /// The index of the dataset or method called `name` in `names` (the first when `None`).
 fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) -> Result<usize> {
     match name {
         None => Ok(0),
         Some(n) => names.iter().position(|m| m == n).ok_or_else(|| {
             Error::Data(format!(
-                "no {what} `{n}` in {} (have: {})",
+                "no {what} `{n}` in {}{} (have: {})",
                 exp.path.display(),
+                sslab::config::suggest::did_you_mean(n, names.iter().copied()),
                 names.join(", ")
             ))
         }),

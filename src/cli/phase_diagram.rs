@@ -31,7 +31,8 @@ pub struct Args {
     draws: usize,
     #[arg(long)]
     csv: PathBuf,
-    #[arg(long)]
+    /// Output PNG.
+    #[arg(short, long)]
     out: PathBuf,
 }
 

@@ -25,7 +25,8 @@ pub struct Args {
     value: String,
     #[arg(long)]
     title: Option<String>,
-    #[arg(long)]
+    /// Output PNG.
+    #[arg(short, long)]
     out: PathBuf,
 }
 

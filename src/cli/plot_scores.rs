@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long)]
     theory: bool,
     /// Output PNG.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
 }
 

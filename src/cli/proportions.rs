@@ -27,7 +27,8 @@ pub struct Args {
     grid: usize,
     #[arg(long)]
     csv: PathBuf,
-    #[arg(long)]
+    /// Output PNG.
+    #[arg(short, long)]
     out: PathBuf,
 }
 

@@ -2,8 +2,10 @@
 //! OUT/<name>/summary.md, with wall time and peak memory; with `--shard I/N` only that
 //! shard's share, into its own row log, for `sslab merge`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use sslab::config::Experiment;
+use sslab::protocol::status::{self, Previous};
 use sslab::protocol::{self, RunOptions, Shard};
 use sslab::{Error, Result, config};
 
@@ -11,19 +13,25 @@ use super::output::write_run;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The config file (TOML).
     config: PathBuf,
-    /// Output folder.
-    #[arg(long, default_value = "results")]
+    /// Output folder: the run writes OUT/<experiment name>/.
+    #[arg(short, long, default_value = "results")]
     out: PathBuf,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, at least 1 (default: all cores, or $RAYON_NUM_THREADS). Results do not
+    /// depend on it.
+    #[arg(short = 'j', long, value_parser = super::at_least_one)]
     threads: Option<usize>,
-    /// Do not draw the progress bar.
-    #[arg(long)]
+    /// No progress output (neither the bar on a terminal nor the progress lines elsewhere).
+    #[arg(short, long)]
     quiet: bool,
     /// Keep the rows of an interrupted run of the same config and run only the rest.
     #[arg(long)]
     resume: bool,
+    /// Run again into a folder that holds a finished or interrupted run of this config,
+    /// replacing its rows.
+    #[arg(long, conflicts_with = "resume")]
+    force: bool,
     /// Run only shard I of N (1 ≤ I ≤ N): its rows go to OUT/<name>/rows.shard-I-of-N.log;
     /// `sslab merge OUT/<name>` writes results.csv once every shard is done.
     #[arg(long)]
@@ -34,6 +42,9 @@ pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    if !a.force && refuse_or_skip(&dir, &exp, &a)? {
+        return Ok(());
+    }
     let options =
         RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
@@ -68,6 +79,31 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether an earlier run of this config in `dir` leaves nothing to do (with `--resume`, a
+/// finished run); an error when it would be overwritten without `--force`.
+fn refuse_or_skip(dir: &Path, exp: &Experiment, a: &Args) -> Result<bool> {
+    let what = a.shard.map_or("run".to_string(), |s| format!("shard {}/{}", s.index, s.count));
+    match status::previous(exp, dir, a.shard) {
+        Previous::Nothing => Ok(false),
+        Previous::Finished { total } if a.resume => {
+            println!(
+                "{}: the {what} of this config is finished ({total} fits); nothing to do (--force runs it again)",
+                dir.display()
+            );
+            Ok(true)
+        }
+        Previous::Partial { .. } if a.resume => Ok(false),
+        Previous::Finished { total } => Err(Error::Data(format!(
+            "{}: holds a finished {what} of this config ({total} fits); --force runs it again and replaces it, or choose another --out",
+            dir.display()
+        ))),
+        Previous::Partial { done, total } => Err(Error::Data(format!(
+            "{}: holds an interrupted {what} of this config ({done} of {total} fits done); --resume completes it, --force starts it over",
+            dir.display()
+        ))),
+    }
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long)]
     time: Option<String>,
     /// Output folder of the run, on a filesystem every node sees.
-    #[arg(long, default_value = "results")]
+    #[arg(short, long, default_value = "results")]
     out: PathBuf,
 }
 

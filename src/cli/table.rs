@@ -16,7 +16,8 @@ pub struct Args {
     /// Base name of the outputs.
     #[arg(long)]
     name: String,
-    #[arg(long, default_value = "results/tables")]
+    /// Output folder of NAME.md, NAME.tex and NAME.csv.
+    #[arg(short, long, default_value = "results/tables")]
     out: PathBuf,
     /// A published-numbers file (configs/published/*.csv) to compare with.
     #[arg(long)]

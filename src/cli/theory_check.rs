@@ -21,7 +21,7 @@ pub struct Args {
     /// `max_eig_all` or `max_eig_unlabeled`.
     #[arg(long, default_value = "max_eig_all")]
     lambda: String,
-    #[arg(long, default_value = "results/theory_check.csv")]
+    #[arg(short, long, default_value = "results/theory_check.csv")]
     out: PathBuf,
     #[arg(long, default_value = "figures/theory_check.png")]
     figure: PathBuf,

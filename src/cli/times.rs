@@ -12,7 +12,7 @@ use super::output::write;
 pub struct Args {
     results: PathBuf,
     /// Output Markdown file.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
 }
 

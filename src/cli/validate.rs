@@ -3,12 +3,20 @@
 
 use std::path::PathBuf;
 
-use sslab::Result;
-use sslab::config;
+use sslab::protocol::estimate;
+use sslab::protocol::progress::duration;
+use sslab::{Result, config};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The config file (TOML).
     config: PathBuf,
+    /// Also print the run's estimated wall time, from the methods' cost estimates.
+    #[arg(long)]
+    estimate: bool,
+    /// Threads the estimate assumes (default: all cores).
+    #[arg(long, value_parser = super::at_least_one)]
+    threads: Option<usize>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -41,6 +49,18 @@ pub fn run(a: Args) -> Result<()> {
             )
         });
         println!("  method  {}{}{tuned}", m.name, show(&m.swept));
+    }
+    if a.estimate {
+        let e = estimate::estimate(&exp);
+        let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
+        println!(
+            "estimate: {} fits, cost {:.3e} (tuning {:.3e}); about {} on {threads} threads ({:.1} s of one thread)",
+            e.fits,
+            e.cost,
+            e.tuning,
+            duration(e.seconds(threads)),
+            e.seconds(1)
+        );
     }
     Ok(())
 }

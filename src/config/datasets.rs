@@ -130,13 +130,18 @@ pub(super) fn dataset(
         at.error(
             d.kind.span(),
             format!(
-                "{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)",
-                key("kind")
+                "{}: unknown kind `{kind}`{} (known: synthetic, sparse_text, named, svmlight)",
+                key("kind"),
+                super::suggest::did_you_mean(
+                    kind,
+                    ["synthetic", "sparse_text", "named", "svmlight"]
+                )
             ),
         )
     })?;
     if let Some((name, s)) = d.present().into_iter().find(|(n, _)| !allowed.contains(n)) {
-        return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset", key(name))));
+        let hint = super::suggest::did_you_mean(name, allowed.iter().copied());
+        return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset{hint}", key(name))));
     }
     let (source, official_sizes) = match kind {
         "synthetic" => {

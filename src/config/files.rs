@@ -178,8 +178,9 @@ pub(super) fn source(
                     at.error(
                         p.span(),
                         format!(
-                            "{}: unknown step `{s}` (known: {})",
+                            "{}: unknown step `{s}`{} (known: {})",
                             key("preprocess"),
+                            super::suggest::did_you_mean(s, Step::NAMES.iter().copied()),
                             Step::NAMES.join(", ")
                         ),
                     )

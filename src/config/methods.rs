@@ -54,8 +54,14 @@ pub(super) fn method(
         families.iter().find(|f| f.kinds().contains(&kind_name.as_str())).ok_or_else(|| {
             let known: Vec<&str> =
                 families.iter().flat_map(|f| f.kinds().iter().copied()).collect();
-            Entry::new(at, i, span.clone(), kind.clone(), Vec::new())
-                .error("kind", format!("unknown kind `{kind_name}` (known: {})", known.join(", ")))
+            Entry::new(at, i, span.clone(), kind.clone(), Vec::new()).error(
+                "kind",
+                format!(
+                    "unknown kind `{kind_name}`{} (known: {})",
+                    super::suggest::did_you_mean(&kind_name, known.iter().copied()),
+                    known.join(", ")
+                ),
+            )
         })?;
     let (default, method, tuning) = match tune {
         None => {

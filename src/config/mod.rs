@@ -8,6 +8,7 @@ mod files;
 mod generators;
 mod methods;
 mod raw;
+pub mod suggest;
 mod sweep;
 mod tuning;
 mod values;
@@ -62,7 +63,15 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
     let tunes = tuning::extract(&mut root, at)?;
     let raw =
         raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
-            .map_err(|e| at.error(e.span().unwrap_or(0..0), e.message().to_string()))?;
+            .map_err(|e| {
+                let span = e.span().unwrap_or(0..0);
+                let message = suggest::serde_message(&suggest::type_message(e.message()));
+                let message = match key_before(src, span.start) {
+                    Some(key) if message.starts_with("expected ") => format!("{key}: {message}"),
+                    _ => message,
+                };
+                at.error(span, message)
+            })?;
     experiment::check(
         raw,
         (datasets, methods.into_iter().zip(tunes).collect()),
@@ -70,6 +79,15 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
         hash(src)?,
         families,
     )
+}
+
+/// The key written before the value at byte `at` on its line (`key = value`), if any.
+fn key_before(src: &str, at: usize) -> Option<&str> {
+    let before = src.get(..at)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let key = line.rsplit_once('=')?.0.trim();
+    let key = key.rsplit([',', '{', ' ']).next().unwrap_or(key).trim();
+    (!key.is_empty()).then_some(key)
 }
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.

@@ -116,7 +116,10 @@ impl<'a> Entry<'a> {
     /// Errors on the first key (in the order written) that is not in `allowed`.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
-            Some((k, _)) => Err(self.error(k, format!("not a parameter of `{}`", self.kind()))),
+            Some((k, _)) => {
+                let hint = crate::config::suggest::did_you_mean(k, allowed.iter().copied());
+                Err(self.error(k, format!("not a parameter of `{}`{hint}", self.kind())))
+            }
             None => Ok(()),
         }
     }
@@ -126,14 +129,13 @@ impl<'a> Entry<'a> {
         self.values.iter().find_map(|(k, _)| keys.iter().find(|x| **x == k.as_str()).copied())
     }
 
-    /// The value of `key` as a `T`; a wrong type is an error at its line.
+    /// The value of `key` as a `T`; a wrong type is an error at its line naming the key path
+    /// and the type in words.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
         let Some(v) = self.spanned(key) else { return Ok(None) };
-        v.get_ref()
-            .clone()
-            .try_into()
-            .map(Some)
-            .map_err(|e: toml::de::Error| self.at.error(v.span(), e.message().to_string()))
+        v.get_ref().clone().try_into().map(Some).map_err(|e: toml::de::Error| {
+            self.error(key, crate::config::suggest::type_message(e.message()))
+        })
     }
 
     /// A number (integer or float) under `key`.

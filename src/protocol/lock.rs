@@ -20,8 +20,9 @@ pub struct RunLock {
 }
 
 impl RunLock {
-    /// Locks `dir` for a whole run or for one shard; the first shard in the folder also
-    /// leaves the config there (`config.toml`, for `sslab merge`). Shards start one at a
+    /// Locks `dir` for a whole run or for one shard; a whole run (of a config read from a
+    /// file), and the first shard in the folder, also leave the config there (`config.toml`,
+    /// for `sslab merge` and `status`). Shards start one at a
     /// time (`.config.lock`), so each sees whether others of its config are running.
     pub fn acquire(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Result<Self> {
         let run_path = dir.join(".run.lock");
@@ -34,7 +35,13 @@ impl RunLock {
         };
         let Some(s) = shard else {
             return match run.try_lock() {
-                Ok(()) => Ok(RunLock { _files: vec![run] }),
+                Ok(()) => {
+                    // A config parsed from text (no file) leaves no copy.
+                    if exp.path.is_file() {
+                        copy_config(exp, dir)?;
+                    }
+                    Ok(RunLock { _files: vec![run] })
+                }
                 Err(TryLockError::WouldBlock) => {
                     Err(busy("another sslab run is writing into this folder".into()))
                 }
@@ -48,8 +55,7 @@ impl RunLock {
         match run.try_lock() {
             Ok(()) => {
                 // Nobody else runs here: this shard's config becomes the folder's.
-                let text = std::fs::read(&exp.path).map_err(|e| Error::io(&exp.path, e))?;
-                write_atomic(&dir.join("config.toml"), &text)?;
+                copy_config(exp, dir)?;
                 run.try_lock_shared().map_err(|_| whole())?;
             }
             Err(TryLockError::WouldBlock) => {
@@ -76,6 +82,12 @@ impl RunLock {
             Err(TryLockError::Error(e)) => Err(Error::io(path, e)),
         }
     }
+}
+
+/// Leaves the run's config in its folder (`config.toml`, for `sslab merge` and `status`).
+fn copy_config(exp: &Experiment, dir: &Path) -> Result<()> {
+    let text = std::fs::read(&exp.path).map_err(|e| Error::io(&exp.path, e))?;
+    write_atomic(&dir.join("config.toml"), &text)
 }
 
 fn open(path: &Path) -> Result<File> {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::log::{TaskKey, read};
+use super::status;
 use super::{ResultRow, finish_rows};
 use crate::config::Experiment;
 use crate::error::{Error, Result};
@@ -15,21 +16,12 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     let config = dir.join("config.toml");
     if !config.exists() {
         return Err(Error::Data(format!(
-            "{}: no config.toml (written by `sslab run --shard`): not a sharded run folder",
+            "{}: no config.toml (written by `sslab run`): not a run folder",
             dir.display()
         )));
     }
     let exp = crate::config::load(&config)?;
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut logs: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("rows") && n.ends_with(".log"))
-        })
-        .collect();
-    logs.sort();
+    let logs = status::logs(dir)?;
     let mut rows = Vec::new();
     let mut seen: BTreeMap<TaskKey, Vec<String>> = BTreeMap::new();
     for log in &logs {
@@ -57,8 +49,27 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
             .push(format!("duplicate: dataset {d} split {s} method {m} in {}", files.join(", ")));
     }
     if !problems.is_empty() {
+        let finished = seen.into_keys().collect();
+        let todo: Vec<String> = status::shards(&exp, status::shard_count(&logs), &finished)
+            .into_iter()
+            .filter(|s| !s.missing.is_empty())
+            .map(|s| {
+                let name =
+                    s.shard.map_or("the run".into(), |s| format!("shard {}/{}", s.index, s.count));
+                format!(
+                    "{name} ({} fits missing): {}",
+                    s.missing.len(),
+                    status::command(dir, s.shard)
+                )
+            })
+            .collect();
+        let todo = if todo.is_empty() {
+            String::new()
+        } else {
+            format!("\nto complete it, run:\n{}", todo.join("\n"))
+        };
         return Err(Error::Data(format!(
-            "{}: the run is incomplete or inconsistent ({} logs):\n{}",
+            "{}: the run is incomplete or inconsistent ({} logs):\n{}{todo}",
             dir.display(),
             logs.len(),
             problems.join("\n")

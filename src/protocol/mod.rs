@@ -3,16 +3,19 @@
 
 mod atomic;
 mod draw;
+pub mod estimate;
 mod fit;
 mod lock;
 mod log;
 mod merge;
+pub mod progress;
 mod results;
 mod runner;
 mod seeds;
 pub mod shard;
 mod slurm;
 pub mod splits;
+pub mod status;
 pub mod tune;
 
 pub use draw::{draw, split_problem};

@@ -16,6 +16,7 @@ use super::draw::{Drawn, draw};
 use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
+use super::progress::Progress;
 use super::shard::{self, Shard};
 use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
@@ -54,13 +55,12 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
     let tasks = shard::tasks(exp, opts.shard);
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
-    let bar = progress(opts.progress, (tasks.len() * exp.methods.len()) as u64, "fits");
-    bar.inc(finished.len() as u64);
+    let bar = fit_progress(exp, &tasks, &finished, opts.progress);
     let task = Task { exp, finished: &finished, log: &log, bar: &bar, choices: &choices };
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
         tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>()
     })?;
-    bar.finish_and_clear();
+    bar.finish();
     let mut rows: Vec<ResultRow> =
         previous.into_iter().chain(fresh.into_iter().flatten()).collect();
     finish_rows(exp, &mut rows);
@@ -91,6 +91,9 @@ fn tuning(
         |s| format!("tuning.shard-{}-of-{}.csv", s.index, s.count),
     );
     tune::write_table(&dir.join(name), exp, &choices)?;
+    for warning in choices.edge_warnings(exp) {
+        eprintln!("{warning}");
+    }
     Ok(choices)
 }
 
@@ -103,6 +106,27 @@ fn progress(show: bool, total: u64, what: &str) -> ProgressBar {
     ProgressBar::new(total).with_style(
         ProgressStyle::with_template(&template).expect("static template").progress_chars("=> "),
     )
+}
+
+/// The counter of the fits of `tasks`, those in `finished` counted as done.
+fn fit_progress(
+    exp: &Experiment,
+    tasks: &[(usize, usize)],
+    finished: &HashSet<TaskKey>,
+    show: bool,
+) -> Progress {
+    let (mut total, mut skipped) = ((0, 0.0), (0, 0.0));
+    for &(d, s) in tasks {
+        let (n, dim) = exp.datasets[d].shape();
+        for m in &exp.methods {
+            let cost = m.method.cost(n, dim);
+            total = (total.0 + 1, total.1 + cost);
+            if finished.contains(&(exp.datasets[d].name.clone(), s, m.name.clone())) {
+                skipped = (skipped.0 + 1, skipped.1 + cost);
+            }
+        }
+    }
+    Progress::new(show, total, skipped)
 }
 
 /// Orders rows by (dataset, split, method) as in the config and attaches each row's swept
@@ -136,7 +160,7 @@ struct Task<'a> {
     exp: &'a Experiment,
     finished: &'a HashSet<TaskKey>,
     log: &'a RowLog,
-    bar: &'a ProgressBar,
+    bar: &'a Progress,
     choices: &'a Choices,
 }
 
@@ -168,6 +192,7 @@ impl Task<'_> {
             test: test.map(|t| &t.x),
         };
         let limit = memory::limit();
+        let (n, dim) = spec.shape();
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
@@ -180,7 +205,7 @@ impl Task<'_> {
                 let outcome = Outcome { entry, method, params, fitted, fit_seconds };
                 let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;
-                self.bar.inc(1);
+                self.bar.inc(entry.method.cost(n, dim));
                 Ok(row)
             })
             .collect()

@@ -36,8 +36,9 @@ impl SlurmJob {
         head.push_str(&format!("#SBATCH --chdir={}\n", self.workdir.display()));
         let array = format!(
             "{head}#SBATCH --job-name=sslab-{name}\n#SBATCH --array=1-{n}\n#SBATCH --cpus-per-task={cpus}\n#SBATCH --output={logs}/shard-%a.out\n\
-             # One shard per array task; --resume lets a requeued task keep its finished rows.\n\
-             exec {bin} run {config} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --out {out} --quiet --resume\n",
+             # One shard per array task; --resume lets a requeued task keep its finished rows;\n\
+             # progress lines (no terminal) go to the shard's log.\n\
+             exec {bin} run {config} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --out {out} --resume\n",
             name = self.name,
             n = self.shards,
             cpus = self.cpus,

@@ -10,4 +10,4 @@ pub mod tables;
 pub mod times;
 
 pub use csv_rows::write_csv;
-pub use stamp::stamp;
+pub use stamp::{commit, stamp};

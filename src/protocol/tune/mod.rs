@@ -4,6 +4,7 @@
 //! Each (dataset, tuning seed, split) is one task; results are reduced in a fixed order, so
 //! the choice does not depend on the thread count. Ties go to the first grid point.
 
+pub mod edge;
 mod folds;
 mod table;
 
@@ -62,6 +63,34 @@ impl Choices {
         let values: Vec<String> = point.values.iter().map(|(k, v)| format!("{k}:{v}")).collect();
         let params = [point.method.params(), format!("tuned={}", values.join(","))].join(" ");
         Ok((point.method.as_ref(), params.trim_start().to_string()))
+    }
+}
+
+impl Choices {
+    /// One warning per (dataset, method) whose chosen point lies on the edge of its grid.
+    pub fn edge_warnings(&self, exp: &Experiment) -> Vec<String> {
+        let mut out = Vec::new();
+        for tuned in &self.0 {
+            let (Ok(p), Some(t)) = (&tuned.chosen, &exp.methods[tuned.method].tuning) else {
+                continue;
+            };
+            let at: Vec<String> = edge::edges(t, *p)
+                .into_iter()
+                .map(|(k, side)| {
+                    let v = t.grid[*p].values.iter().find(|(j, _)| *j == k).map_or("", |x| &x.1);
+                    format!("{k} = {v}, the {side} value")
+                })
+                .collect();
+            if !at.is_empty() {
+                out.push(format!(
+                    "warning: tuning {} on {} chose the edge of its grid ({}): the best value may lie outside it; widen the grid",
+                    exp.methods[tuned.method].name,
+                    exp.datasets[tuned.dataset].name,
+                    at.join(", ")
+                ));
+            }
+        }
+        out
     }
 }
 

@@ -1,14 +1,15 @@
 //! The tuning table, `tuning.csv`: one row per (dataset, method, grid point) with the
-//! point's values, its mean and std tuning error and whether it was chosen.
+//! point's values, its mean and std tuning error (in %, as in the tables), whether it was
+//! chosen and, for the chosen point, the keys at the edge of the grid.
 
 use std::path::Path;
 
-use super::Choices;
+use super::{Choices, edge};
 use crate::config::Experiment;
 use crate::error::{Error, Result};
 use crate::protocol::atomic::write_atomic;
 
-/// Writes `dataset,method,<tuned keys…>,criterion,seed,splits,error,std,chosen,message` (keys of
+/// Writes `dataset,method,<tuned keys…>,criterion,seed,splits,error_percent,std_percent,chosen,edge,message` (keys of
 /// every tuned method, in first-seen order; empty where a method does not tune the key).
 pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<()> {
     let csv_err = |e: csv::Error| Error::Csv { path: path.to_path_buf(), message: e.to_string() };
@@ -21,7 +22,16 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
         }
     }
     let mut w = csv::Writer::from_writer(Vec::new());
-    let tail = ["criterion", "seed", "splits", "error", "std", "chosen", "message"];
+    let tail = [
+        "criterion",
+        "seed",
+        "splits",
+        "error_percent",
+        "std_percent",
+        "chosen",
+        "edge",
+        "message",
+    ];
     w.write_record(["dataset", "method"].iter().chain(&keys).chain(&tail)).map_err(csv_err)?;
     for tuned in &choices.0 {
         let (spec, t) = (
@@ -35,10 +45,14 @@ pub fn write_table(path: &Path, exp: &Experiment, choices: &Choices) -> Result<(
             }));
             record.extend([t.criterion.name(), t.seed.to_string(), t.splits.to_string()]);
             let (error, std, message) = match result {
-                Ok((mean, std)) => (mean.to_string(), std.to_string(), String::new()),
+                Ok((mean, std)) => {
+                    ((100.0 * mean).to_string(), (100.0 * std).to_string(), String::new())
+                }
                 Err(why) => ("NaN".into(), "NaN".into(), why.clone()),
             };
-            record.extend([error, std, (tuned.chosen == Ok(p)).to_string(), message]);
+            let chosen = tuned.chosen == Ok(p);
+            let edge = if chosen { edge::describe(&edge::edges(t, p)) } else { String::new() };
+            record.extend([error, std, chosen.to_string(), edge, message]);
             w.write_record(&record).map_err(csv_err)?;
         }
     }

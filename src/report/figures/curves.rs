@@ -73,7 +73,7 @@ pub struct CurvePlot<'a> {
     pub stamp: String,
 }
 
-const PALETTE: [RGBColor; 8] = [
+pub(super) const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),

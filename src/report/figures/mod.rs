@@ -7,12 +7,14 @@ mod heatmap;
 mod scaling;
 mod scores;
 mod theory_check;
+mod tuning;
 
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
 pub use heatmap::{Heatmap, heatmap};
 pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
+pub use tuning::{GridLine, TuningPlot, tuning_plot};
 
 use std::path::Path;
 use std::sync::Once;
