@@ -102,7 +102,8 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             )
         if n_classes > 2 and not self._multiclass:
             raise ValueError(
-                f"{type(self).__name__} handles two classes only; y has {n_classes} classes"
+                f"Only binary classification is supported. {type(self).__name__} handles two "
+                f"classes; y has {n_classes}."
             )
         # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
         # scikit-learn's decision_function is positive for classes_[1].
@@ -153,6 +154,11 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         y : ndarray of shape (n_samples,)
         """
         return self._labels(self._scores(X))
+
+    def __sklearn_is_fitted__(self):
+        # Not scikit-learn's default test (attributes ending in "_"): `lambda_` is a
+        # parameter.
+        return hasattr(self, "transduction_")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
