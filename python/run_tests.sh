@@ -17,4 +17,7 @@ fi
 "$venv/bin/pip" install --quiet --upgrade pip
 "$venv/bin/pip" install --quiet "$here[test]"
 cd "$here/.."
+# The parity tests compare with the CLI of this checkout.
+cargo build --release --locked --bin sslab
+export SSLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/sslab"
 exec "$venv/bin/python" -m pytest -q python/tests "$@"

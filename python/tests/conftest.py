@@ -11,7 +11,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def cli():
-    """Runs ``sslab ARGS...`` (the binary of ``SSLAB_BIN``, else the release build)."""
+    """Runs ``sslab ARGS...`` and returns its stdout (the binary of ``SSLAB_BIN``, else the release build)."""
     candidates = [os.environ.get("SSLAB_BIN")]
     target = os.environ.get("CARGO_TARGET_DIR")
     candidates += [target and os.path.join(target, "release", "sslab")]
@@ -21,6 +21,9 @@ def cli():
         pytest.fail("no sslab CLI binary: set SSLAB_BIN or run `cargo build --release`")
 
     def run(*args, cwd=None):
-        subprocess.run([binary, *map(str, args)], check=True, cwd=cwd, capture_output=True)
+        done = subprocess.run(
+            [binary, *map(str, args)], check=True, cwd=cwd, capture_output=True, text=True
+        )
+        return done.stdout
 
     return run
