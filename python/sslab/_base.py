@@ -108,8 +108,10 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
         # scikit-learn's decision_function is positive for classes_[1].
         lib_ids = 1 - ids if n_classes == 2 else ids
-        unlabeled_scores, train_scores = _fit(
-            self, X, labeled, lib_ids, n_classes, X if self._inductive else None
+        # Inductive methods also score their labeled rows (a small copy), so that the
+        # scores of every training row are known without a refit.
+        unlabeled_scores, labeled_scores = _fit(
+            self, X, labeled, lib_ids, n_classes, X[labeled] if self._inductive else None
         )
         self._labeled, self._lib_ids = labeled, lib_ids
         self.unlabeled_scores_ = unlabeled_scores
@@ -117,6 +119,11 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         transduction[labeled] = self.classes_[ids]
         unlabeled = np.setdiff1d(np.arange(len(y)), labeled, assume_unique=True)
         transduction[unlabeled] = self._labels(unlabeled_scores)
+        train_scores = None
+        if labeled_scores is not None:
+            train_scores = np.empty((len(y),) + unlabeled_scores.shape[1:])
+            train_scores[labeled] = labeled_scores
+            train_scores[unlabeled] = unlabeled_scores
         self.transduction_ = transduction
         self._train_scores = train_scores
         self._X_fit = X
