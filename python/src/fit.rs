@@ -57,10 +57,11 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
     let entry = Entry::new(at, 0, 0..0, Spanned::new(0..0, kind.to_string()), values);
     match family.check(&entry) {
         Ok(checked) => Ok((checked.name, checked.method)),
-        Err(sslab::Error::Config { line, message, .. })
-            if !message.starts_with("methods[0].") && line >= 2 =>
-        {
-            Err(PyValueError::new_err(format!("{}: {message}", keys[line - 2])))
+        Err(sslab::Error::Config { line, message, .. }) if !message.starts_with("methods[0].") => {
+            match line.checked_sub(2).and_then(|i| keys.get(i)) {
+                Some(key) => Err(PyValueError::new_err(format!("{key}: {message}"))),
+                None => Err(PyValueError::new_err(message)),
+            }
         }
         Err(e) => Err(to_py(e)),
     }
