@@ -172,3 +172,15 @@ fuzz:
 	cd fuzz && for t in $(FUZZ_TARGETS); do \
 		(env -u CARGO_TARGET_DIR SSLAB_MEMORY_LIMIT=1G cargo +nightly fuzz run $$t --sanitizer none -O -- -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 > target/$$t.log 2>&1; echo "$$t: exit $$?") & \
 	done; wait; for t in $(FUZZ_TARGETS); do grep -E "stat::number_of_executed_units|SUMMARY|crash-" target/$$t.log | sed "s/^/$$t: /"; done
+
+# The Python package (python/, issue 26): `make python` installs it into the venv
+# ~/.cache/sslab-py-venv (created when missing); `make test-python` also runs its tests
+# (scikit-learn's estimator checks, parity with the CLI; SKIPPED without python3/venv).
+PY_VENV ?= $(HOME)/.cache/sslab-py-venv
+.PHONY: python test-python
+python:
+	test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install ./python
+
+test-python:
+	SSLAB_PY_VENV=$(PY_VENV) python/run_tests.sh

@@ -1,0 +1,286 @@
+//! Checking and fitting one method on arrays: the parameters go through the family's
+//! `check` as a one-entry `[[methods]]` table, the fit through `Method::fit` on a split built
+//! from the caller's rows (labeled first), exactly as the CLI's runner fits a split.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ndarray::{Array1, ArrayView1, Axis};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use sslab::data::{Csr, DataSource, Dataset, Features, LoadedData, Problem};
+use sslab::engine::{Entry, Located, Method, Scores, Split, Store};
+use sslab::methods::FAMILIES;
+use toml::{Spanned, Value};
+
+use crate::errors::{no_panic, to_py};
+
+/// Every config kind with whether it handles more than two classes.
+#[pyfunction]
+pub fn kinds() -> Vec<(&'static str, bool)> {
+    FAMILIES
+        .iter()
+        .flat_map(|f| f.kinds().iter().map(|k| (*k, f.multiclass_kinds().contains(k))))
+        .collect()
+}
+
+/// Checks `params` (a dict of TOML-able values) for `kind` with the family's own checks and
+/// returns the method's default name (`QLDS(th)`, `TSVM(S=10000)`, ...).
+#[pyfunction]
+pub fn check(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<String> {
+    method(kind, params).map(|(name, _)| name)
+}
+
+/// The checked method of `kind` with `params`.
+fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn Method>)> {
+    // A stand-in source text with one line per key (line 1: the entry), so that an error
+    // the family reports by line only (a wrong type) still names its key.
+    let mut keys = Vec::new();
+    let mut values = Vec::new();
+    let mut src = String::from("kind");
+    for (k, v) in params.iter() {
+        let key: String = k.extract()?;
+        let value = toml_value(&v).map_err(|why| PyValueError::new_err(format!("{key}: {why}")))?;
+        src.push('\n');
+        let at = src.len();
+        src.push_str(&key);
+        values.push((key.clone(), Spanned::new(at..at, value)));
+        keys.push(key);
+    }
+    let at = Located { path: Path::new("<params>"), src: &src, swept: &[] };
+    let family = FAMILIES
+        .iter()
+        .find(|f| f.kinds().contains(&kind))
+        .ok_or_else(|| PyValueError::new_err(format!("unknown kind `{kind}`")))?;
+    let entry = Entry::new(at, 0, 0..0, Spanned::new(0..0, kind.to_string()), values);
+    match family.check(&entry) {
+        Ok(checked) => Ok((checked.name, checked.method)),
+        Err(sslab::Error::Config { line, message, .. }) if !message.starts_with("methods[0].") => {
+            match line.checked_sub(2).and_then(|i| keys.get(i)) {
+                Some(key) => Err(PyValueError::new_err(format!("{key}: {message}"))),
+                None => Err(PyValueError::new_err(message)),
+            }
+        }
+        Err(e) => Err(to_py(e)),
+    }
+}
+
+/// A Python parameter value as TOML: bool, int, float, str, or a list/tuple of these.
+fn toml_value(v: &Bound<'_, PyAny>) -> Result<Value, String> {
+    if v.is_instance_of::<PyBool>() {
+        return Ok(Value::Boolean(v.extract().map_err(|e: PyErr| e.to_string())?));
+    }
+    if v.is_instance_of::<PyInt>() {
+        return v.extract::<i64>().map(Value::Integer).map_err(|e| e.to_string());
+    }
+    if v.is_instance_of::<PyString>() {
+        return v.extract::<String>().map(Value::String).map_err(|e| e.to_string());
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let items: Vec<Bound<'_, PyAny>> = v.extract().map_err(|e: PyErr| e.to_string())?;
+        return items.iter().map(toml_value).collect::<Result<_, _>>().map(Value::Array);
+    }
+    if v.is_instance_of::<PyFloat>() || v.hasattr("__float__").unwrap_or(false) {
+        return v.extract::<f64>().map(Value::Float).map_err(|e| e.to_string());
+    }
+    Err(format!("unsupported value of type {}", v.get_type()))
+}
+
+/// Scores of the unlabeled rows and, when test rows were given, of the test rows.
+type FitScores = (Py<PyAny>, Option<Py<PyAny>>);
+
+/// Fits `kind` with `params` on the C-contiguous float64 rows `x`: the rows `labeled` with
+/// class ids `classes_l` (< `n_classes`) are labeled, the others unlabeled; scores the
+/// unlabeled rows (in order) and the rows of `test`. The GIL is released while fitting, on
+/// a pool of `n_jobs` threads (None: one per core).
+#[pyfunction]
+#[pyo3(signature = (kind, params, x, labeled, classes_l, n_classes, test=None, n_jobs=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_dense(
+    py: Python<'_>,
+    kind: &str,
+    params: &Bound<'_, PyDict>,
+    x: PyReadonlyArray2<'_, f64>,
+    labeled: PyReadonlyArray1<'_, i64>,
+    classes_l: PyReadonlyArray1<'_, i64>,
+    n_classes: usize,
+    test: Option<PyReadonlyArray2<'_, f64>>,
+    n_jobs: Option<usize>,
+) -> PyResult<FitScores> {
+    let (_, method) = method(kind, params)?;
+    let (x, test) = (x.as_array(), test.as_ref().map(|t| t.as_array()));
+    let rows = Rows::new(x.nrows(), labeled.as_array(), classes_l.as_array(), n_classes)?;
+    let problem = py.detach(|| {
+        let pick = |r: &[usize]| Features::Dense(x.select(Axis(0), r));
+        rows.problem(pick(&rows.labeled), pick(&rows.unlabeled))
+    });
+    let test = test.map(|t| Features::Dense(t.to_owned()));
+    run(py, &*method, &problem, test.as_ref(), n_jobs)
+}
+
+/// [`fit_dense`] on a CSR matrix (`indptr` int64, `indices` int32 sorted within rows,
+/// `data` float64, `n_cols` columns), never densified; `test` another CSR matrix as
+/// `(indptr, indices, data)` with the same columns.
+#[pyfunction]
+#[pyo3(signature = (kind, params, csr, n_cols, labeled, classes_l, n_classes, test=None, n_jobs=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_sparse(
+    py: Python<'_>,
+    kind: &str,
+    params: &Bound<'_, PyDict>,
+    csr: CsrArrays<'_>,
+    n_cols: usize,
+    labeled: PyReadonlyArray1<'_, i64>,
+    classes_l: PyReadonlyArray1<'_, i64>,
+    n_classes: usize,
+    test: Option<CsrArrays<'_>>,
+    n_jobs: Option<usize>,
+) -> PyResult<FitScores> {
+    let (_, method) = method(kind, params)?;
+    let n_rows = csr.0.as_array().len().saturating_sub(1);
+    let rows = Rows::new(n_rows, labeled.as_array(), classes_l.as_array(), n_classes)?;
+    let (x_l, x_u) = (
+        csr_rows(&csr, n_cols, Some(&rows.labeled)).map_err(to_py)?,
+        csr_rows(&csr, n_cols, Some(&rows.unlabeled)).map_err(to_py)?,
+    );
+    let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
+    let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
+    run(py, &*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
+}
+
+/// A CSR matrix from Python: `(indptr, indices, data)`.
+type CsrArrays<'py> =
+    (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>, PyReadonlyArray1<'py, f64>);
+
+/// The rows `rows` (all when None) of a CSR matrix, checked by [`Csr::new`].
+fn csr_rows(m: &CsrArrays<'_>, n_cols: usize, rows: Option<&[usize]>) -> sslab::Result<Csr> {
+    let (indptr, indices, data) = (m.0.as_array(), m.1.as_array(), m.2.as_array());
+    let n_rows = indptr.len().saturating_sub(1);
+    let all: Vec<usize>;
+    let rows = match rows {
+        Some(r) => r,
+        None => {
+            all = (0..n_rows).collect();
+            &all
+        }
+    };
+    let (mut ptr, mut idx, mut val) = (vec![0usize], Vec::new(), Vec::new());
+    for &i in rows {
+        let (a, b) = (indptr[i], indptr[i + 1]);
+        if a < 0 || b < a || b as usize > indices.len() || b as usize > data.len() {
+            return Err(sslab::Error::Data(format!("invalid CSR matrix: indptr at row {i}")));
+        }
+        for k in a as usize..b as usize {
+            let j = u32::try_from(indices[k]).map_err(|_| {
+                sslab::Error::Data(format!("invalid CSR matrix: column {}", indices[k]))
+            })?;
+            idx.push(j);
+            val.push(data[k]);
+        }
+        ptr.push(idx.len());
+    }
+    Csr::new(n_cols, ptr, idx, val)
+}
+
+/// The caller's split of its rows: labeled rows (in the caller's order) with class ids, the
+/// others unlabeled.
+struct Rows {
+    labeled: Vec<usize>,
+    unlabeled: Vec<usize>,
+    classes_l: Vec<usize>,
+    n_classes: usize,
+}
+
+impl Rows {
+    fn new(
+        n: usize,
+        labeled: ArrayView1<'_, i64>,
+        classes: ArrayView1<'_, i64>,
+        n_classes: usize,
+    ) -> PyResult<Self> {
+        let bad = |m: String| Err(PyValueError::new_err(m));
+        if labeled.len() != classes.len() {
+            return bad(format!("{} labeled rows but {} classes", labeled.len(), classes.len()));
+        }
+        let mut is_labeled = vec![false; n];
+        for &i in &labeled {
+            match usize::try_from(i) {
+                Ok(i) if i < n && !is_labeled[i] => is_labeled[i] = true,
+                _ => return bad(format!("labeled row {i} is out of range or repeated")),
+            }
+        }
+        let classes_l: Vec<usize> = classes.iter().map(|&c| c.max(0) as usize).collect();
+        if n_classes < 2 || classes.iter().any(|&c| c < 0 || c as usize >= n_classes) {
+            return bad(format!("class ids must lie in 0..{n_classes} with ≥ 2 classes"));
+        }
+        Ok(Rows {
+            labeled: labeled.iter().map(|&i| i as usize).collect(),
+            unlabeled: (0..n).filter(|&i| !is_labeled[i]).collect(),
+            classes_l,
+            n_classes,
+        })
+    }
+
+    /// The problem: labels ±1 (class 0 is +1, the others −1), the unlabeled truth unknown.
+    fn problem(&self, x_l: Features, x_u: Features) -> Problem {
+        let n_u = self.unlabeled.len();
+        Problem {
+            x_l,
+            y_l: self.classes_l.iter().map(|&c| if c == 0 { 1.0 } else { -1.0 }).collect(),
+            x_u,
+            y_u: Array1::from_elem(n_u, f64::NAN),
+            classes_l: self.classes_l.clone(),
+            classes_u: vec![0; n_u],
+            n_classes: self.n_classes,
+        }
+    }
+}
+
+/// Fits `method` on `problem` with the GIL released; a panic becomes a `RuntimeError`.
+fn run(
+    py: Python<'_>,
+    method: &dyn Method,
+    problem: &Problem,
+    test: Option<&Features>,
+    n_jobs: Option<usize>,
+) -> PyResult<FitScores> {
+    let dim = problem.dim();
+    // Arrays from Python: a loaded source without rows, so no fit shares a dataset's kernel.
+    let source = DataSource::Loaded(Arc::new(LoadedData {
+        dataset: Dataset {
+            x: Features::Dense(ndarray::Array2::zeros((0, dim))),
+            y: Array1::zeros(0),
+            classes: Vec::new(),
+            class_names: Vec::new(),
+        },
+        official_splits: None,
+        test: None,
+    }));
+    let (dataset_store, split_store) = (Store::default(), Store::default());
+    let split = Split {
+        problem,
+        source: &source,
+        rows: None,
+        dataset_store: &dataset_store,
+        split_store: &split_store,
+        test,
+    };
+    let fitted = py.detach(|| {
+        no_panic("the fit", || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n_jobs.unwrap_or(0))
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?;
+            pool.install(|| method.fit(&split)).map_err(to_py)
+        })
+    })?;
+    let out = |s: Scores| -> Py<PyAny> {
+        match s {
+            Scores::Binary(a) => a.into_pyarray(py).into_any().unbind(),
+            Scores::PerClass(a) => a.into_pyarray(py).into_any().unbind(),
+        }
+    };
+    Ok((out(fitted.scores), fitted.test.map(out)))
+}

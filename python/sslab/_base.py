@@ -1,0 +1,275 @@
+"""The estimator base: scikit-learn's semi-supervised conventions over the compiled fits."""
+
+import inspect
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from . import _sslab
+
+# Python parameter names that are keywords or builtins, and their config keys.
+_TOML_NAMES = {"lambda_": "lambda"}
+
+
+class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
+    """Base of every sslab estimator (not used directly).
+
+    ``fit(X, y)`` takes ``y == -1`` for unlabeled rows, as ``sklearn.semi_supervised`` does;
+    the other labels may be any values and are mapped to ``classes_``. Parameters are stored
+    unchanged by ``__init__`` and checked by ``fit`` with the crate's own checks: a bad value
+    raises ``ValueError`` naming the parameter. ``n_jobs`` sizes the thread pool of the fit
+    (``None``: one thread per core); the GIL is released while fitting.
+
+    Subclasses set ``_kind`` (the config kind), ``_multiclass`` (whether the method handles
+    more than two classes), ``_sparse`` (whether it takes ``scipy.sparse`` input without
+    densifying) and ``_inductive`` (whether the fitted model scores new rows).
+    """
+
+    _kind = None
+    _multiclass = False
+    _sparse = False
+    _inductive = True
+
+    def _params(self):
+        """The method's config table: every parameter but ``n_jobs`` that is not None."""
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        table = {}
+        for name in names:
+            value = getattr(self, name)
+            if name == "n_jobs" or value is None:
+                continue
+            if isinstance(value, np.generic):
+                value = value.item()
+            table[_TOML_NAMES.get(name, name)] = value
+        return table
+
+    def _check_params(self):
+        if self.n_jobs is not None and (
+            isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, (int, np.integer))
+            or self.n_jobs < 1
+        ):
+            raise ValueError(f"n_jobs: must be None or an integer ≥ 1, got {self.n_jobs!r}")
+        return _sslab.check(self._kind, self._params())
+
+    def _validate_X(self, X, reset):
+        X = validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse=["csr", "csc"] if self._sparse else False,
+            dtype=[np.float64, np.float32],
+        )
+        return _as_input(X)
+
+    def fit(self, X, y):
+        """Fit on the rows of ``X``; rows with ``y == -1`` are unlabeled.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Dense float64/float32 in C or F order (C-contiguous float64 is not copied);
+            ``scipy.sparse`` CSR/CSC for the sparse-capable methods.
+        y : array-like of shape (n_samples,)
+            Labels, ``-1`` for unlabeled rows.
+
+        Returns
+        -------
+        self : object
+        """
+        self._check_params()
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse=["csr", "csc"] if self._sparse else False,
+            dtype=[np.float64, np.float32],
+        )
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        X = _as_input(X)
+        labeled = np.flatnonzero(~_is_unlabeled(y))
+        if labeled.size == 0:
+            raise ValueError("y has no labeled row (every label is -1)")
+        self.classes_, ids = np.unique(y[labeled], return_inverse=True)
+        n_classes = len(self.classes_)
+        if n_classes < 2:
+            raise ValueError(
+                f"y has labeled rows of one class only ({self.classes_[0]}); "
+                "the methods need at least 2 classes"
+            )
+        if n_classes > 2 and not self._multiclass:
+            raise ValueError(
+                f"Only binary classification is supported. {type(self).__name__} handles two "
+                f"classes; y has {n_classes}."
+            )
+        # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
+        # scikit-learn's decision_function is positive for classes_[1].
+        lib_ids = 1 - ids if n_classes == 2 else ids
+        # Inductive methods also score their labeled rows (a small copy), so that the
+        # scores of every training row are known without a refit.
+        unlabeled_scores, labeled_scores = _fit(
+            self, X, labeled, lib_ids, n_classes, X[labeled] if self._inductive else None
+        )
+        self._labeled, self._lib_ids = labeled, lib_ids
+        self.unlabeled_scores_ = unlabeled_scores
+        transduction = np.empty(len(y), dtype=self.classes_.dtype)
+        transduction[labeled] = self.classes_[ids]
+        unlabeled = np.setdiff1d(np.arange(len(y)), labeled, assume_unique=True)
+        transduction[unlabeled] = self._labels(unlabeled_scores)
+        train_scores = None
+        if labeled_scores is not None:
+            train_scores = np.empty((len(y),) + unlabeled_scores.shape[1:])
+            train_scores[labeled] = labeled_scores
+            train_scores[unlabeled] = unlabeled_scores
+        self.transduction_ = transduction
+        self._train_scores = train_scores
+        self._X_fit = X
+        return self
+
+    def _labels(self, scores):
+        if scores.ndim == 1:
+            return self.classes_[(scores >= 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _scores(self, X):
+        """Scores of the rows of ``X``: the model's (a refit with ``X`` as test rows, unless
+        ``X`` is the training matrix)."""
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        if self._train_scores is not None and _same(X, self._X_fit):
+            return self._train_scores
+        if sp.issparse(self._X_fit) and not sp.issparse(X):
+            X = _as_input(sp.csr_matrix(X))
+        elif not sp.issparse(self._X_fit) and sp.issparse(X):
+            X = _as_input(X.toarray())
+        n_classes = len(self.classes_)
+        _, test_scores = _fit(self, self._X_fit, self._labeled, self._lib_ids, n_classes, X)
+        return test_scores
+
+    def predict(self, X):
+        """Predicted class of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        return self._labels(self._scores(X))
+
+    def __sklearn_is_fitted__(self):
+        # Not scikit-learn's default test (attributes ending in "_"): `lambda_` is a
+        # parameter.
+        return hasattr(self, "transduction_")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self._sparse
+        tags.classifier_tags.multi_class = self._multiclass
+        return tags
+
+
+class BinaryDecisionMixin:
+    """``decision_function`` of a binary method: positive for ``classes_[1]``."""
+
+    def decision_function(self, X):
+        """Signed scores of the rows of ``X`` (> 0: ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        return self._scores(X)
+
+
+class TransductiveMixin:
+    """``predict`` of a transductive method: the rows given to ``fit`` get their
+    ``transduction_`` label; a new row gets the ``transduction_`` label of its nearest
+    (Euclidean) row of ``fit``, the extension through the 1-nearest-neighbour graph."""
+
+    _inductive = False
+
+    def predict(self, X):
+        """Labels of the rows of ``X`` through their nearest row of ``fit``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        if _same(X, self._X_fit):
+            return self.transduction_
+        train = self._X_fit
+        sq = (train * train).sum(axis=1)
+        nearest = np.empty(X.shape[0], dtype=np.int64)
+        for start in range(0, X.shape[0], 1024):
+            block = X[start : start + 1024]
+            d = sq[None, :] - 2.0 * block @ train.T
+            nearest[start : start + 1024] = np.argmin(d, axis=1)
+        return self.transduction_[nearest]
+
+
+def _is_unlabeled(y):
+    if y.dtype.kind in "iuf":
+        return y == -1
+    return np.zeros(len(y), dtype=bool)
+
+
+def _as_input(X):
+    """Float64 C-contiguous dense (no copy when already so) or canonical float64 CSR."""
+    if sp.issparse(X):
+        X = X.tocsr()
+        if not X.has_sorted_indices or X.dtype != np.float64:
+            X = X.astype(np.float64, copy=True)
+            X.sum_duplicates()
+            X.sort_indices()
+        return X
+    return np.ascontiguousarray(X, dtype=np.float64)
+
+
+def _same(a, b):
+    """Whether ``a`` holds the same rows as ``b`` (same object, or equal values)."""
+    if a is b:
+        return True
+    if a.shape != b.shape or sp.issparse(a) != sp.issparse(b):
+        return False
+    if sp.issparse(a):
+        return (a != b).nnz == 0
+    return np.array_equal(a, b)
+
+
+def _csr(X):
+    return (
+        X.indptr.astype(np.int64, copy=False),
+        X.indices.astype(np.int32, copy=False),
+        X.data.astype(np.float64, copy=False),
+    )
+
+
+def _fit(est, X, labeled, ids, n_classes, test):
+    args = (
+        np.ascontiguousarray(labeled, dtype=np.int64),
+        np.ascontiguousarray(ids, dtype=np.int64),
+        n_classes,
+    )
+    params = est._params()
+    if sp.issparse(X):
+        return _sslab.fit_sparse(
+            est._kind, params, _csr(X), X.shape[1], *args,
+            test=None if test is None else _csr(test), n_jobs=est.n_jobs,
+        )
+    return _sslab.fit_dense(est._kind, params, X, *args, test=test, n_jobs=est.n_jobs)

@@ -1,0 +1,179 @@
+"""The package's own behaviour: inputs, errors, parameters, transductive prediction,
+pickling, run and theory."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.pipeline import make_pipeline
+
+import sslab
+from conftest import REPO
+
+
+def blobs(n=60, d=4, seed=0, labeled=3):
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(1.5, 1, (n, d)), rng.normal(-1.5, 1, (n, d))]
+    y = np.full(2 * n, -1)
+    y[:labeled], y[n : n + labeled] = 1, 0
+    truth = np.r_[np.ones(n, int), np.zeros(n, int)]
+    return X, y, truth
+
+
+def test_every_cli_kind_has_one_estimator():
+    kinds = {k for k, _ in sslab._sslab.kinds()}
+    assert kinds == {cls._kind for cls in sslab.ESTIMATORS}
+    for kind, multiclass in sslab._sslab.kinds():
+        cls = next(c for c in sslab.ESTIMATORS if c._kind == kind)
+        assert cls._multiclass == multiclass, kind
+
+
+@pytest.mark.parametrize(
+    "est, message",
+    [
+        (sslab.QLDS(alpha_l=1.0, alpha_u=-1.0), "alpha_u: must be finite and ≥ 0, got -1"),
+        (sslab.QLDS(select="xx"), "select: unknown `xx` (known: th, cv, or)"),
+        (sslab.QLDS(select="or"), "select:"),
+        (sslab.TSVM(lambda_=-1.0), "lambda: must be finite and > 0, got -1"),
+        (sslab.TVRLS(gamma="x"), "gamma: invalid type"),
+        (sslab.LapRLS(k=0), "k: must be ≥ 1, got 0"),
+        (sslab.LSSVM(n_jobs=0), "n_jobs:"),
+        (sslab.GradientSSL(alpha_l=[1.0, 2.0]), "alpha_l: one value"),
+    ],
+)
+def test_bad_parameters_raise_a_value_error_naming_them(est, message):
+    X, y, _ = blobs()
+    with pytest.raises(ValueError) as e:
+        est.fit(X, y)
+    assert str(e.value).startswith(message), str(e.value)
+
+
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.full((4, 2), np.nan), [0, 1, -1, -1], "NaN"),
+        (np.array([[np.inf, 0.0]] * 4), [0, 1, -1, -1], "infinity"),
+        (np.ones((4, 2)), [0, 1, -1], "inconsistent numbers of samples"),
+        (np.ones(4), [0, 1, -1, -1], "Expected 2D array"),
+        (np.eye(4), [1, 1, -1, -1], "one class only"),
+        (np.eye(4), [-1, -1, -1, -1], "no labeled row"),
+        (np.eye(4), [0.5, 1.5, -1, -1], "Unknown label type"),
+        (np.eye(6), [0, 1, 2, -1, -1, -1], "Only binary classification is supported"),
+    ],
+)
+def test_bad_input_raises_scikit_learns_errors(X, y, message):
+    with pytest.raises(ValueError, match=message):
+        sslab.LSSVM().fit(X, y)
+
+
+def test_a_failing_fit_is_a_value_error_not_a_panic():
+    X, y, _ = blobs(n=5)
+    with pytest.raises(ValueError, match="kNN graph needs"):
+        sslab.LapRLS(k=50).fit(X, y)
+
+
+def test_dtypes_and_orders_give_the_same_fit():
+    X, y, _ = blobs()
+    ref = sslab.QLDS(alpha_l=1.0, alpha_u=0.5).fit(X, y).unlabeled_scores_
+    for variant in (np.asfortranarray(X), pd.DataFrame(X)):
+        got = sslab.QLDS(alpha_l=1.0, alpha_u=0.5).fit(variant, y).unlabeled_scores_
+        np.testing.assert_array_equal(got, ref)
+    x32 = X.astype(np.float32)
+    f32 = sslab.QLDS(alpha_l=1.0, alpha_u=0.5).fit(x32, y).unlabeled_scores_
+    f64 = sslab.QLDS(alpha_l=1.0, alpha_u=0.5).fit(x32.astype(np.float64), y).unlabeled_scores_
+    np.testing.assert_array_equal(f32, f64)
+
+
+def test_c_contiguous_float64_is_not_copied():
+    from sslab._base import _as_input
+
+    X = np.ascontiguousarray(blobs()[0])
+    assert _as_input(X) is X
+    assert _as_input(np.asfortranarray(X)) is not X
+
+
+def test_sparse_input_is_not_densified_and_dense_only_methods_refuse_it():
+    X, y, _ = blobs()
+    est = sslab.TSVM(lambda_=0.1).fit(sp.csr_matrix(X), y)
+    assert sp.issparse(est._X_fit)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        sslab.QLDS().fit(sp.csr_matrix(X), y)
+
+
+def test_labels_map_to_classes_and_decision_function_is_positive_for_classes_1():
+    X, y, truth = blobs()
+    est = sslab.LSSVM().fit(X, np.where(y == -1, -1, y + 5))
+    assert est.classes_.tolist() == [5, 6]
+    scores = est.decision_function(X)
+    assert np.array_equal(est.predict(X), est.classes_[(scores >= 0).astype(int)])
+    assert np.mean(est.transduction_ == truth + 5) > 0.9
+
+
+def test_transductive_predict_extends_through_the_nearest_fitted_row():
+    X, y, truth = blobs()
+    est = sslab.TVRLS().fit(X, y)
+    assert np.array_equal(est.predict(X), est.transduction_)
+    new = X[[0, 70]] + 1e-3
+    assert est.predict(new).tolist() == est.transduction_[[0, 70]].tolist()
+    assert not hasattr(est, "decision_function")
+
+
+def test_multiclass_graph_methods_label_three_classes():
+    rng = np.random.default_rng(0)
+    centres = np.array([[4.0, 0.0], [-4.0, 0.0], [0.0, 4.0]])
+    X = np.concatenate([c + rng.normal(size=(40, 2)) for c in centres])
+    truth = np.repeat([0, 1, 2], 40)
+    y = np.full(120, -1)
+    y[[0, 1, 40, 41, 80, 81]] = truth[[0, 1, 40, 41, 80, 81]]
+    est = sslab.LapRLS().fit(X, y)
+    assert est.classes_.tolist() == [0, 1, 2]
+    assert est.unlabeled_scores_.shape == (114, 3)
+    assert np.mean(est.transduction_ == truth) > 0.9
+
+
+def test_fitted_estimators_clone_and_pickle():
+    X, y, _ = blobs()
+    for cls in (sslab.QLDS, sslab.TSVM, sslab.TVRLS):
+        est = cls().fit(X, y)
+        back = pickle.loads(pickle.dumps(est))
+        assert np.array_equal(back.predict(X), est.predict(X))
+        assert clone(est).get_params() == est.get_params()
+
+
+def test_n_jobs_does_not_change_the_fit():
+    X, y, _ = blobs()
+    one = sslab.TVRLS(n_jobs=1).fit(X, y).unlabeled_scores_
+    two = sslab.TVRLS(n_jobs=2).fit(X, y).unlabeled_scores_
+    np.testing.assert_array_equal(one, two)
+
+
+def test_tsvm_in_a_pipeline_on_sparse_counts():
+    rng = np.random.default_rng(0)
+    counts = sp.random(200, 50, density=0.1, random_state=1, format="csr") * 5
+    counts = counts.floor()
+    y = np.full(200, -1)
+    y[:10] = rng.integers(0, 2, 10)
+    y[0], y[1] = 0, 1
+    pipe = make_pipeline(TfidfTransformer(), sslab.TSVM(lambda_=0.01)).fit(counts, y)
+    assert pipe.predict(counts[:5]).shape == (5,)
+
+
+def test_run_returns_the_results_rows(tmp_path):
+    rows = sslab.run(REPO / "configs" / "quickstart.toml", out=tmp_path, threads=1)
+    assert isinstance(rows, pd.DataFrame)
+    assert (tmp_path / "quickstart" / "results.csv").exists()
+    assert set(rows.status) == {"ok"} and len(rows) > 0
+
+
+def test_theory_matches_the_cli(cli):
+    import json
+
+    got = sslab.theory(dim=100, labeled=10, unlabeled=(400, 600), mean_norm=2.0, alpha_l=1.0,
+                       alpha_u=0.5)
+    want = json.loads(cli("theory", "--dim", 100, "--labeled", 10, "--unlabeled", "400,600",
+                          "--mean-norm", 2.0, "--alpha-l", 1.0, "--alpha-u", 0.5, "--json"))
+    assert got == want
