@@ -1,6 +1,7 @@
 //! `sslab run`: every (dataset, split, method) of a config into OUT/<name>/results.csv and
 //! OUT/<name>/summary.md, with wall time and peak memory; with `--shard I/N` only that
-//! shard's share, into its own row log, for `sslab merge`.
+//! shard's share, into its own row log, for `sslab merge`. Exit code 3 when any fit failed
+//! (the outputs are written all the same).
 
 use std::path::PathBuf;
 
@@ -55,19 +56,7 @@ pub fn run(a: Args) -> Result<()> {
         "wall time {wall:.1} s, peak memory {peak}, {} threads",
         a.threads.unwrap_or_else(rayon::current_num_threads)
     );
-    let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
-    if let Some(first) = failed.first() {
-        eprintln!(
-            "warning: {} of {} fits failed (recorded in results.csv); first: {} on {} split {}: {}",
-            failed.len(),
-            rows.len(),
-            first.method,
-            first.dataset,
-            first.split,
-            first.message
-        );
-    }
-    Ok(())
+    protocol::check_failed(&rows)
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.

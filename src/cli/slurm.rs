@@ -49,9 +49,10 @@ pub fn run(a: Args) -> Result<()> {
         partition: a.partition,
         time: a.time,
     };
+    let scripts = job.scripts()?;
     let folder = run_dir.join("slurm");
     std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
-    for (name, text) in job.scripts() {
+    for (name, text) in scripts {
         write(&folder.join(name), &text)?;
     }
     println!(

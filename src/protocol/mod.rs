@@ -18,7 +18,7 @@ pub use draw::{draw, split_problem};
 pub use merge::merge;
 #[cfg(test)]
 pub(crate) use results::test_row;
-pub use results::{ResultRow, read_results, write_results};
+pub use results::{ResultRow, check_failed, read_results, write_results};
 pub use runner::{RunOptions, finish_rows, run};
 pub use seeds::derive_seed;
 pub use shard::Shard;
