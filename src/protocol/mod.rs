@@ -1,7 +1,7 @@
 //! The experiment protocol: per-split seeds and draws, the parallel runner, shards of a run
 //! and their merge, and the result rows.
 
-mod atomic;
+pub(crate) mod atomic;
 mod draw;
 mod lock;
 mod log;
@@ -14,6 +14,7 @@ mod slurm;
 pub mod splits;
 pub mod tune;
 
+pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
 pub use merge::merge;
 #[cfg(test)]
