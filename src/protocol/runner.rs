@@ -42,6 +42,9 @@ pub struct RunOptions {
 /// as they finish; returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
+    if let Some(s) = opts.shard {
+        shard::check_count(exp, s.count)?;
+    }
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
@@ -167,7 +170,7 @@ impl Task<'_> {
             split_store: &split_store,
             test: test.map(|t| &t.x),
         };
-        let limit = memory::limit();
+        let limit = memory::limit()?;
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
@@ -201,9 +204,9 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
     let need = method.memory(n, dim);
     if need > limit {
         return Err(Error::Data(format!(
-            "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
-            need / memory::GIB,
-            limit / memory::GIB
+            "needs about {} for {n} points × {dim} features, above the memory limit of {} (set SSLAB_MEMORY_LIMIT to change it)",
+            memory::human(need),
+            memory::human(limit)
         )));
     }
     std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
