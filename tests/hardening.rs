@@ -162,6 +162,18 @@ fn outputs_replace_planted_symlinks_instead_of_writing_through_them() {
 }
 
 #[test]
+fn a_dangling_out_symlink_is_named_as_such() {
+    let dir = folder("dangling");
+    std::fs::write(dir.join("c.toml"), BASE.replace("NAME", "d")).unwrap();
+    std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("out")).unwrap();
+    let o = sslab(&dir, &["run", "c.toml", "--out", "out", "--quiet"], &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("dangling symlink"), "{}", stderr(&o));
+    assert!(!dir.join("nowhere").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_idle_sharded_folder_refuses_shards_of_another_config() {
     let dir = folder("bound");
     std::fs::write(dir.join("a.toml"), BASE.replace("NAME", "b")).unwrap();

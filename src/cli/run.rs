@@ -34,7 +34,13 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => Error::Data(format!(
+            "{}: cannot create the run folder: a path on the way exists but is not a folder (a dangling symlink?)",
+            dir.display()
+        )),
+        _ => Error::io(&dir, e),
+    })?;
     let options =
         RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
