@@ -36,12 +36,23 @@ pub enum Error {
     /// Building a table or a figure failed.
     #[error("report: {0}")]
     Report(String),
+    /// A run or merge finished and wrote its outputs, but some fits failed (exit code 3).
+    #[error("{failed} of {total} fits failed (recorded in the results); first: {first}")]
+    FitsFailed { failed: usize, total: usize, first: String },
 }
 
 impl Error {
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
+    }
+
+    /// The process exit code for this error: 3 for [`Error::FitsFailed`], else 1.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::FitsFailed { .. } => 3,
+            _ => 1,
+        }
     }
 
     /// A parameter error for `param`.

@@ -66,7 +66,9 @@ fn a_fit_above_the_memory_limit_is_a_failed_row() {
         .env("SSLAB_MEMORY_LIMIT", "100K")
         .output()
         .unwrap();
-    assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("fits failed"));
+    // Exit code 3: the outputs are written, but some fits failed.
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("fits failed"));
     let csv = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert!(
@@ -97,7 +99,7 @@ fn one_very_wide_sparse_file_fails_its_own_fits_not_the_run() {
     std::fs::write(&cfg, config).unwrap();
     let out = dir.join("out");
     let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = std::fs::read_to_string(out.join("wide/results.csv")).unwrap();
     for line in csv.lines().skip(1) {
         let want = if line.contains(",d,") { ",failed," } else { ",ok," };
@@ -204,8 +206,8 @@ fn a_failing_method_is_recorded_and_the_run_goes_on() {
     std::fs::write(&cfg, text).unwrap();
     let out = dir.join("out");
     let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("fits failed"));
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("12 of 48 fits failed"));
     let csv = std::fs::read_to_string(out.join("cli-test/results.csv")).unwrap();
     let failed = csv.lines().filter(|l| l.contains(",failed,")).count();
     assert_eq!(failed, 2 * 6);

@@ -1,5 +1,5 @@
 //! `sslab merge`: the row logs of a sharded run into results.csv and summary.md, as an
-//! unsharded run writes them; exits non-zero, listing them, when tasks are missing or twice.
+//! unsharded run writes them (exit code 3 when fits failed, as `sslab run`); exits non-zero, listing them, when tasks are missing or twice.
 
 use std::path::PathBuf;
 
@@ -15,5 +15,6 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let (exp, rows) = protocol::merge(&a.dir)?;
-    write_run(&exp, &rows, &a.dir)
+    write_run(&exp, &rows, &a.dir)?;
+    protocol::check_failed(&rows)
 }

@@ -50,7 +50,8 @@ pub fn write_run(exp: &Experiment, rows: &[ResultRow], dir: &Path) -> Result<()>
     Ok(())
 }
 
-/// Writes `text` to `path`.
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it, so a
+/// full disk leaves the old file and a symlink there is replaced, not written through).
 pub fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    protocol::write_atomic(path, text.as_bytes())
 }

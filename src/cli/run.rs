@@ -1,6 +1,7 @@
 //! `sslab run`: every (dataset, split, method) of a config into OUT/<name>/results.csv and
 //! OUT/<name>/summary.md, with wall time and peak memory; with `--shard I/N` only that
-//! shard's share, into its own row log, for `sslab merge`.
+//! shard's share, into its own row log, for `sslab merge`. Exit code 3 when any fit failed
+//! (the outputs are written all the same).
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +42,13 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => Error::Data(format!(
+            "{}: cannot create the run folder: a path on the way exists but is not a folder (a dangling symlink?)",
+            dir.display()
+        )),
+        _ => Error::io(&dir, e),
+    })?;
     if !a.force && refuse_or_skip(&dir, &exp, &a)? {
         return Ok(());
     }
@@ -66,19 +73,7 @@ pub fn run(a: Args) -> Result<()> {
         "wall time {wall:.1} s, peak memory {peak}, {} threads",
         a.threads.unwrap_or_else(rayon::current_num_threads)
     );
-    let failed: Vec<&protocol::ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
-    if let Some(first) = failed.first() {
-        eprintln!(
-            "warning: {} of {} fits failed (recorded in results.csv); first: {} on {} split {}: {}",
-            failed.len(),
-            rows.len(),
-            first.method,
-            first.dataset,
-            first.split,
-            first.message
-        );
-    }
-    Ok(())
+    protocol::check_failed(&rows)
 }
 
 /// Whether an earlier run of this config in `dir` leaves nothing to do (with `--resume`, a

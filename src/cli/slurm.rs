@@ -33,6 +33,7 @@ pub fn run(a: Args) -> Result<()> {
         return Err(Error::param("shards", "--shards and --cpus must be ≥ 1"));
     }
     let exp = config::load(&a.config)?;
+    sslab::protocol::shard::check_count(&exp, a.shards)?;
     let workdir = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let absolute = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { workdir.join(p) };
     let out = absolute(&a.out);
@@ -49,9 +50,10 @@ pub fn run(a: Args) -> Result<()> {
         partition: a.partition,
         time: a.time,
     };
+    let scripts = job.scripts()?;
     let folder = run_dir.join("slurm");
     std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
-    for (name, text) in job.scripts() {
+    for (name, text) in scripts {
         write(&folder.join(name), &text)?;
     }
     println!(

@@ -252,18 +252,29 @@ pub(super) fn dataset(
         }
     }
     let (n, dim) = spec.shape();
-    // The rows a split draws: dense, or (sparse text) an index and a value per non-zero.
+    if dim == 0 {
+        return Err(
+            at.error(span, format!("datasets[{i}]: the data have no features (dimension 0)"))
+        );
+    }
+    let tests = spec.test_sizes();
+    if matches!(spec.test, Some(Test::Fraction(_))) && tests.contains(&0) {
+        return Err(at.error(span, format!("datasets[{i}].test: the fraction gives no test rows for some class (test rows per class: {})", fmt(&tests))));
+    }
+    // The rows a split draws (test rows too): dense, or (sparse text) an index and a value
+    // per non-zero.
+    let n = n as f64 + tests.iter().map(|&t| t as f64).sum::<f64>();
     let need = match &spec.source {
-        DataSource::Synthetic(_) => 8.0 * n as f64 * dim as f64,
-        DataSource::SparseText(t) => 16.0 * n as f64 * t.nnz_per_doc() as f64,
+        DataSource::Synthetic(_) => 8.0 * n * dim as f64,
+        DataSource::SparseText(t) => 16.0 * n * t.nnz_per_doc() as f64,
         DataSource::Loaded(_) => 0.0,
     };
-    let limit = memory::limit();
+    let limit = memory::limit()?;
     if need > limit {
         return Err(at.error(span, format!(
-            "datasets[{i}]: a split of {n} points × {dim} features needs about {:.1} GiB, above the memory limit of {:.1} GiB (SSLAB_MEMORY_LIMIT)",
-            need / memory::GIB,
-            limit / memory::GIB
+            "datasets[{i}]: a split of {n} points × {dim} features needs about {}, above the memory limit of {} (SSLAB_MEMORY_LIMIT)",
+            memory::human(need),
+            memory::human(limit)
         )));
     }
     let classes = |v: &[usize]| v.iter().filter(|c| **c > 0).count();

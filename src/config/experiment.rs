@@ -63,6 +63,11 @@ impl Experiment {
 /// The most splits a config may ask for.
 const MAX_SPLITS: usize = 100_000;
 
+/// The most (dataset, split) tasks and (dataset, split, method) fits of a config: bounds
+/// the task lists, shard assignment and row logs of a run.
+const MAX_TASKS: usize = 1_000_000;
+const MAX_FITS: usize = 10_000_000;
+
 pub(super) fn check(
     raw: raw::Config,
     (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>),
@@ -73,11 +78,8 @@ pub(super) fn check(
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
     let name = exp.name.get_ref().trim().to_string();
-    if name.is_empty() || name.contains(['/', '\\']) {
-        return Err(at.error(
-            exp.name.span(),
-            "experiment.name: must be a non-empty name without slashes".into(),
-        ));
+    if let Err(why) = file_name(&name) {
+        return Err(at.error(exp.name.span(), format!("experiment.name: {why}")));
     }
     let seed = u64::try_from(*exp.seed.get_ref())
         .map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
@@ -126,6 +128,19 @@ pub(super) fn check(
             datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at)
         })
         .collect::<Result<Vec<_>>>()?;
+    let tasks = datasets.len().saturating_mul(splits);
+    let fits = tasks.saturating_mul(methods.len());
+    if tasks > MAX_TASKS || fits > MAX_FITS {
+        return Err(at.error(exp_span, format!("{} datasets × {splits} splits × {} methods: at most {MAX_TASKS} (dataset, split) tasks and {MAX_FITS} fits per config (split it into several configs)", datasets.len(), methods.len())));
+    }
+    for (i, (d, span)) in datasets.iter().zip(&dataset_spans).enumerate() {
+        if let Err(why) = file_name(&d.name) {
+            return Err(at.error(
+                span.clone(),
+                format!("datasets[{i}].name `{}`: {why}", d.name.escape_debug()),
+            ));
+        }
+    }
     unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;
     unique(
         methods.iter().map(|m| m.name.as_str()).zip(method_spans.iter().cloned()),
@@ -153,6 +168,27 @@ pub(super) fn check(
         ));
     }
     Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
+}
+
+/// The longest experiment or dataset name, in bytes: they name files and folders, whose
+/// temporaries add up to 24 bytes to the 255 a file name may have.
+const MAX_NAME: usize = 200;
+
+/// Ok when `name` can name a file or folder inside the run folder: not empty, not `.` or
+/// `..`, no slash, backslash or control character, at most [`MAX_NAME`] bytes.
+fn file_name(name: &str) -> std::result::Result<(), String> {
+    if name.is_empty() || name == "." || name == ".." {
+        return Err(format!("`{name}` cannot name a file or folder"));
+    }
+    if name.contains(['/', '\\']) || name.chars().any(char::is_control) {
+        return Err(
+            "must not hold slashes, backslashes or control characters (it names files)".into()
+        );
+    }
+    if name.len() > MAX_NAME {
+        return Err(format!("at most {MAX_NAME} bytes (it names files), got {}", name.len()));
+    }
+    Ok(())
 }
 
 /// Errors at the second entry that takes a name already taken (names may be defaults).

@@ -119,9 +119,16 @@ fn within_memory(
     at: Located,
 ) -> Result<usize> {
     let need = count as f64 * bytes as f64;
-    let limit = memory::limit();
+    let limit = memory::limit()?;
     if need > limit {
-        return Err(at.error(v.span(), format!("{key}: {count} needs about {:.1} GiB, above the memory limit of {:.1} GiB (SSLAB_MEMORY_LIMIT)", need / memory::GIB, limit / memory::GIB)));
+        return Err(at.error(
+            v.span(),
+            format!(
+                "{key}: {count} needs about {}, above the memory limit of {} (SSLAB_MEMORY_LIMIT)",
+                memory::human(need),
+                memory::human(limit)
+            ),
+        ));
     }
     Ok(count)
 }

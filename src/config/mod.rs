@@ -50,7 +50,7 @@ pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
 
 /// Validates config text; method kinds are looked up in `families`.
 pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Experiment> {
-    let plain = Located { path, src, swept: &[] };
+    let plain = Located { path, src, swept: &[], grid: &[] };
     let syntax =
         |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
     let doc = toml::de::DeTable::parse(src).map_err(syntax)?;
@@ -59,7 +59,7 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
     let (datasets, mut origins) = sweep::expand(&mut root, "datasets", plain)?;
     let (methods, more) = sweep::expand(&mut root, "methods", plain)?;
     origins.extend(more);
-    let at = Located { path, src, swept: &origins };
+    let at = Located { path, src, swept: &origins, grid: &[] };
     let tunes = tuning::extract(&mut root, at)?;
     let raw =
         raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
@@ -92,7 +92,7 @@ fn key_before(src: &str, at: usize) -> Option<&str> {
 
 /// The config's hash: sha256 of its canonical TOML (sorted keys, no comments), 16 hex digits.
 /// Reformatting or commenting a config keeps its hash; changing any value changes it.
-fn hash(src: &str) -> Result<String> {
+pub fn hash(src: &str) -> Result<String> {
     let table: toml::Table = toml::from_str(src).map_err(|e| Error::Report(e.to_string()))?;
     let canonical = toml::to_string(&table).map_err(|e| Error::Report(e.to_string()))?;
     let digest = Sha256::digest(canonical.as_bytes());

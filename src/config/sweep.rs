@@ -18,6 +18,21 @@ use crate::error::Result;
 /// The most entries a config's `[[datasets]]` (or `[[methods]]`) may expand to.
 const MAX_ENTRIES: usize = 10_000;
 
+/// The most values (numbers, strings, …) the expanded entries of a config may hold in all:
+/// each expanded entry is a copy of its entry.
+const MAX_VALUES: usize = 10_000_000;
+
+/// The number of scalar values in `v` (lists and tables counted by their contents) as a
+/// copy of it holds them: a sweep counts as the one value it is replaced by.
+fn weight(v: &DeValue) -> usize {
+    match v {
+        DeValue::Table(t) if t.contains_key("sweep") => 1,
+        DeValue::Array(a) => a.iter().map(|x| weight(x.get_ref())).sum::<usize>().max(1),
+        DeValue::Table(t) => t.values().map(|x| weight(x.get_ref())).sum::<usize>().max(1),
+        _ => 1,
+    }
+}
+
 /// What an expanded entry took from its sweeps.
 #[derive(Debug, Clone, Default)]
 pub struct Swept {
@@ -66,6 +81,10 @@ pub fn expand<'i>(
         let size = lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l)).unwrap_or(usize::MAX);
         if size.saturating_add(out.len()) > MAX_ENTRIES {
             return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} entries; at most {MAX_ENTRIES} per config")));
+        }
+        let copied = size.saturating_mul(weight(entry.get_ref()));
+        if copied > MAX_VALUES {
+            return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} copies of an entry of {} values, {copied} in all; at most {MAX_VALUES} per config (sweep fewer values or put the large value in a data file)", weight(entry.get_ref()))));
         }
         for pick in combinations(&lengths) {
             let mut t = t.clone();

@@ -215,7 +215,7 @@ pub fn check(
     let mut names = Vec::new();
     let lengths: Vec<usize> = raw.keys.iter().map(|(_, v)| v.len()).collect();
     for pick in sweep::combinations(&lengths) {
-        let mut origins = at.swept.to_vec();
+        let mut origins = Vec::new();
         let mut values = Vec::new();
         let mut written = Vec::new();
         for ((k, list), &j) in raw.keys.iter().zip(&pick) {
@@ -227,7 +227,7 @@ pub fn check(
             values.push((k.get_ref().clone(), v.clone()));
             written.push((k.get_ref().clone(), text.clone()));
         }
-        let checked = check(values, Located { swept: &origins, ..at })?;
+        let checked = check(values, Located { grid: &origins, ..at })?;
         names.push(checked.name);
         grid.push(GridPoint { values: written, method: Arc::from(checked.method) });
     }

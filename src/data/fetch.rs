@@ -102,7 +102,8 @@ fn fetch_file(
             if entry.mirror.is_empty() { vec![rel.to_string()] } else { entry.mirror.clone() };
         let parts: Vec<PathBuf> = names.iter().map(|n| mirror.join(n)).collect();
         if let Some(missing) = parts.iter().find(|p| !p.is_file()) {
-            tried.push(format!("mirror: {} is not there", missing.display()));
+            let what = if missing.exists() { "is not a regular file" } else { "is not there" };
+            tried.push(format!("mirror: {} {what}", missing.display()));
             continue;
         }
         let from = format!("mirror {}", mirror.display());

@@ -44,8 +44,8 @@ pub fn load_named(
     let mut classes = Vec::new();
     let mut unknown = Vec::new();
     for part in chosen {
-        let x = file(root, name, &part.x)?;
-        let y = part.y.as_ref().map(|y| file(root, name, y)).transpose()?;
+        let x = file(reg, root, name, &part.x)?;
+        let y = part.y.as_ref().map(|y| file(reg, root, name, y)).transpose()?;
         let (features, labels, label_path) = read_part(entry, part, &x, y.as_deref())?;
         let (features, labels) = select_rows(features, labels, part.rows, &x)?;
         // SVMlin's unlabeled rows (label `unlabeled_label`): truth unknown.
@@ -116,13 +116,17 @@ pub fn official_splits(
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         )));
     };
-    mat::read_splits(&file(root, name, rel)?, n_rows)
+    mat::read_splits(&file(reg, root, name, rel)?, n_rows)
 }
 
-/// `root/rel`, or an error telling how to fetch it.
-fn file(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
+/// `root/rel` after its sha256 check ([`super::verify`]), or an error telling how to
+/// fetch it.
+fn file(reg: &Registry, root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
     let path = root.join(rel);
     if path.is_file() {
+        if let Some(entry) = reg.files.get(rel) {
+            super::verify::check(root, rel, entry, name)?;
+        }
         Ok(path)
     } else {
         Err(Error::Data(format!(

@@ -21,6 +21,7 @@ pub mod svmlight;
 pub mod svmlin;
 pub mod synthetic;
 pub mod text;
+mod verify;
 
 pub use csr::Csr;
 pub use features::Features;

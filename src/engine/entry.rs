@@ -17,13 +17,18 @@ pub struct Located<'a> {
     /// Spans of swept values and what each is (`datasets[0].dim, sweep value 2 of 3`),
     /// named by errors pointing into them.
     pub swept: &'a [(Range<usize>, String)],
+    /// The same for the values of one tuning grid point (searched after `swept`; kept apart
+    /// so that checking a grid point does not copy every sweep's origins).
+    pub grid: &'a [(Range<usize>, String)],
 }
 
 impl Located<'_> {
     /// An error at the line containing the start of `span`.
     pub fn error(&self, span: Range<usize>, mut message: String) -> Error {
         let offset = span.start.min(self.src.len());
-        if let Some((_, what)) = self.swept.iter().find(|(s, _)| s.contains(&offset)) {
+        if let Some((_, what)) =
+            self.swept.iter().chain(self.grid).find(|(s, _)| s.contains(&offset))
+        {
             message.push_str(&format!(" (at {what})"));
         }
         Error::Config {

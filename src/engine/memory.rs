@@ -1,14 +1,22 @@
-//! The memory a run may use: `$SSLAB_MEMORY_LIMIT` (bytes, or with a K/M/G suffix) when set,
-//! else three quarters of the machine's memory (`MemTotal` of /proc/meminfo; 8 GiB when it
-//! cannot be read). Methods whose estimate exceeds it become `failed` rows instead of
-//! aborting the process on an allocation.
+//! The memory a run may use: `$SSLAB_MEMORY_LIMIT` (bytes, or with a K/M/G/T suffix, powers
+//! of 1024) when set, else three quarters of the machine's memory (`MemTotal` of
+//! /proc/meminfo; 8 GiB when it cannot be read). A value that is not a positive size is an
+//! error, not ignored. Methods whose estimate exceeds the limit become `failed` rows instead
+//! of aborting the process on an allocation.
 
-/// The limit in bytes.
-pub fn limit() -> f64 {
-    if let Some(v) = std::env::var_os("SSLAB_MEMORY_LIMIT").and_then(|v| v.into_string().ok())
-        && let Some(bytes) = parse(&v)
-    {
-        return bytes;
+use crate::error::{Error, Result};
+
+/// The limit in bytes; an error naming the variable when it is set to something else than
+/// a positive size.
+pub fn limit() -> Result<f64> {
+    if let Some(v) = std::env::var_os("SSLAB_MEMORY_LIMIT") {
+        let text = v.to_string_lossy();
+        return parse(&text).ok_or_else(|| {
+            Error::param(
+                "SSLAB_MEMORY_LIMIT",
+                format!("`{text}` is not a positive size in bytes (e.g. 512M, 16G, 1T, 1000000)"),
+            )
+        });
     }
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         let kb = m
@@ -20,22 +28,35 @@ pub fn limit() -> f64 {
             .ok()?;
         Some(kb * 1024.0)
     });
-    0.75 * total.unwrap_or(8.0 * GIB)
+    Ok(0.75 * total.unwrap_or(8.0 * GIB))
 }
 
 /// One gibibyte.
 pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
-/// `123`, `512M`, `4G` (powers of 1024).
+/// `bytes` in the largest unit (B, KiB, MiB, GiB, TiB) that keeps it ≥ 1, one decimal.
+pub fn human(bytes: f64) -> String {
+    let mut value = bytes;
+    for unit in ["B", "KiB", "MiB", "GiB"] {
+        if value.abs() < 1024.0 {
+            return format!("{value:.1} {unit}");
+        }
+        value /= 1024.0;
+    }
+    format!("{value:.1} TiB")
+}
+
+/// `123`, `512M`, `4G`, `1T` (powers of 1024); None unless finite and > 0 (at least a byte).
 fn parse(v: &str) -> Option<f64> {
     let v = v.trim();
     let (num, scale) = match v.chars().last()?.to_ascii_uppercase() {
         'K' => (&v[..v.len() - 1], 1024.0),
         'M' => (&v[..v.len() - 1], 1024.0 * 1024.0),
         'G' => (&v[..v.len() - 1], GIB),
+        'T' => (&v[..v.len() - 1], 1024.0 * GIB),
         _ => (v, 1.0),
     };
-    num.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0).map(|x| x * scale)
+    num.trim().parse::<f64>().ok().map(|x| x * scale).filter(|x| x.is_finite() && *x >= 1.0)
 }
 
 #[cfg(test)]
@@ -46,8 +67,13 @@ mod tests {
     fn sizes_with_suffixes() {
         assert_eq!(parse("512M"), Some(512.0 * 1024.0 * 1024.0));
         assert_eq!(parse("2g"), Some(2.0 * GIB));
+        assert_eq!(parse("1T"), Some(1024.0 * GIB));
         assert_eq!(parse("1000"), Some(1000.0));
-        assert_eq!(parse("-1G"), None);
-        assert!(limit() > 0.0);
+        for bad in ["-1G", "0", "-1", "abc", "", "inf", "1e400", "0.1"] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
+        assert_eq!(human(100.0 * 1024.0), "100.0 KiB");
+        assert_eq!(human(17.7 * GIB), "17.7 GiB");
+        assert_eq!(human(12.0), "12.0 B");
     }
 }

@@ -13,9 +13,9 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
     let need = method.memory(n, dim);
     if need > limit {
         return Err(Error::Data(format!(
-            "needs about {:.1} GiB for {n} points × {dim} features, above the memory limit of {:.1} GiB (set SSLAB_MEMORY_LIMIT to change it)",
-            need / memory::GIB,
-            limit / memory::GIB
+            "needs about {} for {n} points × {dim} features, above the memory limit of {} (set SSLAB_MEMORY_LIMIT to change it)",
+            memory::human(need),
+            memory::human(limit)
         )));
     }
     std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {

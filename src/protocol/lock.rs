@@ -3,7 +3,8 @@
 //! `.run.lock` exclusively; the shards of one config share it (and each holds its own
 //! `.shard-I-of-N.lock`), so exactly the shards of the same config can run side by side.
 //! Shards never hold `.run.lock` exclusively for long: only the first, to write the config
-//! copy, while `.config.lock` keeps the other shards waiting.
+//! copy, while `.config.lock` keeps the other shards waiting. The config copy binds the
+//! folder to its config for good: shards of another config are refused.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
@@ -54,8 +55,23 @@ impl RunLock {
         let whole = || busy("a whole (unsharded) sslab run is writing into this folder".into());
         match run.try_lock() {
             Ok(()) => {
-                // Nobody else runs here: this shard's config becomes the folder's.
-                copy_config(exp, dir)?;
+                // Nobody else runs here: the first shard's config becomes the folder's for
+                // good; a shard of another config is refused even when the folder is idle.
+                let copy = dir.join("config.toml");
+                match std::fs::read_to_string(&copy) {
+                    Ok(theirs) => {
+                        let theirs = crate::config::hash(&theirs).unwrap_or_default();
+                        if theirs != exp.hash {
+                            return Err(Error::Data(format!(
+                                "{}: holds shards of another config (hash {theirs} ≠ {}); use another --out",
+                                dir.display(),
+                                exp.hash
+                            )));
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => copy_config(exp, dir)?,
+                    Err(e) => return Err(Error::io(copy, e)),
+                }
                 run.try_lock_shared().map_err(|_| whole())?;
             }
             Err(TryLockError::WouldBlock) => {
@@ -130,6 +146,8 @@ mod tests {
         assert!(err(RunLock::acquire(&exp, &dir, None)).contains("another sslab run"));
         assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
         drop((first, second));
+        // Idle, the folder still belongs to the first config's shards.
+        assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
         assert!(RunLock::acquire(&other, &dir, None).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
     }

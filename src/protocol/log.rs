@@ -3,12 +3,13 @@
 //! run keeps everything that finished and `--resume` can skip it.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ResultRow;
+use super::atomic::{open_append, write_atomic};
 use crate::error::{Error, Result};
 
 /// Key of one task: (dataset, split, method).
@@ -22,7 +23,7 @@ pub struct RowLog {
 
 impl RowLog {
     /// Opens `path` for a run of the config with hash `hash`. Without `resume` any previous
-    /// log is replaced; with it, the rows already there are returned (a trailing partial line
+    /// log is replaced (never written through a symlink); with it, the rows already there are returned (a trailing partial line
     /// left by a crash is dropped). Rows from another config hash are an error.
     pub fn open(path: &Path, hash: &str, resume: bool) -> Result<(RowLog, Vec<ResultRow>)> {
         let previous = if resume && path.exists() {
@@ -39,13 +40,15 @@ impl RowLog {
                     .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
             }
             let text = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
-            std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+            // Written beside and renamed over: a kill at any moment leaves the old log or
+            // the new one, never a truncated one.
+            write_atomic(path, &text)?;
             rows
         } else {
-            std::fs::write(path, "").map_err(|e| Error::io(path, e))?;
+            write_atomic(path, b"")?;
             Vec::new()
         };
-        let file = OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, e))?;
+        let file = open_append(path)?;
         Ok((RowLog { path: path.to_path_buf(), file: Mutex::new(file) }, previous))
     }
 

@@ -1,7 +1,7 @@
 //! The experiment protocol: per-split seeds and draws, the parallel runner, shards of a run
 //! and their merge, and the result rows.
 
-mod atomic;
+pub(crate) mod atomic;
 mod draw;
 pub mod estimate;
 mod fit;
@@ -18,11 +18,12 @@ pub mod splits;
 pub mod status;
 pub mod tune;
 
+pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
 pub use merge::merge;
 #[cfg(test)]
 pub(crate) use results::test_row;
-pub use results::{ResultRow, read_results, write_results};
+pub use results::{ResultRow, check_failed, read_results, write_results};
 pub use runner::{RunOptions, finish_rows, run};
 pub use seeds::derive_seed;
 pub use shard::Shard;

@@ -58,6 +58,19 @@ impl ResultRow {
     }
 }
 
+/// [`Error::FitsFailed`] (exit code 3) when any row failed, naming the first failure.
+pub fn check_failed(rows: &[ResultRow]) -> Result<()> {
+    let failed: Vec<&ResultRow> = rows.iter().filter(|r| !r.is_ok()).collect();
+    match failed.first() {
+        None => Ok(()),
+        Some(r) => Err(Error::FitsFailed {
+            failed: failed.len(),
+            total: rows.len(),
+            first: format!("{} on {} split {}: {}", r.method, r.dataset, r.split, r.message),
+        }),
+    }
+}
+
 /// A row with the given keys and neutral values elsewhere, for tests.
 #[cfg(test)]
 pub(crate) fn test_row(dataset: &str, method: &str, split: usize, error: f64) -> ResultRow {

@@ -43,6 +43,9 @@ pub struct RunOptions {
 /// as they finish; returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
+    if let Some(s) = opts.shard {
+        shard::check_count(exp, s.count)?;
+    }
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
@@ -191,7 +194,7 @@ impl Task<'_> {
             split_store: &split_store,
             test: test.map(|t| &t.x),
         };
-        let limit = memory::limit();
+        let limit = memory::limit()?;
         let (n, dim) = spec.shape();
         todo.into_iter()
             .map(|m| {

@@ -2,9 +2,12 @@
 //! share the split's caches), dealt to N shards by estimated cost, heaviest first, each to
 //! the least loaded shard (ties to the lower shard). Deterministic, disjoint and covering.
 
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::str::FromStr;
 
 use crate::config::Experiment;
+use crate::error::{Error, Result};
 
 /// Shard `index` (1-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +20,7 @@ impl FromStr for Shard {
     type Err = String;
 
     /// `I/N` with 1 ≤ I ≤ N.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
         let bad = || format!("expected I/N with 1 ≤ I ≤ N, got `{s}`");
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, count) =
@@ -47,21 +50,53 @@ pub fn cost(exp: &Experiment, d: usize) -> f64 {
     exp.methods.iter().map(|m| m.method.cost(n, dim)).sum()
 }
 
-/// The shard (0-based) of every task of [`all_tasks`], for `count` shards.
+/// The shard (0-based) of every task of [`all_tasks`], for `count` shards (a heap keeps
+/// the least loaded shard at hand: O(tasks · log count)).
 pub fn assign(exp: &Experiment, count: usize) -> Vec<usize> {
     let tasks = all_tasks(exp);
     let costs: Vec<f64> = (0..exp.datasets.len()).map(|d| cost(exp, d)).collect();
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by(|&a, &b| costs[tasks[b].0].total_cmp(&costs[tasks[a].0]).then(a.cmp(&b)));
-    let mut load = vec![0.0; count.max(1)];
+    let mut load: BinaryHeap<Reverse<Load>> =
+        (0..count.max(1)).map(|k| Reverse(Load(0.0, k))).collect();
     let mut shard = vec![0; tasks.len()];
     for t in order {
-        let lightest =
-            (0..load.len()).fold(0, |best, k| if load[k] < load[best] { k } else { best });
-        shard[t] = lightest;
-        load[lightest] += costs[tasks[t].0];
+        let Some(Reverse(Load(l, k))) = load.pop() else { break };
+        shard[t] = k;
+        load.push(Reverse(Load(l + costs[tasks[t].0], k)));
     }
     shard
+}
+
+/// A shard's load and index, ordered by load, then index (ties to the lower shard).
+#[derive(PartialEq)]
+struct Load(f64, usize);
+
+impl Eq for Load {}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+/// An error when `count` shards exceed the config's (dataset, split) tasks (a shard
+/// would be empty).
+pub fn check_count(exp: &Experiment, count: usize) -> Result<()> {
+    let tasks = exp.datasets.len() * exp.splits;
+    if count > tasks {
+        return Err(Error::param(
+            "shard",
+            format!("{count} shards but the config has only {tasks} (dataset, split) tasks"),
+        ));
+    }
+    Ok(())
 }
 
 /// The tasks of one shard (all of them without a shard), in run order.

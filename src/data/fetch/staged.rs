@@ -1,7 +1,8 @@
-//! Writing a file through a temporary `.part` file: hashed while written, renamed into
-//! place only when the checksum is accepted, removed on any failure (or panic).
+//! Writing a file through a temporary `.part` file of this process (created exclusively, so
+//! concurrent fetches never share one and a planted symlink is never written through):
+//! hashed while written, renamed into place only when the checksum is accepted, removed on
+//! any failure (or panic).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::hex;
 use crate::error::{Error, Result};
+use crate::protocol::atomic::create_temporary;
 
 /// Fills `target` with what `fill` writes, read from `from` (named in messages); keeps it
 /// only when `accepts` its sha256 (`expected` is the one reported on a mismatch).
@@ -22,10 +24,20 @@ pub fn place(
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
-    let mut part = Part { path: PathBuf::from(format!("{}.part", target.display())), keep: false };
-    let file = File::create(&part.path).map_err(|e| Error::io(&part.path, e))?;
-    let mut out = Hashing { inner: BufWriter::with_capacity(1 << 16, file), hasher: Sha256::new() };
-    fill(&mut out)?;
+    let (path, file) = create_temporary(target, "part")?;
+    let mut part = Part { path, keep: false };
+    let mut out = Hashing {
+        inner: BufWriter::with_capacity(1 << 16, file),
+        hasher: Sha256::new(),
+        write_error: None,
+    };
+    if let Err(e) = fill(&mut out) {
+        // A failed write (a full disk) is about the temporary file, not the source.
+        return Err(match out.write_error.take() {
+            Some(w) => Error::io(&part.path, w),
+            None => e,
+        });
+    }
     let file = out.inner.into_inner().map_err(|e| Error::io(&part.path, e.into_error()))?;
     file.sync_all().map_err(|e| Error::io(&part.path, e))?;
     let got = hex(&out.hasher.finalize());
@@ -54,20 +66,25 @@ impl Drop for Part {
     }
 }
 
-/// A writer that hashes what it writes.
+/// A writer that hashes what it writes and remembers its last write error.
 struct Hashing<W> {
     inner: W,
     hasher: Sha256,
+    write_error: Option<std::io::Error>,
 }
 
 impl<W: Write> Write for Hashing<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
+        let n = self.inner.write(buf).inspect_err(|e| {
+            self.write_error = Some(std::io::Error::new(e.kind(), e.to_string()));
+        })?;
         self.hasher.update(&buf[..n]);
         Ok(n)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        self.inner.flush().inspect_err(|e| {
+            self.write_error = Some(std::io::Error::new(e.kind(), e.to_string()));
+        })
     }
 }

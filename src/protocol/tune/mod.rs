@@ -204,7 +204,7 @@ fn split_errors(
         test: None,
     };
     let mut views: HashMap<usize, Result<Vec<FoldView>, String>> = HashMap::new();
-    let limit = memory::limit();
+    let limit = memory::limit()?;
     let mut out = Vec::new();
     for &m in tuned {
         let t = exp.methods[m].tuning.as_ref().expect("filtered on tuning");
