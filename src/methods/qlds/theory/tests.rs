@@ -300,3 +300,18 @@ fn unequal_class_counts_are_centred_like_qlds_and_match_simulation() {
         );
     }
 }
+
+#[test]
+fn rounding_asymmetry_of_g_is_accepted_and_real_asymmetry_is_not() {
+    // The setting: centring leaves G_12 − G_21 ≈ 4e-16, which used to be refused.
+    let (d, norm, (al, au)) = (220, 1.8, (0.4, 0.9));
+    let s = Setting::symmetric(d, [6, 14], [650, 350], norm).unwrap();
+    assert_eq!(s.g[0][1], s.g[1][0]);
+    let th = theory_at_policy(&s, al, au, LambdaPolicy::default()).unwrap().unwrap();
+    let sim = simulate(&s, norm, al, au, LambdaPolicy::default(), 8, 28).unwrap();
+    assert!((th.error - sim.error).abs() < 0.02, "theory {th:?}, simulation {sim:?}");
+    let g = [[3.24, -3.24 * (1.0 + 1e-15)], [-3.24, 3.24]];
+    assert!(Setting::new(d, [6, 14], [650, 350], g).is_ok());
+    let g = [[3.24, -3.2], [-3.24, 3.24]];
+    assert!(Setting::new(d, [6, 14], [650, 350], g).is_err());
+}
