@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
+.PHONY: qlds-theory-fit lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -45,6 +45,11 @@ QLDS_TABLE4 := sq+QM,sq+AM,hinge+QM,hinge+AM,log+QM,log+AM
 qlds-table4: build
 	$(SSLAB) run configs/qlds_table4.toml --out results --quiet
 	$(SSLAB) table results/qlds_table4/results.csv --name qlds_table4 --methods '$(QLDS_TABLE4)' --published configs/published/qlds_table4.csv
+
+# How well Theorem 1 describes QLDS(th)'s unlabeled scores on Table 2's datasets and splits, per
+# estimate of the setting (issue 28; docs/theory-real-data.md): results/qlds_theory_fit/.
+qlds-theory-fit: build
+	$(SSLAB) theory-fit configs/qlds_table2.toml --method 'QLDS(th)' --out results/qlds_theory_fit
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build

@@ -55,6 +55,9 @@ enum Command {
     Times(times::Args),
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(theory::Args),
+    /// How well the theory describes a QLDS method's scores on every split of a config, per
+    /// estimate of the setting: fit.csv, summary.csv and summary.md in --out.
+    TheoryFit(theory_fit::Args),
     /// Registered datasets (configs/datasets.toml): fetch them into the data directory
     /// (`$SSLAB_DATA_DIR`, default `data/`) or list them.
     Data {
@@ -85,6 +88,7 @@ fn dispatch(command: Command) -> sslab::Result<()> {
         }
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
+        Command::TheoryFit(a) => theory_fit::run(a),
         Command::Data { command } => data::run(command),
     }
 }
