@@ -109,7 +109,7 @@ pub fn run(a: Args) -> Result<()> {
                 spec.name,
                 a.split,
                 100.0 * error,
-                named.map_or(String::new(), |e| format!(" · theory: {e} estimate"))
+                named.map_or(String::new(), |e| format!(" · theory: {e}"))
             ),
             _ => format!(
                 "{} on {} (split {}): error {:.2}%",
