@@ -3,7 +3,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/sslab-target
 CARGO ?= cargo
 SSLAB := $(CARGO_TARGET_DIR)/release/sslab
 
-.PHONY: qlds-theory-fit lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
+.PHONY: qlds-theory-fit qlds-theory-tables lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -50,6 +50,13 @@ qlds-table4: build
 # estimate of the setting (issue 28; docs/theory-real-data.md): results/qlds_theory_fit/.
 qlds-theory-fit: build
 	$(SSLAB) theory-fit configs/qlds_table2.toml --method 'QLDS(th)' --out results/qlds_theory_fit
+
+# QLDS(th) with the general (common-covariance) theory on Table 2, beside QLDS(cv)/(th)/(or)
+# of results/qlds_table2 (run `make qlds-tables` first).
+qlds-theory-tables: build
+	$(SSLAB) run configs/qlds_table2_theory.toml --out results --quiet
+	$(SSLAB) table results/qlds_table2/results.csv results/qlds_table2_theory/results.csv --name qlds_table2_theory \
+		--methods 'QLDS(cv),QLDS(th),QLDS(th-general),QLDS(or)'
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build

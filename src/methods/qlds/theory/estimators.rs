@@ -136,13 +136,19 @@ fn ledoit_wolf(z: &Array2<f64>) -> Mat<f64> {
 }
 
 /// The common-covariance setting of an estimator (not [`Estimator::Isotropic`]); `y_u` (the
-/// unlabeled truth) is read by [`Estimator::TrueLabels`] only.
+/// unlabeled truth) is read by [`Estimator::TrueLabels`] only, which needs it.
 pub fn common_setting(
     prep: &Prepared,
-    y_u: &Array1<f64>,
+    y_u: Option<&Array1<f64>>,
     estimator: Estimator,
 ) -> Result<CommonSetting> {
-    let truth = (estimator == Estimator::TrueLabels).then_some(y_u);
+    let truth = match (estimator, y_u) {
+        (Estimator::TrueLabels, None) => {
+            return Err(Error::param("estimator", "true_labels needs the unlabeled labels"));
+        }
+        (Estimator::TrueLabels, y) => y,
+        _ => None,
+    };
     let classes = class_rows(prep, truth)?;
     let labeled = [1.0, -1.0].map(|c| prep.y_l.iter().filter(|&&y| y == c).count());
     let n_u = prep.x_u.nrows();
@@ -208,7 +214,7 @@ pub fn estimated_gaussians(
             predict(&est.setting, al, au, lambda).map(|p| [(p.m[0], p.sigma), (p.m[1], p.sigma)])
         );
     }
-    let setting = common_setting(prep, y_u, estimator)?;
+    let setting = common_setting(prep, Some(y_u), estimator)?;
     let lambda = common_lambda(&setting, policy)?;
     Ok(predict_common(&setting, al, au, lambda)
         .map(|p| [(p.m[0], p.sigma[0]), (p.m[1], p.sigma[1])]))
