@@ -82,7 +82,7 @@ pub fn run(a: Args) -> Result<()> {
                 method: &method.name,
                 alpha: (al, au),
                 lambda: fitted.lambda,
-                empirical: class_moments(&scores, &problem.y_u),
+                empirical: class_moments(scores, &problem.y_u),
             };
             (Some(g), Some(fit.rows("true_mixture", Ok(g)).to_vec()), None)
         }
