@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
+.PHONY: qlds-theory-fit qlds-theory-tables lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -54,6 +54,18 @@ QLDS_TABLE4 := sq+QM,sq+AM,hinge+QM,hinge+AM,log+QM,log+AM
 qlds-table4: build
 	$(RUN) configs/qlds_table4.toml --out results --quiet
 	$(SSLAB) table results/qlds_table4/results.csv --name qlds_table4 --methods '$(QLDS_TABLE4)' --published configs/published/qlds_table4.csv
+
+# How well Theorem 1 describes QLDS(th)'s unlabeled scores on Table 2's datasets and splits, per
+# estimate of the setting (issue 28; docs/theory-real-data.md): results/qlds_theory_fit/.
+qlds-theory-fit: build
+	$(SSLAB) theory-fit configs/qlds_table2.toml --method 'QLDS(th)' --out results/qlds_theory_fit
+
+# QLDS(th) with the general (common-covariance) theory on Table 2, beside QLDS(cv)/(th)/(or)
+# of results/qlds_table2 (run `make qlds-tables` first).
+qlds-theory-tables: build
+	$(SSLAB) run configs/qlds_table2_theory.toml --out results --quiet
+	$(SSLAB) table results/qlds_table2/results.csv results/qlds_table2_theory/results.csv --name qlds_table2_theory \
+		--methods 'QLDS(cv),QLDS(th),QLDS(th-general),QLDS(or)'
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build
@@ -99,7 +111,8 @@ data: build
 bench-data:
 	$(CARGO) bench --profile release --locked --bench data
 
-# QLDS figures: Fig. 1 left, centre, right (scores with theoretical Gaussians), Fig. 5 (phase
+# QLDS figures: Fig. 1 left, centre, right (scores with theoretical Gaussians; the CSV beside
+# each PNG gives the fit as numbers) and Fig. 1 on Table 2's five other datasets (split 0), Fig. 5 (phase
 # diagram), Fig. 4 (class-proportion mismatch), Fig. 3 (concentration) and Figs. 2/6/7 (curves
 # against n_l); Figs. 1 centre/right, 2/3/6/7 need `make data`.
 figures: build
@@ -108,7 +121,9 @@ figures: build
 	$(SSLAB) study configs/qlds_fig5_phase.toml
 	$(SSLAB) study configs/qlds_fig4_proportions.toml
 	for d in kitchen books; do $(SSLAB) plot-scores configs/qlds_fig1_reviews.toml --dataset $$d --method "QLDS(th)" \
-		--theory --bins 30 --out figures/qlds_fig1_$$d.png; done
+		--theory --estimator isotropic --bins 30 --out figures/qlds_fig1_$$d.png; done
+	for d in dvd electronics splice adult mushrooms; do $(SSLAB) plot-scores configs/qlds_table2.toml --dataset $$d \
+		--method "QLDS(th)" --theory --estimator isotropic --bins 30 --out figures/qlds_fig1_$$d.png; done
 	for s in n0200-d040 n0400-d080 n0800-d160 n1200-d240 n2000-d400; do \
 		$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-$$s --bins 30 \
 			--out figures/qlds_fig3_books_$$s.png; done

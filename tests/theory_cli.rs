@@ -78,3 +78,83 @@ fn invalid_points_and_bad_arguments() {
     let (ok, out) = theory(&args);
     assert!(!ok && out.contains("lambda"), "{out}");
 }
+
+fn sslab(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).output().expect("sslab runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// The fit table's columns (plot-scores --theory and theory-fit's fit.csv).
+const FIT_COLUMNS: &str = "dataset,split,method,alpha_l,alpha_u,lambda,estimator,class,count,empirical_mean,empirical_std,theory_mean,theory_std,std_ratio,mean_shift,invalid";
+
+#[test]
+fn plot_scores_writes_the_fit_beside_the_png() {
+    let dir = std::env::temp_dir().join(format!("sslab-fit-csv-{}", std::process::id()));
+    let png = dir.join("scores.png");
+    let (ok, out) = sslab(&[
+        "plot-scores",
+        "configs/qlds_fig1_synthetic.toml",
+        "--theory",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}");
+    let csv = std::fs::read_to_string(dir.join("scores.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], FIT_COLUMNS);
+    assert_eq!(lines.len(), 3, "{csv}");
+    for (line, class) in lines[1..].iter().zip(["1", "-1"]) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            (cells[0], cells[1], cells[6], cells[7]),
+            ("gauss-d100", "0", "true_mixture", class)
+        );
+        assert_eq!(cells[8], "1000");
+        // N(±μ, I) with the true means: the theory's mean within 0.25 σ of the scores'.
+        let shift: f64 = cells[14].parse().unwrap();
+        assert!(shift.abs() < 0.25, "{line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn theory_fit_gives_every_split_and_estimator_and_a_summary() {
+    let dir = std::env::temp_dir().join(format!("sslab-theory-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("fit.toml");
+    std::fs::write(
+        &config,
+        "[experiment]\nname = \"fit\"\nseed = 5\nsplits = 3\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 60\nmean_norm = 2.0\nlabeled_per_class = 30\nunlabeled_per_class = 500\n\n[[methods]]\nkind = \"qlds\"\nselect = \"th\"\ntheory_scale = \"none\"\ngrid = 6\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let (ok, out) = sslab(&[
+        "theory-fit",
+        config.to_str().unwrap(),
+        "--estimators",
+        "isotropic,true_labels",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}");
+    let fit = std::fs::read_to_string(out_dir.join("fit.csv")).unwrap();
+    assert_eq!(fit.lines().next(), Some(FIT_COLUMNS));
+    assert_eq!(fit.lines().count(), 1 + 3 * 2 * 2, "{fit}");
+    let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 2 * 2, "{summary}");
+    // On N(±μ, I) data the true-label estimate describes the spread closely.
+    for line in summary.lines().filter(|l| l.contains("true_labels")) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let abs_std_error: f64 = cells[6].parse().unwrap();
+        assert!(abs_std_error < 0.1, "{line}");
+    }
+    assert!(
+        sslab(&["theory-fit", config.to_str().unwrap(), "--estimators", "nope", "--out", "x"])
+            .1
+            .contains("estimator")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -10,7 +10,7 @@ use super::*;
     name = "sslab",
     version,
     about = "Semi-supervised classification experiments",
-    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
+    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-fit, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -77,6 +77,9 @@ pub enum Command {
     Times(times::Args),
     /// Theoretical score means m_1, m_2, spread σ and error of QLDS (isotropic Theorem 1).
     Theory(theory::Args),
+    /// How well the theory describes a QLDS method's scores on every split of a config, per
+    /// estimate of the setting: fit.csv, summary.csv and summary.md in --out.
+    TheoryFit(theory_fit::Args),
     /// Registered datasets (configs/datasets.toml): fetch them into the data directory
     /// (`$SSLAB_DATA_DIR`, default `data/`) or list them.
     Data {
@@ -114,6 +117,7 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
         }
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
+        Command::TheoryFit(a) => theory_fit::run(a),
         Command::Data { command } => data::run(command),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "sslab", &mut std::io::stdout());

@@ -17,6 +17,7 @@ pub mod study;
 pub mod table;
 pub mod theory;
 pub mod theory_check;
+pub mod theory_fit;
 pub mod times;
 pub mod validate;
 

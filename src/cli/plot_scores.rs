@@ -1,13 +1,17 @@
 //! `sslab plot-scores`: histogram of one method's unlabeled scores on one split, per true
-//! class (PNG), optionally with the method's theoretical score distributions.
+//! class (PNG), optionally with the method's theoretical score distributions and, beside the
+//! PNG, a CSV of the per-class empirical and theoretical means and spreads.
 
 use std::path::PathBuf;
 
-use sslab::engine::{Scores, Split, Store};
+use sslab::data::DataSource;
+use sslab::engine::Scores;
+use sslab::methods::qlds::theory::Estimator;
 use sslab::report::{self, figures};
-use sslab::{Error, Result, protocol};
+use sslab::{Error, Result};
 
 use super::output::create_parent;
+use super::theory_fit::{SplitFit, class_moments, fit_rows, fit_split};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,9 +22,14 @@ pub struct Args {
     #[arg(long, default_value_t = 40)]
     bins: usize,
     /// Overlay the theoretical Gaussians N(m_j, σ_j²) at the α the method used (QLDS
-    /// methods; true means on synthetic data, estimated ones otherwise).
+    /// methods; true means on synthetic data, estimated ones otherwise) and write the
+    /// per-class fit beside the PNG (same name, .csv).
     #[arg(long)]
     theory: bool,
+    /// The estimate of the setting on data read from files (`sslab theory-fit` compares
+    /// them): isotropic, labeled_shrinkage, all_minus_between, true_labels (a reference).
+    #[arg(long, default_value = "isotropic")]
+    estimator: String,
     /// Output PNG.
     #[arg(short, long)]
     out: PathBuf,
@@ -35,18 +44,9 @@ pub fn run(a: Args) -> Result<()> {
         )));
     }
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
-    let drawn = protocol::draw(spec, exp.seed, a.split)?;
-    let problem = &drawn.problem;
-    let (dataset_store, split_store) = (Store::default(), Store::default());
-    let split = Split {
-        problem,
-        source: &spec.source,
-        rows: drawn.rows.as_deref(),
-        dataset_store: &dataset_store,
-        split_store: &split_store,
-        test: None,
-    };
-    let fitted = method.method.fit(&split)?;
+    let estimator = Estimator::parse(&a.estimator)?;
+    let (problem, rows, fitted) = fit_split(&exp, spec, method, a.split)?;
+    let problem = &problem;
     let Scores::Binary(scores) = &fitted.scores else {
         return Err(Error::Data(format!(
             "`{}` gives per-class scores; the histogram needs binary ones",
@@ -54,14 +54,49 @@ pub fn run(a: Args) -> Result<()> {
         )));
     };
     let error = fitted.scores.error(problem);
-    let gaussians = match a.theory {
-        false => None,
-        true => Some(method.method.theory(&split, &fitted)?.ok_or_else(|| {
-            Error::param(
-                "theory",
-                "the overlay needs a method with a theory (QLDS, fixed or selected α)",
-            )
-        })?),
+    let no_theory = || {
+        Error::param(
+            "theory",
+            "the overlay needs a method with a theory (QLDS, fixed or selected α)",
+        )
+    };
+    // Synthetic data: the method's own overlay with the true means; otherwise the estimate.
+    let (gaussians, fit, named) = match (a.theory, &spec.source) {
+        (false, _) => (None, None, None),
+        (true, DataSource::Synthetic(_)) => {
+            let (Some(al), Some(au)) = (fitted.alpha_l, fitted.alpha_u) else {
+                return Err(no_theory());
+            };
+            let split = sslab::engine::Split {
+                problem,
+                source: &spec.source,
+                rows: rows.as_deref(),
+                dataset_store: &Default::default(),
+                split_store: &Default::default(),
+                test: None,
+            };
+            let g = method.method.theory(&split, &fitted)?.ok_or_else(no_theory)?;
+            let fit = SplitFit {
+                dataset: &spec.name,
+                split: a.split,
+                method: &method.name,
+                alpha: (al, au),
+                lambda: fitted.lambda,
+                empirical: class_moments(scores, &problem.y_u),
+            };
+            (Some(g), Some(fit.rows("true_mixture", Ok(g)).to_vec()), None)
+        }
+        (true, _) => {
+            let rows = fit_rows(&spec.name, a.split, method, problem, &fitted, &[estimator])?;
+            let g = match rows.as_slice() {
+                [p, q] => p.theory_mean.zip(p.theory_std).zip(q.theory_mean.zip(q.theory_std)),
+                _ => None,
+            };
+            let g = g.ok_or_else(|| {
+                Error::Data(format!("the theory has no value here: {}", rows[0].invalid))
+            })?;
+            (Some([g.0, g.1]), Some(rows), Some(estimator.name()))
+        }
     };
     create_parent(&a.out)?;
     let hist = figures::ScoreHistogram {
@@ -69,11 +104,12 @@ pub fn run(a: Args) -> Result<()> {
         labels: problem.y_u.as_slice().unwrap_or(&[]),
         title: match (fitted.alpha_l, fitted.alpha_u) {
             (Some(al), Some(au)) => format!(
-                "{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%",
+                "{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%{}",
                 method.name,
                 spec.name,
                 a.split,
-                100.0 * error
+                100.0 * error,
+                named.map_or(String::new(), |e| format!(" · theory: {e}"))
             ),
             _ => format!(
                 "{} on {} (split {}): error {:.2}%",
@@ -89,5 +125,10 @@ pub fn run(a: Args) -> Result<()> {
     };
     figures::score_histogram(&hist, &a.out)?;
     println!("wrote {}", a.out.display());
+    if let Some(rows) = fit {
+        let csv = a.out.with_extension("csv");
+        report::write_csv(&csv, &rows)?;
+        println!("wrote {}", csv.display());
+    }
     Ok(())
 }

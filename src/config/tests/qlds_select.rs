@@ -132,3 +132,24 @@ fn grid_values_replace_an_axis_and_bad_ones_name_line_and_key() {
     let msg = bad("alpha_l = [\"a\"]");
     assert!(msg.starts_with("c.toml:18:"), "{msg}");
 }
+
+#[test]
+fn theory_key_chooses_the_general_theory_only_with_select_th() {
+    let th = CONFIG.replace("select = \"cv\"", "select = \"th\"").replace("folds = 3", "");
+    let parse = |src: &str| crate::config::parse(src, std::path::Path::new("c.toml"));
+    let policy = |src: &str| {
+        parse(src).unwrap().methods[0].method.as_any().downcast_ref::<SelectQlds>().unwrap().policy
+    };
+    assert_eq!(policy(&th), Policy::Theory { scale: Scale::LabeledWithin });
+    let general = th.replace("grid = 6", "grid = 6\ntheory = \"general\"");
+    assert_eq!(policy(&general), Policy::GeneralTheory);
+    assert!(parse(&general).unwrap().methods[0].method.params().contains("theory=general"));
+    let isotropic = th.replace("grid = 6", "grid = 6\ntheory = \"isotropic\"");
+    assert_eq!(policy(&isotropic), Policy::Theory { scale: Scale::LabeledWithin });
+    let msg = config_error(&th.replace("grid = 6", "grid = 6\ntheory = \"bogus\""));
+    assert!(msg.contains("theory") && msg.contains("bogus"), "{msg}");
+    let msg = config_error(&CONFIG.replace("folds = 3", "theory = \"general\""));
+    assert!(msg.contains("theory") && msg.contains("only used with select = \"th\""), "{msg}");
+    let msg = config_error(&general.replace("grid = 6", "grid = 6\ntheory_scale = \"none\""));
+    assert!(msg.contains("theory_scale"), "{msg}");
+}

@@ -29,6 +29,7 @@ impl Family for QldsFamily {
                 "grid",
                 "folds",
                 "theory_scale",
+                "theory",
             ],
             "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
             _ => &["center", "matrix", "orient"],
@@ -37,7 +38,7 @@ impl Family for QldsFamily {
             return select(m, &policy);
         }
         if kind == "qlds"
-            && let Some(k) = m.first_of(&["grid", "folds", "theory_scale"])
+            && let Some(k) = m.first_of(&["grid", "folds", "theory_scale", "theory"])
         {
             return Err(m.error(k, "only used with `select`"));
         }
@@ -105,8 +106,20 @@ fn select(m: &Entry, select: &str) -> Result<Checked> {
         }
     };
     let policy = match select {
+        "th" if m.string("theory")?.as_deref() == Some("general") => {
+            only("folds", "cv")?;
+            if m.has("theory_scale") {
+                return Err(m.error("theory_scale", "only used with theory = \"isotropic\""));
+            }
+            Policy::GeneralTheory
+        }
         "th" => {
             only("folds", "cv")?;
+            if let Some(other) = m.string("theory")?.filter(|t| t != "isotropic") {
+                return Err(
+                    m.error("theory", format!("unknown `{other}` (known: isotropic, general)"))
+                );
+            }
             let scale = match m.string("theory_scale")?.as_deref() {
                 None | Some("labeled_within") => Scale::LabeledWithin,
                 Some("none") => Scale::None,
@@ -121,10 +134,12 @@ fn select(m: &Entry, select: &str) -> Result<Checked> {
         }
         "cv" => {
             only("theory_scale", "th")?;
+            only("theory", "th")?;
             Policy::CrossValidation { folds: m.count("folds")?.unwrap_or(Policy::FOLDS) }
         }
         "or" => {
             only("theory_scale", "th")?;
+            only("theory", "th")?;
             only("folds", "cv")?;
             Policy::Oracle
         }

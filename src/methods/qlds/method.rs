@@ -137,6 +137,7 @@ impl Method for SelectQlds {
             Policy::CrossValidation { folds } => {
                 format!("select=cv folds={folds} {}", self.grid.describe())
             }
+            Policy::GeneralTheory => format!("select=th theory=general {}", self.grid.describe()),
             p => format!("select={} {}", p.name(), self.grid.describe()),
         }
     }

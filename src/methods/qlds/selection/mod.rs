@@ -19,7 +19,7 @@ pub use studies::{
     PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study,
     spot_check, theory_grid,
 };
-pub use theory::theory_errors;
+pub use theory::{general_theory_errors, theory_errors};
 
 use std::sync::Arc;
 
@@ -35,6 +35,9 @@ use crate::methods::qlds::{FittedQlds, LambdaPolicy, Prepared, QldsParams};
 pub enum Policy {
     /// Minimum theoretical error; `scale` is the rescaling applied before the theory.
     Theory { scale: Scale },
+    /// Minimum theoretical error of the common-covariance theorem (config `theory =
+    /// "general"`; docs/theory-real-data.md).
+    GeneralTheory,
     /// Stratified K-fold cross-validation (K = `folds`, fewer when a class is smaller).
     CrossValidation { folds: usize },
     /// Minimum error on the unlabeled truth.
@@ -48,7 +51,7 @@ impl Policy {
     /// The config spelling (`th`, `cv`, `or`).
     pub fn name(&self) -> &'static str {
         match self {
-            Policy::Theory { .. } => "th",
+            Policy::Theory { .. } | Policy::GeneralTheory => "th",
             Policy::CrossValidation { .. } => "cv",
             Policy::Oracle => "or",
         }
@@ -98,6 +101,7 @@ impl SelectQlds {
     ) -> Result<ErrorGrid> {
         match self.policy {
             Policy::Theory { scale } => theory_errors(prep, &self.grid, self.lambda, scale),
+            Policy::GeneralTheory => general_theory_errors(prep, &self.grid, self.lambda),
             Policy::CrossValidation { folds } => {
                 cv_errors(&*basis()?, &prep.y_l, &self.grid, lambda, folds)
             }

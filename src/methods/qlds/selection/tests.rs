@@ -193,3 +193,22 @@ fn points_beyond_the_positive_definite_range_are_skipped_by_every_path() {
         assert!(g.at(1, 0).is_some() && g.at(1, 1).is_none());
     }
 }
+
+#[test]
+fn general_theory_selects_a_point_as_good_as_the_isotropic_one_on_gaussian_data() {
+    // N(±μ, I): the common-covariance estimate (C ≈ I) should choose as well as the
+    // isotropic theory; both errors are compared with the oracle's on the same problem.
+    let mixture = GaussianMixture::symmetric(80, 1.5).unwrap();
+    let p = mixture.sample_problem([10, 10], [600, 600], &mut ChaCha8Rng::seed_from_u64(11));
+    let grid = Grid::uniform(6).unwrap();
+    let run = |policy| {
+        let s = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default()).unwrap();
+        crate::data::error_rate(s.run(&p).unwrap().scores.view(), p.y_u.view())
+    };
+    let (general, iso, oracle) = (
+        run(Policy::GeneralTheory),
+        run(Policy::Theory { scale: crate::methods::qlds::theory::Scale::None }),
+        run(Policy::Oracle),
+    );
+    assert!(general <= oracle + 0.03 && general <= iso + 0.02, "{general} {iso} {oracle}");
+}

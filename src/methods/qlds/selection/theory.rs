@@ -3,7 +3,10 @@
 
 use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
-use crate::methods::qlds::theory::{Scale, estimate_setting, predict, theory_lambda};
+use crate::methods::qlds::theory::{
+    Estimator, Scale, common_lambda, common_setting, estimate_setting, predict, predict_common,
+    theory_lambda,
+};
 use crate::methods::qlds::{LambdaPolicy, Prepared};
 
 /// Theoretical errors over the grid (None where the theory is invalid, or where the
@@ -28,5 +31,28 @@ pub fn theory_errors(
             return Ok(None);
         }
         Ok(predict(&est.setting, al, au, lambda).ok().map(|p| p.error))
+    })
+}
+
+/// Theoretical errors over the grid with the common-covariance theorem on a usable estimate
+/// (C from all rows minus the labeled between-class part), as [`theory_errors`] otherwise.
+pub fn general_theory_errors(
+    prep: &Prepared,
+    grid: &Grid,
+    policy: LambdaPolicy,
+) -> Result<ErrorGrid> {
+    let setting = common_setting(prep, None, Estimator::AllMinusBetween)?;
+    let lambda = common_lambda(&setting, policy)?;
+    let check = grid.alphas_u.iter().any(|&a| a > 1.0) || matches!(policy, LambdaPolicy::Fixed(_));
+    let (empirical, top_u) = if check {
+        (prep.lambda(policy)?, prep.top_eig_unlabeled()?)
+    } else {
+        (f64::INFINITY, 0.0)
+    };
+    ErrorGrid::build(grid, |al, au| {
+        if !admits(empirical, au, top_u) {
+            return Ok(None);
+        }
+        Ok(predict_common(&setting, al, au, lambda).ok().map(|p| p.error))
     })
 }

@@ -16,7 +16,7 @@ pub enum EdgeMatrix {
 }
 
 impl EdgeMatrix {
-    fn alphas(self) -> (f64, f64) {
+    pub(super) fn alphas(self) -> (f64, f64) {
         match self {
             EdgeMatrix::All => (-1.0, 1.0),
             EdgeMatrix::Unlabeled => (0.0, 1.0),

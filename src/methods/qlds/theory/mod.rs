@@ -4,8 +4,10 @@
 //! numbers.
 
 mod check;
+mod common;
 mod edge;
 mod estimate;
+mod estimators;
 mod general;
 mod isotropic;
 mod monte_carlo;
@@ -14,8 +16,10 @@ mod overlay;
 mod setting;
 
 pub use check::{CheckRow, CheckSetting, run_check, spec_grid};
+pub use common::{CommonSetting, common_edge, common_lambda, predict_common};
 pub use edge::{EdgeMatrix, lambda_th, spectrum_edge, theory_lambda};
 pub use estimate::{Estimate, Scale, estimate_setting};
+pub use estimators::{Estimator, common_setting, estimated_gaussians};
 pub use general::{GeneralPrediction, GeneralSetting, predict_general};
 pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, theory_at_policy};

@@ -5,6 +5,9 @@ use ndarray::Array1;
 use crate::data::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 
+/// Largest |G_12 − G_21| accepted, relative to max |G_jk| (rounding, not asymmetry).
+const SYMMETRY_TOL: f64 = 1e-12;
+
 /// A two-class setting: class 1 has label +1, class 2 label −1; within-class covariance I_d.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Setting {
@@ -18,7 +21,8 @@ pub struct Setting {
 }
 
 impl Setting {
-    /// Checks d ≥ 1, at least one labeled point, a symmetric finite G with G_jj ≥ 0.
+    /// Checks d ≥ 1, at least one labeled point, a finite G with G_jj ≥ 0, symmetric up to
+    /// 1e-12 of its largest entry (then stored exactly symmetric).
     pub fn new(
         dim: usize,
         labeled: [usize; 2],
@@ -32,13 +36,17 @@ impl Setting {
             return Err(Error::param("labeled", "needs at least one labeled point"));
         }
         let finite = g.iter().flatten().all(|v| v.is_finite());
-        if !finite || g[0][1] != g[1][0] || g[0][0] < 0.0 || g[1][1] < 0.0 {
+        // Symmetric up to rounding relative to G's scale (centring leaves ~1e-16·‖G‖).
+        let scale = g.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+        let symmetric = (g[0][1] - g[1][0]).abs() <= SYMMETRY_TOL * scale;
+        if !finite || !symmetric || g[0][0] < 0.0 || g[1][1] < 0.0 {
             return Err(Error::param(
                 "g",
                 format!("must be symmetric and finite with G_jj ≥ 0, got {g:?}"),
             ));
         }
-        Ok(Setting { dim, labeled, unlabeled, g })
+        let g01 = 0.5 * (g[0][1] + g[1][0]);
+        Ok(Setting { dim, labeled, unlabeled, g: [[g[0][0], g01], [g01, g[1][1]]] })
     }
 
     /// μ₁ = −μ₂ = μ with ‖μ‖ = `norm`, centred as QLDS centres: [`Setting::centred`] of
