@@ -1,5 +1,6 @@
 //! A method family that lives only in this test, proving the "Adding a method" steps of the
-//! README: a new family needs its own code and one registry entry, nothing else.
+//! README: a new family needs its own code and one registry entry, nothing else; a value
+//! its fits report under a new name becomes a results.csv column of that name.
 
 use std::any::Any;
 use std::path::Path;
@@ -8,7 +9,7 @@ use ndarray::Array1;
 use sslab::config::parse_with;
 use sslab::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use sslab::methods::FAMILIES;
-use sslab::protocol::{RunOptions, run, split_problem};
+use sslab::protocol::{RunOptions, read_results, run, split_problem, write_results};
 use sslab::{Error, Result};
 
 /// Nearest class mean of the labeled rows: f(x) = ‖x − m₋‖² − ‖x − m₊‖², with the means
@@ -40,14 +41,10 @@ impl Method for NearestMean {
         format!("shrink={}", self.shrink)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "none"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         // A stand-in for a refused allocation deep inside a solver.
         assert!(self.shrink < 0.9, "cannot allocate");
-        Ok(Fitted::binary(scores(split.problem, self.shrink)?, 0.0))
+        Ok(Fitted::binary(scores(split.problem, self.shrink)?).with("shrink", self.shrink))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -108,6 +105,11 @@ fn a_family_defined_outside_the_crate_runs_through_the_runner() {
     assert_eq!(exp.methods[0].name, "NM(0.5)");
     let dir = tempdir("run");
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
+    let csv = dir.join("results.csv");
+    write_results(&csv, &rows).unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().next().unwrap().contains(",lambda,shrink,error,"), "{text}");
+    assert_eq!(read_results(&csv).unwrap().len(), 6);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(rows.len(), 6);
     for r in rows.iter().filter(|r| r.method == "NM(0.5)") {
@@ -118,7 +120,12 @@ fn a_family_defined_outside_the_crate_runs_through_the_runner() {
             ("ok", "nearest_mean", "shrink=0.5")
         );
         assert!((r.error - direct).abs() < 1e-12, "{} vs {direct}", r.error);
+        // It reports no λ: the parameter columns stay empty; `shrink` has its own column.
+        assert_eq!((r.lambda_policy.as_str(), r.lambda, r.alpha_l), ("", None, None));
+        assert_eq!(r.reported, [("shrink".to_string(), "0.5".to_string())]);
     }
+    let ls_svm = rows.iter().find(|r| r.method == "LS-SVM").unwrap();
+    assert!(ls_svm.reported.is_empty() && ls_svm.lambda_policy == "max_eig_all");
 }
 
 #[test]

@@ -48,15 +48,11 @@ impl Method for SignedMean {
         format!("sign={}", self.sign)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "none"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         if let Some(tag) = &self.log {
             FITS.lock().unwrap().entry(tag.clone()).or_default().push(fingerprint(split.problem));
         }
-        Ok(Fitted::binary(scores(split.problem) * self.sign, 0.0))
+        Ok(Fitted::binary(scores(split.problem) * self.sign))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -67,7 +67,7 @@ pub fn run(a: Args) -> Result<()> {
     let hist = figures::ScoreHistogram {
         scores: scores.as_slice().unwrap_or(&[]),
         labels: problem.y_u.as_slice().unwrap_or(&[]),
-        title: match (fitted.alpha_l, fitted.alpha_u) {
+        title: match (fitted.number("alpha_l"), fitted.number("alpha_u")) {
             (Some(al), Some(au)) => format!(
                 "{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%",
                 method.name,

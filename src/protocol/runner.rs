@@ -172,15 +172,15 @@ impl Task<'_> {
             .map(|m| {
                 let start = Instant::now();
                 let entry = &self.exp.methods[m];
-                let (method, params, fitted) = match self.choices.method(self.exp, d, m) {
-                    Ok((method, params)) => (method, params, fit(method, &view, limit)),
-                    Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
+                let (params, fitted) = match self.choices.method(self.exp, d, m) {
+                    Ok((method, params)) => (params, fit(method, &view, limit)),
+                    Err(why) => (String::new(), Err(Error::Data(why))),
                 };
                 let row = row(
                     self.exp,
                     spec,
                     split,
-                    (entry, method, params),
+                    (entry, params),
                     (problem, test),
                     fitted,
                     start.elapsed().as_secs_f64(),
@@ -217,13 +217,13 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
 }
 
 /// The result row of one method entry on one split (and its test rows, if any), fitted
-/// with `method` (the tuned choice or the entry's own) whose `params` column is given; a
-/// failure becomes a `failed` row carrying the reason.
+/// with the tuned choice or the entry's own method, whose `params` column is given, with
+/// the values the fit reported; a failure becomes a `failed` row carrying the reason.
 fn row(
     exp: &Experiment,
     spec: &DatasetSpec,
     split: usize,
-    (m, method, params): (&MethodSpec, &dyn Method, String),
+    (m, params): (&MethodSpec, String),
     (problem, test): (&Problem, Option<&Dataset>),
     fitted: Result<Fitted>,
     fit_seconds: f64,
@@ -239,8 +239,8 @@ fn row(
         params,
         alpha_l: None,
         alpha_u: None,
-        lambda_policy: method.lambda_policy().into(),
-        lambda: f64::NAN,
+        lambda_policy: String::new(),
+        lambda: None,
         error: f64::NAN,
         prbep: f64::NAN,
         test_error: None,
@@ -251,13 +251,11 @@ fn row(
         status: "ok".into(),
         message: String::new(),
         fit_seconds,
+        reported: Vec::new(),
         swept: Vec::new(),
     };
-    match fitted {
+    match fitted.and_then(|f| row.report(f.reported.clone()).map(|()| f)) {
         Ok(f) => {
-            row.alpha_l = f.alpha_l;
-            row.alpha_u = f.alpha_u;
-            row.lambda = f.lambda;
             row.error = f.scores.error(problem);
             row.prbep = f.scores.prbep(problem);
             if let (Some(t), Some(scores)) = (test, &f.test) {

@@ -6,7 +6,7 @@ use super::adam::Adam;
 use super::grid::{Grid, Training};
 use super::objective::Data;
 use super::{Labeled, Unlabeled};
-use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
+use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 use crate::methods::qlds::{dense_memory, moments};
@@ -136,10 +136,6 @@ impl Method for GradientSsl {
         )
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "oracle_grid"
-    }
-
     /// Every valid grid point trains up to the iteration cap: passes over n×d.
     fn cost(&self, n: usize, dim: usize) -> f64 {
         let points = (self.grid.points() - self.grid.invalid(self.unlabeled)) as f64;
@@ -173,13 +169,11 @@ impl Method for GradientSsl {
             &self.training,
             split.problem.y_u.view(),
         )?;
-        let fitted = Fitted {
-            scores: Scores::Binary(best.scores),
-            alpha_l: Some(best.alpha_l),
-            alpha_u: Some(best.alpha_u),
-            lambda: best.lambda,
-            test: None,
-        };
+        let fitted = Fitted::binary(best.scores)
+            .with("alpha_l", best.alpha_l)
+            .with("alpha_u", best.alpha_u)
+            .labelled("lambda_policy", "oracle_grid")
+            .with("lambda", best.lambda);
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
     }
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
 use super::theory::score_gaussians;
 use super::{LambdaPolicy, Prepared, Qlds, QldsParams, Spectral};
-use crate::engine::{Fitted, Method, Scores, Split};
-use crate::error::Result;
+use crate::engine::{Fitted, Method, Split};
+use crate::error::{Error, Result};
 use crate::linalg::{SymEigen, sym_eigen};
 
 /// The split's centred data and second moments, shared by the methods of the split.
@@ -43,22 +43,31 @@ pub fn dense_memory(n: usize, dim: usize) -> f64 {
     8.0 * (3.0 * n * d + 6.0 * d * d)
 }
 
-/// Scores of the unlabeled rows with (α_l, α_u) and λ.
-fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
-    Fitted {
-        scores: Scores::Binary(scores),
-        alpha_l: Some(alpha.0),
-        alpha_u: Some(alpha.1),
-        lambda,
-        test: None,
-    }
+/// Scores of the unlabeled rows with (α_l, α_u), the λ policy's name and the λ used.
+fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), policy: &str, lambda: f64) -> Fitted {
+    Fitted::binary(scores)
+        .with("alpha_l", alpha.0)
+        .with("alpha_u", alpha.1)
+        .labelled("lambda_policy", policy)
+        .with("lambda", lambda)
 }
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
 fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(f64, f64); 2]>> {
-    let alpha = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
-    score_gaussians(split.source, split.problem, &*moments(split)?, policy, alpha, fit.lambda)
-        .map(Some)
+    let number = |name: &str| {
+        fit.number(name)
+            .ok_or_else(|| Error::Data(format!("the fit reports no `{name}` for the theory")))
+    };
+    let alpha = (number("alpha_l")?, number("alpha_u")?);
+    score_gaussians(
+        split.source,
+        split.problem,
+        &*moments(split)?,
+        policy,
+        alpha,
+        number("lambda")?,
+    )
+    .map(Some)
 }
 
 impl Method for Qlds {
@@ -70,14 +79,11 @@ impl Method for Qlds {
         dense_memory(n, dim)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        self.params().lambda.name()
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = self.fit_prepared(&*moments(split)?)?;
         let p = self.params();
-        fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda)
+        let scores = f.scores(split.problem.x_u.to_dense().view());
+        fitted(scores, (p.alpha_l, p.alpha_u), p.lambda.name(), f.lambda)
             .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
@@ -103,10 +109,6 @@ impl Method for Spectral {
         self.describe()
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" }
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = if *self == Spectral::default() {
@@ -114,7 +116,10 @@ impl Method for Spectral {
         } else {
             self.fit_prepared(&prep)?
         };
-        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue)
+        let policy = if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" };
+        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()))
+            .labelled("lambda_policy", policy)
+            .with("lambda", f.top_eigenvalue)
             .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
@@ -141,14 +146,10 @@ impl Method for SelectQlds {
         }
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        self.lambda.name()
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
-        fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda)
+        fitted(s.scores, (s.alpha_l, s.alpha_u), self.lambda.name(), s.lambda)
             .scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
     }
 
@@ -170,10 +171,6 @@ impl Method for SelectLambda {
         dense_memory(n, dim)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "cv"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
@@ -182,7 +179,7 @@ impl Method for SelectLambda {
             alpha_u: self.alpha_u,
             lambda: LambdaPolicy::Fixed(s.lambda),
         };
-        fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda).scoring_test(split, |x| {
+        fitted(s.scores, (self.alpha_l, self.alpha_u), "cv", s.lambda).scoring_test(split, |x| {
             Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view()))
         })
     }

@@ -68,10 +68,6 @@ impl Method for Svmlin {
         self.params().describe()
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "fixed"
-    }
-
     /// Linear passes over the design; the transductive methods make many.
     fn cost(&self, n: usize, dim: usize) -> f64 {
         let passes =
@@ -86,7 +82,9 @@ impl Method for Svmlin {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = Svmlin::fit(self, split.problem)?;
-        Fitted::binary(f.scores(&split.problem.x_u), self.params().lambda)
+        Fitted::binary(f.scores(&split.problem.x_u))
+            .labelled("lambda_policy", "fixed")
+            .with("lambda", self.params().lambda)
             .scoring_test(split, |x| Ok(f.scores(x)))
     }
 
