@@ -166,6 +166,53 @@ fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
     }
 }
 
+#[test]
+fn a_reported_value_is_a_column_that_table_and_plot_curve_take() {
+    let src = CONFIG.replace("shrink = 0.5", "shrink = { sweep = [0.1, 0.5] }");
+    let exp = parse_with(&src, Path::new("means.toml"), &families()).unwrap();
+    let dir = tempdir("columns");
+    let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
+    let csv = dir.join("results.csv");
+    write_results(&csv, &rows).unwrap();
+    // The swept key shares the reported name: the plain name is the reported value.
+    let header = std::fs::read_to_string(&csv).unwrap().lines().next().unwrap().to_string();
+    assert!(header.contains(",lambda,shrink,error,") && header.ends_with(",swept.shrink"));
+    let sslab = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).output().unwrap()
+    };
+    let (file, out) = (csv.to_str().unwrap(), dir.to_str().unwrap());
+    let o = sslab(&["table", file, "--value", "shrink", "--name", "t", "--out", out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    let means: Vec<f64> =
+        table.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(means, [0.1, 0.5], "{table}");
+    let png = dir.join("c.png");
+    let o = sslab(&[
+        "plot-curve",
+        file,
+        "--x",
+        "shrink",
+        "--value",
+        "shrink",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success() && png.exists(), "{}", String::from_utf8_lossy(&o.stderr));
+    let png = png.to_str().unwrap();
+    for args in [
+        ["table", file, "--name", "t", "--out", out],
+        ["plot-curve", file, "--x", "shrink", "--out", png],
+    ] {
+        let o = sslab(&[&args[..], &["--value", "kind"]].concat());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && e.contains("`kind` holds text"), "{e}");
+        assert!(e.contains("numeric columns: split, split_seed, "), "{e}");
+        assert!(e.contains("fit_seconds, shrink, swept.shrink"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn tempdir(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("sslab-engine-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

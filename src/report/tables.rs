@@ -3,8 +3,11 @@
 //! worse than the dataset's best, rendered as Markdown, LaTeX or CSV (datasets as rows,
 //! methods as columns).
 
+use std::borrow::Cow;
+
 use polars::prelude::*;
 
+use super::columns;
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::stats::signed_rank_p_greater;
@@ -36,41 +39,80 @@ impl Cell {
 }
 
 /// What a table summarises.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Measure {
     /// How the legend names it.
-    pub label: &'static str,
-    pub value: fn(&ResultRow) -> Option<f64>,
+    pub label: Cow<'static, str>,
+    pub source: Source,
     pub higher_is_better: bool,
+}
+
+/// Where a measure's value of a row comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A percentage computed from the row.
+    Percent(fn(&ResultRow) -> Option<f64>),
+    /// A numeric column of results.csv as written (see [`columns`]).
+    Column(String),
 }
 
 /// The error on the unlabeled set in % (lower is better).
 pub const ERROR: Measure = Measure {
-    label: "Error on the unlabeled set in %",
-    value: error_percent,
+    label: Cow::Borrowed("Error on the unlabeled set in %"),
+    source: Source::Percent(error_percent),
     higher_is_better: false,
 };
 
 /// The precision–recall break-even point on the unlabeled set in % (higher is better).
 pub const PRBEP: Measure = Measure {
-    label: "PRBEP on the unlabeled set in %",
-    value: |r| r.prbep.is_finite().then_some(100.0 * r.prbep),
+    label: Cow::Borrowed("PRBEP on the unlabeled set in %"),
+    source: Source::Percent(|r| r.prbep.is_finite().then_some(100.0 * r.prbep)),
     higher_is_better: true,
 };
 
 /// The error on the held-out test rows in % (lower is better).
 pub const TEST_ERROR: Measure = Measure {
-    label: "Error on the held-out test set in %",
-    value: |r| r.test_error.filter(|v| v.is_finite()).map(|v| 100.0 * v),
+    label: Cow::Borrowed("Error on the held-out test set in %"),
+    source: Source::Percent(|r| r.test_error.filter(|v| v.is_finite()).map(|v| 100.0 * v)),
     higher_is_better: false,
 };
 
 /// The PRBEP on the held-out test rows in % (higher is better).
 pub const TEST_PRBEP: Measure = Measure {
-    label: "PRBEP on the held-out test set in %",
-    value: |r| r.test_prbep.filter(|v| v.is_finite()).map(|v| 100.0 * v),
+    label: Cow::Borrowed("PRBEP on the held-out test set in %"),
+    source: Source::Percent(|r| r.test_prbep.filter(|v| v.is_finite()).map(|v| 100.0 * v)),
     higher_is_better: true,
 };
+
+impl Measure {
+    /// Any numeric column of `rows` as written (a fixed column, a value the fits reported
+    /// or a swept key), lower taken as better; an error lists the numeric columns.
+    pub fn column(rows: &[ResultRow], name: &str) -> Result<Measure> {
+        columns::check(rows, name)?;
+        Ok(Measure {
+            label: Cow::Owned(format!("`{name}` (results.csv column)")),
+            source: Source::Column(name.to_string()),
+            higher_is_better: false,
+        })
+    }
+
+    /// The measure's value of a row.
+    pub fn value(&self, r: &ResultRow) -> Option<f64> {
+        match &self.source {
+            Source::Percent(f) => f(r),
+            Source::Column(name) => columns::value(r, name).number(),
+        }
+    }
+
+    /// A mean or std as a table shows it: two decimals (percentages always; a column's
+    /// small values in scientific notation).
+    fn show(&self, x: f64) -> String {
+        match self.source {
+            Source::Column(_) if x != 0.0 && x.abs() < 0.01 => format!("{x:.2e}"),
+            _ => format!("{x:.2}"),
+        }
+    }
+}
 
 /// A datasets × methods table in first-appearance order, with its provenance stamp.
 #[derive(Debug, Clone)]
@@ -91,7 +133,7 @@ pub fn error_percent(r: &ResultRow) -> Option<f64> {
 /// Per (dataset, method), in first-appearance order: `dataset, method, value_mean,
 /// value_std, splits` (std with ddof = 1) of `value` over the successful fits where it is
 /// defined.
-pub fn summary(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
+pub fn summary(rows: &[ResultRow], value: &dyn Fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
     let rows: Vec<(&ResultRow, f64)> =
         rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
     let df = df![
@@ -138,7 +180,10 @@ pub struct Record {
 }
 
 /// [`summary`] as plain records, in the same order.
-pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Record>> {
+pub fn records(
+    rows: &[ResultRow],
+    value: &dyn Fn(&ResultRow) -> Option<f64>,
+) -> Result<Vec<Record>> {
     let s = summary(rows, value)?;
     let strings = |name: &str| -> Result<Vec<String>> {
         let ca = s.column(name).and_then(|c| c.str().cloned()).map_err(polars_err)?;
@@ -168,7 +213,7 @@ pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Resu
 /// Builds the table: polars aggregates, then per dataset the paired test of every method
 /// against the best one over the splits both completed.
 pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table> {
-    let recs = records(rows, measure.value)?;
+    let recs = records(rows, &|r| measure.value(r))?;
     // Oriented so that lower is better.
     let sign = if measure.higher_is_better { -1.0 } else { 1.0 };
     let mut datasets: Vec<String> = Vec::new();
@@ -199,7 +244,7 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
         let errors = |m: usize| -> Vec<(usize, f64)> {
             rows.iter()
                 .filter(|r| r.is_ok() && r.dataset == datasets[d] && r.method == methods[m])
-                .filter_map(|r| (measure.value)(r).map(|v| (r.split, sign * v)))
+                .filter_map(|r| measure.value(r).map(|v| (r.split, sign * v)))
                 .collect()
         };
         let best_errors = errors(best);
@@ -240,12 +285,14 @@ pub fn markdown(t: &Table) -> String {
             .iter()
             .map(|c| match c {
                 None => "–".into(),
-                Some(c) if c.best => format!("**{:.2}{}**", c.mean, spread(c, " ± ")),
+                Some(c) if c.best => {
+                    format!("**{}{}**", t.measure.show(c.mean), spread(t, c, " ± "))
+                }
                 Some(c) => format!(
-                    "{:.2}{}{}",
-                    c.mean,
+                    "{}{}{}",
+                    t.measure.show(c.mean),
                     if c.worse() { " ↓" } else { "" },
-                    spread(c, " ± ")
+                    spread(t, c, " ± ")
                 ),
             })
             .collect();
@@ -256,8 +303,8 @@ pub fn markdown(t: &Table) -> String {
 }
 
 /// `sep` and the std of a cell over two splits or more; nothing over one split.
-fn spread(c: &Cell, sep: &str) -> String {
-    if c.splits >= 2 { format!("{sep}{:.2}", c.std) } else { String::new() }
+fn spread(t: &Table, c: &Cell, sep: &str) -> String {
+    if c.splits >= 2 { format!("{sep}{}", t.measure.show(c.std)) } else { String::new() }
 }
 
 /// A name as one Markdown table cell: `|` escaped, line breaks as spaces.
@@ -279,12 +326,14 @@ pub fn latex(t: &Table) -> String {
             .iter()
             .map(|c| match c {
                 None => "--".into(),
-                Some(c) if c.best => format!("\\textbf{{{:.2}}}{}", c.mean, spread(c, " $\\pm$ ")),
+                Some(c) if c.best => {
+                    format!("\\textbf{{{}}}{}", t.measure.show(c.mean), spread(t, c, " $\\pm$ "))
+                }
                 Some(c) => format!(
-                    "{:.2}{}{}",
-                    c.mean,
+                    "{}{}{}",
+                    t.measure.show(c.mean),
                     if c.worse() { "$\\downarrow$" } else { "" },
-                    spread(c, " $\\pm$ ")
+                    spread(t, c, " $\\pm$ ")
                 ),
             })
             .collect();
@@ -374,6 +423,25 @@ mod tests {
         // On the error, B is the best and A the worse one.
         let t = build(&rows, ERROR, "").unwrap();
         assert!(t.cells[0][1].clone().unwrap().best && t.cells[0][0].clone().unwrap().worse());
+    }
+
+    #[test]
+    fn a_reported_column_is_summarised_as_written() {
+        let gamma = |method: &str, s: usize, g: f64| ResultRow {
+            reported: vec![("gamma".into(), g.to_string())],
+            ..row("d", method, s, 0.3)
+        };
+        let rows: Vec<ResultRow> = (0..4)
+            .flat_map(|s| [gamma("A", s, 1e-5 * (1 + s) as f64), gamma("B", s, 2.0)])
+            .collect();
+        let t = build(&rows, Measure::column(&rows, "gamma").unwrap(), "").unwrap();
+        let (a, b) = (t.cells[0][0].clone().unwrap(), t.cells[0][1].clone().unwrap());
+        assert!((a.mean - 2.5e-5).abs() < 1e-15 && (b.mean - 2.0).abs() < 1e-12 && a.best);
+        let md = markdown(&t);
+        assert!(md.contains("| d | **2.50e-5 ± 1.29e-5** | 2.00 ± 0.00 |"), "{md}");
+        assert!(md.contains("`gamma` (results.csv column)"), "{md}");
+        let e = Measure::column(&rows, "method").unwrap_err().to_string();
+        assert!(e.contains("numeric columns: split"), "{e}");
     }
 
     #[test]
