@@ -2,7 +2,6 @@
 //! README: a new family needs its own code and one registry entry, nothing else; a value
 //! its fits report under a new name becomes a results.csv column of that name.
 
-use std::any::Any;
 use std::path::Path;
 
 use ndarray::Array1;
@@ -45,10 +44,6 @@ impl Method for NearestMean {
         // A stand-in for a refused allocation deep inside a solver.
         assert!(self.shrink < 0.9, "cannot allocate");
         Ok(Fitted::binary(scores(split.problem, self.shrink)?).with("shrink", self.shrink))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -2,7 +2,6 @@
 //! errors match an independent computation (both criteria); tuning never fits an evaluation
 //! split; the gallery example runs.
 
-use std::any::Any;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -53,10 +52,6 @@ impl Method for SignedMean {
             FITS.lock().unwrap().entry(tag.clone()).or_default().push(fingerprint(split.problem));
         }
         Ok(Fitted::binary(scores(split.problem) * self.sign))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

@@ -49,8 +49,9 @@ impl Checked {
     }
 }
 
-/// A method with checked parameters, ready to fit any split.
-pub trait Method: Debug + Send + Sync {
+/// A method with checked parameters, ready to fit any split. Every method is `Any`, so
+/// `as_any` reaches its concrete type without writing anything.
+pub trait Method: Any + Debug + Send + Sync {
     /// Parameters for the result row's `params` column, as `key=value` pairs (may be empty).
     fn params(&self) -> String {
         String::new()
@@ -79,9 +80,14 @@ pub trait Method: Debug + Send + Sync {
         let _ = (split, fitted);
         Ok(None)
     }
+}
 
-    /// The concrete type, for tests and family-specific tools.
-    fn as_any(&self) -> &dyn Any;
+impl dyn Method {
+    /// The concrete type, for tests and family-specific tools
+    /// (`method.as_any().downcast_ref::<Qlds>()`).
+    pub fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// One split as a method sees it, with the caches it may share with other methods.

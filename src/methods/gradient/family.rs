@@ -1,7 +1,5 @@
 //! The gradient family's config (`kind = "gradient"`) and its method on a split.
 
-use std::any::Any;
-
 use super::adam::Adam;
 use super::grid::{Grid, Training};
 use super::objective::Data;
@@ -175,9 +173,5 @@ impl Method for GradientSsl {
             .labelled("lambda_policy", "oracle_grid")
             .with("lambda", best.lambda);
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -6,7 +6,6 @@
 //! Two classes are scored by sign, more by the per-class scores, after the method's
 //! decision rule; methods of a split that differ only in that rule share one fit.
 
-use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use faer::Mat;
@@ -71,10 +70,6 @@ impl Method for GraphMethod {
             self.params().decision.binary(scores.view_mut(), &prep.y)?;
             Ok(Fitted::binary(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

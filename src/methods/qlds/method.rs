@@ -2,7 +2,6 @@
 //! (centring, C_l, C_u, top eigenvalues) and the eigen-decomposition of C_u through the
 //! split's store, so a table of nine QLDS-family methods computes them once.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
@@ -90,10 +89,6 @@ impl Method for Qlds {
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
         theory(split, fit, self.params().lambda)
     }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 impl Method for Spectral {
@@ -121,10 +116,6 @@ impl Method for Spectral {
             .labelled("lambda_policy", policy)
             .with("lambda", f.top_eigenvalue)
             .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -156,10 +147,6 @@ impl Method for SelectQlds {
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
         theory(split, fit, self.lambda)
     }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 impl Method for SelectLambda {
@@ -182,9 +169,5 @@ impl Method for SelectLambda {
         fitted(s.scores, (self.alpha_l, self.alpha_u), "cv", s.lambda).scoring_test(split, |x| {
             Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view()))
         })
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

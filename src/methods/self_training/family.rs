@@ -1,7 +1,5 @@
 //! The self-training family's config (`kind = "self_training"`) and its method on a split.
 
-use std::any::Any;
-
 use super::{SelfTraining, SelfTrainingParams, Threshold};
 use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::Result;
@@ -65,9 +63,5 @@ impl Method for SelfTraining {
             .labelled("lambda_policy", self.params().lambda.name())
             .with("lambda", f.lambda);
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&f.omega, x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

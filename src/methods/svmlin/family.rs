@@ -1,8 +1,6 @@
 //! The SVMlin family's config (`linear_rls`, `linear_svm`, `tsvm`, `da`; `linear_` tells
 //! them from the kernel RLS/SVM of the graph family) and its methods on a split.
 
-use std::any::Any;
-
 use toml::Value;
 
 use super::{Kind, PositiveFraction, Svmlin, SvmlinParams};
@@ -86,9 +84,5 @@ impl Method for Svmlin {
             .labelled("lambda_policy", "fixed")
             .with("lambda", self.params().lambda)
             .scoring_test(split, |x| Ok(f.scores(x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
