@@ -1,8 +1,8 @@
 //! The gradient family's config (`kind = "gradient"`) and its method on a split.
 
 use super::adam::Adam;
-use super::grid::{Grid, Training};
-use super::objective::Data;
+use super::grid::{OracleGrid, Training};
+use super::objective::Inputs;
 use super::{Labeled, Unlabeled};
 use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ pub struct GradientFamily;
 pub struct GradientSsl {
     pub labeled: Labeled,
     pub unlabeled: Unlabeled,
-    pub grid: Grid,
+    pub grid: OracleGrid,
     pub training: Training,
 }
 
@@ -78,7 +78,7 @@ impl Family for GradientFamily {
                 None => Ok(v),
             }
         };
-        let grid = Grid {
+        let grid = OracleGrid {
             alpha_l: list("alpha_l", 0.0, true)?,
             alpha_u: list("alpha_u", 0.0, false)?,
             lambda_scale: list("lambda_scale", 0.0, true)?,
@@ -153,7 +153,7 @@ impl Method for GradientSsl {
             )));
         }
         let c_u = split.split_store.get("gradient C_u", || Ok(to_array2(prep.c_u.as_ref())))?;
-        let data = Data {
+        let data = Inputs {
             x_l: prep.x_l.view(),
             y_l: prep.y_l.view(),
             x_u: prep.x_u.view(),

@@ -6,25 +6,25 @@ use std::sync::Arc;
 
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
 use super::theory::score_gaussians;
-use super::{LambdaPolicy, Prepared, Qlds, QldsParams, Spectral};
+use super::{LambdaPolicy, Moments, Qlds, QldsParams, Spectral};
 use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::linalg::{SymEigen, sym_eigen};
 
 /// The split's centred data and second moments, shared by the methods of the split.
-pub fn moments(split: &Split) -> Result<Arc<Prepared>> {
-    split.split_store.get("qlds moments", || Prepared::new(split.problem))
+pub fn moments(split: &Split) -> Result<Arc<Moments>> {
+    split.split_store.get("qlds moments", || Moments::new(split.problem))
 }
 
 /// The eigen-decomposition of the split's C_u.
-fn eigen_u(split: &Split, prep: &Prepared) -> Result<Arc<SymEigen>> {
+fn eigen_u(split: &Split, prep: &Moments) -> Result<Arc<SymEigen>> {
     split
         .split_store
         .get("qlds eigen C_u", || sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u"))
 }
 
 /// The eigenbasis of the split's C_u with its labeled rows projected.
-fn basis(split: &Split, prep: &Prepared) -> Result<Arc<EigenBasis>> {
+fn basis(split: &Split, prep: &Moments) -> Result<Arc<EigenBasis>> {
     split.split_store.get("qlds eigenbasis", || {
         Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone()))
     })

@@ -4,13 +4,13 @@
 use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
 use crate::methods::qlds::theory::{Scale, estimate_setting, predict, theory_lambda};
-use crate::methods::qlds::{LambdaPolicy, Prepared};
+use crate::methods::qlds::{LambdaPolicy, Moments};
 
 /// Theoretical errors over the grid (None where the theory is invalid, or where the
 /// empirical system the point would be fitted with is skipped by [`admits`]; the latter
 /// only matters with α_u > 1 or a fixed λ, and is checked only then).
 pub fn theory_errors(
-    prep: &Prepared,
+    prep: &Moments,
     grid: &Grid,
     policy: LambdaPolicy,
     scale: Scale,
