@@ -91,7 +91,7 @@ pub fn read(path: &Path, hash: &str) -> Result<Vec<ResultRow>> {
         let fixed: csv::StringRecord = record.iter().take(columns).collect();
         let mut row: ResultRow = fixed.deserialize(None).map_err(|e| bad(&e))?;
         let pairs: Vec<&str> = record.iter().skip(columns).collect();
-        if pairs.len() % 2 != 0 {
+        if !pairs.len().is_multiple_of(2) {
             return Err(bad(&"a reported value without its name"));
         }
         row.reported = pairs.chunks(2).map(|p| (p[0].to_string(), p[1].to_string())).collect();
