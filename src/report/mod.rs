@@ -5,6 +5,7 @@ pub mod columns;
 pub mod compare;
 mod csv_rows;
 pub mod figures;
+mod measure;
 mod stamp;
 pub mod swept;
 pub mod tables;
