@@ -15,7 +15,7 @@ use sslab::data::Sampler;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds, naive};
 use sslab::methods::qlds::theory::Scale;
-use sslab::methods::qlds::{LambdaPolicy, Prepared};
+use sslab::methods::qlds::{LambdaPolicy, Moments};
 
 /// Median wall time of `reps` runs of `f`, in ms.
 fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
@@ -44,7 +44,7 @@ fn main() {
     let th = median_ms(11, run(Policy::Theory { scale: Scale::LabeledWithin }));
     let cv = median_ms(5, run(Policy::CrossValidation { folds: 10 }));
     let or = median_ms(5, run(Policy::Oracle));
-    let prep = Prepared::new(p).expect("prepared");
+    let prep = Moments::new(p).expect("prepared");
     let lambda = 1.001 * prep.top_eig_all().expect("eigenvalue");
     let naive_cv = median_ms(1, || {
         std::hint::black_box(naive::cv_errors(&prep, &grid, lambda, 10).expect("naive cv"));

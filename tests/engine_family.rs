@@ -1,14 +1,14 @@
 //! A method family that lives only in this test, proving the "Adding a method" steps of
-//! CONTRIBUTING.md: a new family needs its own code and one registry entry, nothing else.
+//! CONTRIBUTING.md: a new family needs its own code and one registry entry, nothing else; a
+//! value its fits report under a new name becomes a results.csv column of that name.
 
-use std::any::Any;
 use std::path::Path;
 
 use ndarray::Array1;
 use sslab::config::parse_with;
 use sslab::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use sslab::methods::FAMILIES;
-use sslab::protocol::{RunOptions, run, split_problem};
+use sslab::protocol::{RunOptions, read_results, run, split_problem, write_results};
 use sslab::{Error, Result};
 
 /// Nearest class mean of the labeled rows: f(x) = ‖x − m₋‖² − ‖x − m₊‖², with the means
@@ -40,18 +40,10 @@ impl Method for NearestMean {
         format!("shrink={}", self.shrink)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "none"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         // A stand-in for a refused allocation deep inside a solver.
         assert!(self.shrink < 0.9, "cannot allocate");
-        Ok(Fitted::binary(scores(split.problem, self.shrink)?, 0.0))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+        Ok(Fitted::binary(scores(split.problem, self.shrink)?).with("shrink", self.shrink))
     }
 }
 
@@ -108,6 +100,11 @@ fn a_family_defined_outside_the_crate_runs_through_the_runner() {
     assert_eq!(exp.methods[0].name, "NM(0.5)");
     let dir = tempdir("run");
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
+    let csv = dir.join("results.csv");
+    write_results(&csv, &rows).unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().next().unwrap().contains(",lambda,shrink,error,"), "{text}");
+    assert_eq!(read_results(&csv).unwrap().len(), 6);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(rows.len(), 6);
     for r in rows.iter().filter(|r| r.method == "NM(0.5)") {
@@ -118,7 +115,12 @@ fn a_family_defined_outside_the_crate_runs_through_the_runner() {
             ("ok", "nearest_mean", "shrink=0.5")
         );
         assert!((r.error - direct).abs() < 1e-12, "{} vs {direct}", r.error);
+        // It reports no λ: the parameter columns stay empty; `shrink` has its own column.
+        assert_eq!((r.lambda_policy.as_str(), r.lambda, r.alpha_l), ("", None, None));
+        assert_eq!(r.reported, [("shrink".to_string(), "0.5".to_string())]);
     }
+    let ls_svm = rows.iter().find(|r| r.method == "LS-SVM").unwrap();
+    assert!(ls_svm.reported.is_empty() && ls_svm.lambda_policy == "max_eig_all");
 }
 
 #[test]
@@ -157,6 +159,53 @@ fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
             _ => assert_eq!(r.status, "ok", "{r:?}"),
         }
     }
+}
+
+#[test]
+fn a_reported_value_is_a_column_that_table_and_plot_curve_take() {
+    let src = CONFIG.replace("shrink = 0.5", "shrink = { sweep = [0.1, 0.5] }");
+    let exp = parse_with(&src, Path::new("means.toml"), &families()).unwrap();
+    let dir = tempdir("columns");
+    let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
+    let csv = dir.join("results.csv");
+    write_results(&csv, &rows).unwrap();
+    // The swept key shares the reported name: the plain name is the reported value.
+    let header = std::fs::read_to_string(&csv).unwrap().lines().next().unwrap().to_string();
+    assert!(header.contains(",lambda,shrink,error,") && header.ends_with(",swept.shrink"));
+    let sslab = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).output().unwrap()
+    };
+    let (file, out) = (csv.to_str().unwrap(), dir.to_str().unwrap());
+    let o = sslab(&["table", file, "--value", "shrink", "--name", "t", "--out", out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+    let means: Vec<f64> =
+        table.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(means, [0.1, 0.5], "{table}");
+    let png = dir.join("c.png");
+    let o = sslab(&[
+        "plot-curve",
+        file,
+        "--x",
+        "shrink",
+        "--value",
+        "shrink",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success() && png.exists(), "{}", String::from_utf8_lossy(&o.stderr));
+    let png = png.to_str().unwrap();
+    for args in [
+        ["table", file, "--name", "t", "--out", out],
+        ["plot-curve", file, "--x", "shrink", "--out", png],
+    ] {
+        let o = sslab(&[&args[..], &["--value", "kind"]].concat());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && e.contains("`kind` holds text"), "{e}");
+        assert!(e.contains("numeric columns: split, split_seed, "), "{e}");
+        assert!(e.contains("fit_seconds, shrink, swept.shrink"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn tempdir(tag: &str) -> std::path::PathBuf {

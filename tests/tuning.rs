@@ -2,7 +2,6 @@
 //! errors match an independent computation (both criteria); tuning never fits an evaluation
 //! split; the gallery example runs.
 
-use std::any::Any;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -48,19 +47,11 @@ impl Method for SignedMean {
         format!("sign={}", self.sign)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "none"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         if let Some(tag) = &self.log {
             FITS.lock().unwrap().entry(tag.clone()).or_default().push(fingerprint(split.problem));
         }
-        Ok(Fitted::binary(scores(split.problem) * self.sign, 0.0))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+        Ok(Fitted::binary(scores(split.problem) * self.sign))
     }
 }
 

@@ -39,7 +39,7 @@ pub fn write_run(exp: &Experiment, rows: &[ResultRow], dir: &Path) -> Result<()>
     // The unlabeled error, and the test error where the datasets hold out test rows.
     let measures = [tables::ERROR, tables::TEST_ERROR]
         .into_iter()
-        .filter(|m| rows.iter().any(|r| r.is_ok() && (m.value)(r).is_some()));
+        .filter(|m| rows.iter().any(|r| r.is_ok() && m.value(r).is_some()));
     let md = measures
         .map(|m| Ok(tables::markdown(&tables::build(rows, m, &report::stamp(&exp.hash))?)))
         .collect::<Result<Vec<_>>>()?

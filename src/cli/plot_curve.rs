@@ -1,11 +1,12 @@
-//! `sslab plot-curve`: error (or selected α) against a swept key of the config (`--x`), one
-//! curve per method, over the datasets whose name starts with --prefix (PNG).
+//! `sslab plot-curve`: error (or any numeric column, e.g. a selected α) against a swept key
+//! of the config (`--x`), one curve per method, over the datasets whose name starts with
+//! --prefix (PNG).
 
 use std::path::PathBuf;
 
 use sslab::Result;
 use sslab::protocol::ResultRow;
-use sslab::report::{self, figures, tables};
+use sslab::report::{self, columns, figures, tables};
 
 use super::output::{create_parent, hashes, read_all};
 
@@ -20,8 +21,9 @@ pub struct Args {
     /// Only datasets whose name starts with this.
     #[arg(long, default_value = "")]
     prefix: String,
-    /// What to plot: error (in %), alpha_l or alpha_u.
-    #[arg(long, default_value = "error", value_parser = ["error", "alpha_l", "alpha_u"])]
+    /// What to plot: error (in %), or any numeric column of results.csv as written (alpha_l,
+    /// alpha_u, lambda, a value the fits reported such as gamma, prbep, ...).
+    #[arg(long, default_value = "error")]
     value: String,
     #[arg(long)]
     title: Option<String>,
@@ -32,17 +34,25 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rows = read_all(&a.results)?;
-    let (pick, y_label): (fn(&ResultRow) -> Option<f64>, &str) = match a.value.as_str() {
-        "alpha_l" => (|r| r.alpha_l, "selected α_l (mean over splits)"),
-        "alpha_u" => (|r| r.alpha_u, "selected α_u (mean over splits)"),
-        _ => (tables::error_percent, "error on unlabeled points (%)"),
+    let column = a.value.as_str();
+    let y_label = match column {
+        "error" => "error on unlabeled points (%)".to_string(),
+        "alpha_l" => "selected α_l (mean over splits)".to_string(),
+        "alpha_u" => "selected α_u (mean over splits)".to_string(),
+        other => format!("{other} (mean over splits)"),
     };
-    let curves = figures::curves::along(&rows, &a.x, &a.prefix, pick)?;
+    let curves = if column == "error" {
+        figures::curves::along(&rows, &a.x, &a.prefix, &tables::error_percent)?
+    } else {
+        columns::check(&rows, column)?;
+        let pick = |r: &ResultRow| columns::value(r, column).number();
+        figures::curves::along(&rows, &a.x, &a.prefix, &pick)?
+    };
     let plot = figures::curves::CurvePlot {
         curves: &curves,
         title: a.title.unwrap_or_else(|| format!("{}{} against {}", a.prefix, a.value, a.x)),
         x_label: a.x.clone(),
-        y_label: y_label.into(),
+        y_label,
         stamp: report::stamp(&hashes(&rows)),
     };
     create_parent(&a.out)?;

@@ -64,7 +64,9 @@ pub fn run(a: Args) -> Result<()> {
     let (gaussians, fit, named) = match (a.theory, &spec.source) {
         (false, _) => (None, None, None),
         (true, DataSource::Synthetic(_)) => {
-            let (Some(al), Some(au)) = (fitted.alpha_l, fitted.alpha_u) else {
+            let (Some(al), Some(au), Some(lambda)) =
+                (fitted.number("alpha_l"), fitted.number("alpha_u"), fitted.number("lambda"))
+            else {
                 return Err(no_theory());
             };
             let split = sslab::engine::Split {
@@ -81,7 +83,7 @@ pub fn run(a: Args) -> Result<()> {
                 split: a.split,
                 method: &method.name,
                 alpha: (al, au),
-                lambda: fitted.lambda,
+                lambda,
                 empirical: class_moments(scores, &problem.y_u),
             };
             (Some(g), Some(fit.rows("true_mixture", Ok(g)).to_vec()), None)
@@ -102,7 +104,7 @@ pub fn run(a: Args) -> Result<()> {
     let hist = figures::ScoreHistogram {
         scores: scores.as_slice().unwrap_or(&[]),
         labels: problem.y_u.as_slice().unwrap_or(&[]),
-        title: match (fitted.alpha_l, fitted.alpha_u) {
+        title: match (fitted.number("alpha_l"), fitted.number("alpha_u")) {
             (Some(al), Some(au)) => format!(
                 "{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%{}",
                 method.name,

@@ -26,9 +26,11 @@ pub struct Args {
     /// among them.
     #[arg(long, value_delimiter = ',')]
     methods: Option<Vec<String>>,
-    /// What the cells summarise (in %): error or prbep on the unlabeled rows, test_error or
-    /// test_prbep on the held-out test rows (PRBEP: higher is better).
-    #[arg(long, default_value = "error", value_parser = ["error", "prbep", "test_error", "test_prbep"])]
+    /// What the cells summarise: error or prbep on the unlabeled rows, test_error or
+    /// test_prbep on the held-out test rows (in %; PRBEP: higher is better), or any other
+    /// numeric column of results.csv as written (a value the fits reported such as lambda
+    /// or gamma, a swept key, fit_seconds; lower taken as better).
+    #[arg(long, default_value = "error")]
     value: String,
     /// One table row per value of this swept key (a results.csv column) instead of one
     /// per dataset; a method key is dropped from the method names.
@@ -37,13 +39,14 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    let mut rows = read_all(&a.results)?;
     let measure = match a.value.as_str() {
+        "error" => tables::ERROR,
         "prbep" => tables::PRBEP,
         "test_error" => tables::TEST_ERROR,
         "test_prbep" => tables::TEST_PRBEP,
-        _ => tables::ERROR,
+        column => tables::Measure::column(&rows, column)?,
     };
-    let mut rows = read_all(&a.results)?;
     if let Some(key) = &a.rows {
         rows = report::swept::along(&rows, key)?.into_iter().map(|(r, _)| r).collect();
     }

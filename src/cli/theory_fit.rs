@@ -13,7 +13,7 @@ use sslab::config::{DatasetSpec, Experiment, MethodSpec};
 use sslab::data::Problem;
 use sslab::engine::{Fitted, Scores, Split, Store};
 use sslab::methods::qlds::theory::{Estimator, estimated_gaussians};
-use sslab::methods::qlds::{LambdaPolicy, Prepared};
+use sslab::methods::qlds::{LambdaPolicy, Moments};
 use sslab::{Error, Result, protocol, report};
 
 use super::output::{create_parent, write};
@@ -148,20 +148,23 @@ pub fn fit_rows(
     let Scores::Binary(scores) = &fitted.scores else {
         return Err(Error::Data(format!("`{}` does not give binary scores", method.name)));
     };
-    let (Some(al), Some(au)) = (fitted.alpha_l, fitted.alpha_u) else {
+    let (Some(al), Some(au), Some(lambda)) =
+        (fitted.number("alpha_l"), fitted.number("alpha_u"), fitted.number("lambda"))
+    else {
         return Err(Error::param("method", format!("`{}` is not a QLDS method", method.name)));
     };
-    let policy = match LambdaPolicy::parse(method.method.lambda_policy(), LambdaPolicy::EPSILON) {
-        Some(LambdaPolicy::Fixed(_)) | None => LambdaPolicy::Fixed(fitted.lambda),
+    let label = fitted.label("lambda_policy").unwrap_or_default();
+    let policy = match LambdaPolicy::parse(label, LambdaPolicy::EPSILON) {
+        Some(LambdaPolicy::Fixed(_)) | None => LambdaPolicy::Fixed(lambda),
         Some(p) => p,
     };
-    let prep = Prepared::new(problem)?;
+    let prep = Moments::new(problem)?;
     let fit = SplitFit {
         dataset,
         split,
         method: &method.name,
         alpha: (al, au),
-        lambda: fitted.lambda,
+        lambda,
         empirical: class_moments(scores, &problem.y_u),
     };
     let mut rows = Vec::new();

@@ -9,22 +9,26 @@ use crate::error::{Error, Result};
 /// Labeled, unlabeled and held-out test row indices (each sorted, disjoint; `test` empty
 /// unless the dataset draws a test set per split).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Split {
+pub struct SplitRows {
     pub labeled: Vec<usize>,
     pub unlabeled: Vec<usize>,
     pub test: Vec<usize>,
 }
 
-impl Split {
+impl SplitRows {
     /// `labeled` (sorted) and every other row of `0..n` as unlabeled.
-    pub fn complement(labeled: &[usize], n: usize) -> Split {
+    pub fn complement(labeled: &[usize], n: usize) -> SplitRows {
         let mut is_labeled = vec![false; n];
         for i in labeled {
             is_labeled[*i] = true;
         }
         let mut labeled = labeled.to_vec();
         labeled.sort_unstable();
-        Split { labeled, unlabeled: (0..n).filter(|i| !is_labeled[*i]).collect(), test: Vec::new() }
+        SplitRows {
+            labeled,
+            unlabeled: (0..n).filter(|i| !is_labeled[*i]).collect(),
+            test: Vec::new(),
+        }
     }
 }
 
@@ -37,7 +41,7 @@ pub fn stratified<R: Rng + ?Sized>(
     unlabeled: &[usize],
     test: &[usize],
     rng: &mut R,
-) -> Result<Split> {
+) -> Result<SplitRows> {
     let test = if test.is_empty() { vec![0; data.n_classes()] } else { test.to_vec() };
     if labeled.len() != data.n_classes()
         || unlabeled.len() != data.n_classes()
@@ -50,7 +54,7 @@ pub fn stratified<R: Rng + ?Sized>(
             data.n_classes()
         )));
     }
-    let mut split = Split::default();
+    let mut split = SplitRows::default();
     for (k, mut rows) in data.class_rows().into_iter().enumerate() {
         let (l, u, t) = (labeled[k], unlabeled[k], test[k]);
         if l + u + t > rows.len() {
@@ -114,8 +118,8 @@ mod tests {
         );
         assert_eq!(class_shares(&d), [20.0 / 30.0, 10.0 / 30.0]);
         assert_eq!(
-            Split::complement(&[3, 1], 5),
-            Split { labeled: vec![1, 3], unlabeled: vec![0, 2, 4], test: vec![] }
+            SplitRows::complement(&[3, 1], 5),
+            SplitRows { labeled: vec![1, 3], unlabeled: vec![0, 2, 4], test: vec![] }
         );
     }
 

@@ -1,14 +1,16 @@
 //! The interface every method family implements, in linfa's style: a [`Family`] reads the
 //! TOML table of one of its `kind`s into a checked [`Method`]; `fit` on a [`Split`] gives a
-//! [`Fitted`] with the scores of the unlabeled rows. The runner, the config and the CLI see
+//! [`Fitted`] with the scores of the unlabeled rows and the parameters used, by name. The runner, the config and the CLI see
 //! only these traits; the built-in families are listed in `methods::FAMILIES`.
 
 mod entry;
+mod fitted;
 pub mod memory;
 mod scores;
 mod store;
 
 pub use entry::{Entry, Located};
+pub use fitted::{Fitted, Reported};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 
@@ -47,17 +49,16 @@ impl Checked {
     }
 }
 
-/// A method with checked parameters, ready to fit any split.
-pub trait Method: Debug + Send + Sync {
+/// A method with checked parameters, ready to fit any split. Every method is `Any`, so
+/// `as_any` reaches its concrete type without writing anything.
+pub trait Method: Any + Debug + Send + Sync {
     /// Parameters for the result row's `params` column, as `key=value` pairs (may be empty).
     fn params(&self) -> String {
         String::new()
     }
 
-    /// The λ policy label for the result row (`max_eig_all`, `fixed`, `cv`, ...).
-    fn lambda_policy(&self) -> &'static str;
-
-    /// Fits on the split and scores its unlabeled rows.
+    /// Fits on the split, scores its unlabeled rows and reports the parameters it used or
+    /// chose by name ([`Fitted::with`]; each becomes a result column of that name).
     fn fit(&self, split: &Split) -> Result<Fitted>;
 
     /// A rough relative cost of one fit on `n` points of `dim` features (flops, up to a
@@ -79,9 +80,14 @@ pub trait Method: Debug + Send + Sync {
         let _ = (split, fitted);
         Ok(None)
     }
+}
 
-    /// The concrete type, for tests and family-specific tools.
-    fn as_any(&self) -> &dyn Any;
+impl dyn Method {
+    /// The concrete type, for tests and family-specific tools
+    /// (`method.as_any().downcast_ref::<Qlds>()`).
+    pub fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// One split as a method sees it, with the caches it may share with other methods.
@@ -99,38 +105,4 @@ pub struct Split<'a> {
     /// Held-out test rows (features only) that a method able to score new rows scores
     /// into [`Fitted::test`].
     pub test: Option<&'a Features>,
-}
-
-/// What a fit gives the result row.
-#[derive(Debug, Clone)]
-pub struct Fitted {
-    /// Scores of the unlabeled rows.
-    pub scores: Scores,
-    /// The (α_l, α_u) used, where the method has them.
-    pub alpha_l: Option<f64>,
-    pub alpha_u: Option<f64>,
-    /// The λ used.
-    pub lambda: f64,
-    /// Scores of the split's test rows (None: no test rows, or a transductive method).
-    pub test: Option<Scores>,
-}
-
-impl Fitted {
-    /// Binary scores with λ only.
-    pub fn binary(scores: ndarray::Array1<f64>, lambda: f64) -> Self {
-        Fitted { scores: Scores::Binary(scores), alpha_l: None, alpha_u: None, lambda, test: None }
-    }
-
-    /// The same fit with binary scores of the split's test rows by `score` (a model that
-    /// can score new rows), when the split has test rows.
-    pub fn scoring_test(
-        mut self,
-        split: &Split,
-        score: impl FnOnce(&Features) -> Result<ndarray::Array1<f64>>,
-    ) -> Result<Self> {
-        if let Some(x) = split.test {
-            self.test = Some(Scores::Binary(score(x)?));
-        }
-        Ok(self)
-    }
 }

@@ -8,7 +8,7 @@ use super::derive_seed;
 use std::sync::Arc;
 
 use crate::config::{DatasetSpec, Test};
-use crate::data::split::{Split, stratified};
+use crate::data::split::{SplitRows, stratified};
 use crate::data::{DataSource, Dataset, LoadedData, Problem, Sampler};
 use crate::error::{Error, Result};
 
@@ -76,7 +76,7 @@ pub(super) fn loaded_split(
     data: &LoadedData,
     split: usize,
     rng: &mut ChaCha8Rng,
-) -> Result<Split> {
+) -> Result<SplitRows> {
     let d = &data.dataset;
     match &data.official_splits {
         Some(all) => {
@@ -87,7 +87,7 @@ pub(super) fn loaded_split(
                     all.len()
                 ))
             })?;
-            Ok(Split::complement(labeled, d.len()))
+            Ok(SplitRows::complement(labeled, d.len()))
         }
         None => {
             let (labeled, unlabeled) = spec.class_sizes();

@@ -1,6 +1,7 @@
 //! The loss-free row log of a run: each finished (dataset, split, method) is appended as one
-//! CSV line (no header; the columns of `results.csv`) and flushed at once, so an interrupted
-//! run keeps everything that finished and `--resume` can skip it.
+//! CSV line (no header; the fixed columns of `results.csv`, then the row's reported values
+//! as name, value pairs) and flushed at once, so an interrupted run keeps everything that
+//! finished and `--resume` can skip it.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -10,6 +11,7 @@ use std::sync::Mutex;
 
 use super::ResultRow;
 use super::atomic::{open_append, write_atomic};
+use super::results::{fields, fixed_columns};
 use crate::error::{Error, Result};
 
 /// Key of one task: (dataset, split, method).
@@ -34,12 +36,10 @@ impl RowLog {
                 .into_iter()
                 .filter(|r| seen.insert((r.dataset.clone(), r.split, r.method.clone())))
                 .collect();
-            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+            let mut text = Vec::new();
             for r in &rows {
-                w.serialize(r)
-                    .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+                text.extend(line(r, path)?);
             }
-            let text = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
             // Written beside and renamed over: a kill at any moment leaves the old log or
             // the new one, never a truncated one.
             write_atomic(path, &text)?;
@@ -54,14 +54,21 @@ impl RowLog {
 
     /// Appends one row as a single write, flushed to the OS before returning.
     pub fn append(&self, row: &ResultRow) -> Result<()> {
-        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.serialize(row)
-            .map_err(|e| Error::Csv { path: self.path.clone(), message: e.to_string() })?;
-        let line = w.into_inner().map_err(|e| Error::Report(e.to_string()))?;
+        let line = line(row, &self.path)?;
         let mut file =
             self.file.lock().map_err(|_| Error::Report("row log lock poisoned".into()))?;
         file.write_all(&line).and_then(|_| file.flush()).map_err(|e| Error::io(&self.path, e))
     }
+}
+
+/// One log line: the row's fixed cells, then its reported values as name, value pairs.
+fn line(row: &ResultRow, path: &Path) -> Result<Vec<u8>> {
+    let fixed = fields(row)?;
+    let pairs = row.reported.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]);
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.write_record(fixed.iter().chain(pairs))
+        .map_err(|e| Error::Csv { path: path.to_path_buf(), message: e.to_string() })?;
+    w.into_inner().map_err(|e| Error::Report(e.to_string()))
 }
 
 /// The rows of a log written by [`RowLog`] (a trailing partial line left by a crash is
@@ -72,13 +79,25 @@ pub fn read(path: &Path, hash: &str) -> Result<Vec<ResultRow>> {
         Some(end) => &text[..=end],
         None => "",
     };
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(complete.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(complete.as_bytes());
+    let columns = fixed_columns()?.len();
     let mut rows = Vec::new();
-    for (i, row) in reader.deserialize::<ResultRow>().enumerate() {
-        let row = row.map_err(|e| Error::Csv {
+    for (i, record) in reader.records().enumerate() {
+        let bad = |e: &dyn std::fmt::Display| Error::Csv {
             path: path.to_path_buf(),
             message: format!("row {}: {e}", i + 1),
-        })?;
+        };
+        let record = record.map_err(|e| bad(&e))?;
+        let fixed: csv::StringRecord = record.iter().take(columns).collect();
+        let mut row: ResultRow = fixed.deserialize(None).map_err(|e| bad(&e))?;
+        let pairs: Vec<&str> = record.iter().skip(columns).collect();
+        if !pairs.len().is_multiple_of(2) {
+            return Err(bad(&"a reported value without its name"));
+        }
+        row.reported = pairs.chunks(2).map(|p| (p[0].to_string(), p[1].to_string())).collect();
         if row.config_hash != hash {
             return Err(Error::Csv {
                 path: path.to_path_buf(),

@@ -30,4 +30,6 @@ pub use shard::Shard;
 pub use slurm::SlurmJob;
 
 #[cfg(test)]
+mod reported_tests;
+#[cfg(test)]
 mod tests;

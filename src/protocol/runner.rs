@@ -22,7 +22,7 @@ use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Method, Split, Store, memory};
+use crate::engine::{Fitted, Split, Store, memory};
 use crate::error::{Error, Result};
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
@@ -200,12 +200,12 @@ impl Task<'_> {
             .map(|m| {
                 let start = Instant::now();
                 let entry = &self.exp.methods[m];
-                let (method, params, fitted) = match self.choices.method(self.exp, d, m) {
-                    Ok((method, params)) => (method, params, fit(method, &view, limit)),
-                    Err(why) => (entry.method.as_ref(), String::new(), Err(Error::Data(why))),
+                let (params, fitted) = match self.choices.method(self.exp, d, m) {
+                    Ok((method, params)) => (params, fit(method, &view, limit)),
+                    Err(why) => (String::new(), Err(Error::Data(why))),
                 };
                 let fit_seconds = start.elapsed().as_secs_f64();
-                let outcome = Outcome { entry, method, params, fitted, fit_seconds };
+                let outcome = Outcome { entry, params, fitted, fit_seconds };
                 let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;
                 self.bar.inc(entry.method.cost(n, dim));
@@ -215,18 +215,17 @@ impl Task<'_> {
     }
 }
 
-/// One method entry fitted on one split: `method` is the tuned choice or the entry's own,
+/// One method entry fitted on one split (with the tuned choice or the entry's own method),
 /// `params` its column.
 struct Outcome<'a> {
     entry: &'a MethodSpec,
-    method: &'a dyn Method,
     params: String,
     fitted: Result<Fitted>,
     fit_seconds: f64,
 }
 
-/// The result row of one method entry on the drawn split `split` (and its test rows, if
-/// any); a failure becomes a `failed` row carrying the reason.
+/// The result row of one method entry on one split (and its test rows, if any), fitted
+/// ([`Outcome`]), with the values the fit reported; a failure becomes a `failed` row carrying the reason.
 fn row(
     exp: &Experiment,
     spec: &DatasetSpec,
@@ -234,7 +233,7 @@ fn row(
     drawn: &Drawn,
     outcome: Outcome<'_>,
 ) -> ResultRow {
-    let Outcome { entry: m, method, params, fitted, fit_seconds } = outcome;
+    let Outcome { entry: m, params, fitted, fit_seconds } = outcome;
     let (problem, test) = (&drawn.problem, drawn.test.as_deref());
     let mut row = ResultRow {
         experiment: exp.name.clone(),
@@ -247,8 +246,8 @@ fn row(
         params,
         alpha_l: None,
         alpha_u: None,
-        lambda_policy: method.lambda_policy().into(),
-        lambda: f64::NAN,
+        lambda_policy: String::new(),
+        lambda: None,
         error: f64::NAN,
         prbep: f64::NAN,
         test_error: None,
@@ -259,13 +258,11 @@ fn row(
         status: "ok".into(),
         message: String::new(),
         fit_seconds,
+        reported: Vec::new(),
         swept: Vec::new(),
     };
-    match fitted {
+    match fitted.and_then(|f| row.report(f.reported.clone()).map(|()| f)) {
         Ok(f) => {
-            row.alpha_l = f.alpha_l;
-            row.alpha_u = f.alpha_u;
-            row.lambda = f.lambda;
             row.error = f.scores.error(problem);
             row.prbep = f.scores.prbep(problem);
             if let (Some(t), Some(scores)) = (test, &f.test) {

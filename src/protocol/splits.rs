@@ -12,7 +12,7 @@ use super::derive_seed;
 use super::draw::loaded_split;
 use crate::config::Experiment;
 use crate::data::DataSource;
-use crate::data::split::Split;
+use crate::data::split::SplitRows;
 use crate::error::{Error, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -72,7 +72,7 @@ fn persist_seed(
 /// Writes `split,labeled,unlabeled` lines (and a `test` column when a split holds test
 /// rows), row indices 0-based and space-separated (whole or not at all: shards of a run
 /// write the same files).
-pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
+pub fn write(path: &Path, splits: &[SplitRows]) -> Result<()> {
     let join = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
     let with_test = splits.iter().any(|s| !s.test.is_empty());
     let mut text = String::from(if with_test {
@@ -91,7 +91,7 @@ pub fn write(path: &Path, splits: &[Split]) -> Result<()> {
 }
 
 /// Reads a file written by [`write`].
-pub fn read(path: &Path) -> Result<Vec<Split>> {
+pub fn read(path: &Path) -> Result<Vec<SplitRows>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let bad = |line: usize| Error::Csv {
         path: path.to_path_buf(),
@@ -106,7 +106,7 @@ pub fn read(path: &Path) -> Result<Vec<Split>> {
         .map(|(i, l)| {
             let fields: Vec<&str> = l.split(',').collect();
             match fields.as_slice() {
-                [_, labeled, unlabeled, rest @ ..] if rest.len() <= 1 => Ok(Split {
+                [_, labeled, unlabeled, rest @ ..] if rest.len() <= 1 => Ok(SplitRows {
                     labeled: indices(labeled, i + 1)?,
                     unlabeled: indices(unlabeled, i + 1)?,
                     test: rest.first().map_or(Ok(Vec::new()), |t| indices(t, i + 1))?,
@@ -127,8 +127,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("d.csv");
         let splits = vec![
-            Split { labeled: vec![0, 5], unlabeled: vec![1, 2, 3], test: vec![] },
-            Split { labeled: vec![4], unlabeled: vec![], test: vec![] },
+            SplitRows { labeled: vec![0, 5], unlabeled: vec![1, 2, 3], test: vec![] },
+            SplitRows { labeled: vec![4], unlabeled: vec![], test: vec![] },
         ];
         write(&path, &splits).unwrap();
         assert_eq!(read(&path).unwrap(), splits);
@@ -137,8 +137,8 @@ mod tests {
             "no test column without test rows"
         );
         let with_test = vec![
-            Split { labeled: vec![0], unlabeled: vec![1], test: vec![2, 3] },
-            Split { labeled: vec![1], unlabeled: vec![0], test: vec![] },
+            SplitRows { labeled: vec![0], unlabeled: vec![1], test: vec![2, 3] },
+            SplitRows { labeled: vec![1], unlabeled: vec![0], test: vec![] },
         ];
         write(&path, &with_test).unwrap();
         assert_eq!(read(&path).unwrap(), with_test);

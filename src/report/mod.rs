@@ -1,9 +1,11 @@
 //! Reports from result rows: summary tables (polars) and PNG figures (plotters), each
 //! stamped with the config hash and the commit. No numerics beyond aggregation happen here.
 
+pub mod columns;
 pub mod compare;
 mod csv_rows;
 pub mod figures;
+mod measure;
 mod stamp;
 pub mod swept;
 pub mod tables;

@@ -1,12 +1,10 @@
 //! The gradient family's config (`kind = "gradient"`) and its method on a split.
 
-use std::any::Any;
-
 use super::adam::Adam;
-use super::grid::{Grid, Training};
-use super::objective::Data;
+use super::grid::{OracleGrid, Training};
+use super::objective::Inputs;
 use super::{Labeled, Unlabeled};
-use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
+use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 use crate::methods::qlds::{dense_memory, moments};
@@ -19,7 +17,7 @@ pub struct GradientFamily;
 pub struct GradientSsl {
     pub labeled: Labeled,
     pub unlabeled: Unlabeled,
-    pub grid: Grid,
+    pub grid: OracleGrid,
     pub training: Training,
 }
 
@@ -80,7 +78,7 @@ impl Family for GradientFamily {
                 None => Ok(v),
             }
         };
-        let grid = Grid {
+        let grid = OracleGrid {
             alpha_l: list("alpha_l", 0.0, true)?,
             alpha_u: list("alpha_u", 0.0, false)?,
             lambda_scale: list("lambda_scale", 0.0, true)?,
@@ -136,10 +134,6 @@ impl Method for GradientSsl {
         )
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "oracle_grid"
-    }
-
     /// Every valid grid point trains up to the iteration cap: passes over n×d.
     fn cost(&self, n: usize, dim: usize) -> f64 {
         let points = (self.grid.points() - self.grid.invalid(self.unlabeled)) as f64;
@@ -159,7 +153,7 @@ impl Method for GradientSsl {
             )));
         }
         let c_u = split.split_store.get("gradient C_u", || Ok(to_array2(prep.c_u.as_ref())))?;
-        let data = Data {
+        let data = Inputs {
             x_l: prep.x_l.view(),
             y_l: prep.y_l.view(),
             x_u: prep.x_u.view(),
@@ -173,17 +167,11 @@ impl Method for GradientSsl {
             &self.training,
             split.problem.y_u.view(),
         )?;
-        let fitted = Fitted {
-            scores: Scores::Binary(best.scores),
-            alpha_l: Some(best.alpha_l),
-            alpha_u: Some(best.alpha_u),
-            lambda: best.lambda,
-            test: None,
-        };
+        let fitted = Fitted::binary(best.scores)
+            .with("alpha_l", best.alpha_l)
+            .with("alpha_u", best.alpha_u)
+            .labelled("lambda_policy", "oracle_grid")
+            .with("lambda", best.lambda);
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

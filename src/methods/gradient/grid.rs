@@ -4,7 +4,7 @@
 use ndarray::{Array1, ArrayView1, s};
 
 use super::adam::{Adam, Run, Workspace};
-use super::objective::{Data, Objective, bounded};
+use super::objective::{Inputs, Objective, bounded};
 use super::{Labeled, Unlabeled};
 use crate::data::error_rate;
 use crate::error::{Error, Result};
@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 /// A grid over α_l, α_u and λ, λ given as multiples of λ_max(C_u) so that the points where
 /// the quadratic margin is unbounded below (α_u ≥ λ/λ_max(C_u)) are the same on every split.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Grid {
+pub struct OracleGrid {
     pub alpha_l: Vec<f64>,
     pub alpha_u: Vec<f64>,
     /// λ / λ_max(C_u).
@@ -32,7 +32,7 @@ pub struct Best {
     pub omega: Array1<f64>,
 }
 
-impl Grid {
+impl OracleGrid {
     /// Number of grid points.
     pub fn points(&self) -> usize {
         self.alpha_l.len() * self.alpha_u.len() * self.lambda_scale.len()
@@ -56,7 +56,7 @@ impl Grid {
     /// absolute margin into worse minima). Ties go to the first point in that order.
     pub fn oracle(
         &self,
-        data: Data,
+        data: Inputs,
         top_u: f64,
         loss: (Labeled, Unlabeled),
         train: &Training,

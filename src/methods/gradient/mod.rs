@@ -11,9 +11,9 @@ mod objective;
 
 pub use adam::{Adam, Run, Workspace};
 pub use family::{GradientFamily, GradientSsl};
-pub use grid::{Best, Grid, Training};
+pub use grid::{Best, OracleGrid, Training};
 pub use loss::{HINGE_GAMMA, Labeled, Unlabeled};
-pub use objective::{Data, Objective, bounded};
+pub use objective::{Inputs, Objective, bounded};
 
 #[cfg(test)]
 mod tests;

@@ -20,7 +20,7 @@ use crate::linalg::view;
 
 /// One split's training data as the objective reads them (QLDS's centred rows).
 #[derive(Debug, Clone, Copy)]
-pub struct Data<'a> {
+pub struct Inputs<'a> {
     /// Centred labeled rows and their ±1 labels.
     pub x_l: ArrayView2<'a, f64>,
     pub y_l: ArrayView1<'a, f64>,
@@ -35,7 +35,7 @@ pub struct Data<'a> {
 /// J at one (α_l, α_u, λ).
 #[derive(Debug, Clone, Copy)]
 pub struct Objective<'a> {
-    pub data: Data<'a>,
+    pub data: Inputs<'a>,
     pub labeled: Labeled,
     pub unlabeled: Unlabeled,
     pub alpha_l: f64,
@@ -59,7 +59,7 @@ impl Objective<'_> {
         rows: ArrayView2<f64>,
         weight: f64,
     ) -> f64 {
-        let Data { x_l, y_l, c_u, scale, .. } = self.data;
+        let Inputs { x_l, y_l, c_u, scale, .. } = self.data;
         let (al, au) = (self.alpha_l, self.alpha_u);
         grad.assign(&w);
         *grad *= 2.0 * self.lambda;

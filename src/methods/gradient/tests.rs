@@ -10,7 +10,7 @@ use crate::data::Problem;
 use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
 use crate::linalg::to_array2;
-use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
+use crate::methods::qlds::{LambdaPolicy, Moments, QldsParams};
 
 /// A small two-class problem with `n_l` labeled and `n_u` unlabeled points per class.
 fn problem(d: usize, n_l: usize, n_u: usize, seed: u64) -> Problem {
@@ -19,14 +19,14 @@ fn problem(d: usize, n_l: usize, n_u: usize, seed: u64) -> Problem {
 }
 
 /// QLDS's moments and C_u as a row-major array.
-fn prepared(p: &Problem) -> (Prepared, Array2<f64>) {
-    let prep = Prepared::new(p).unwrap();
+fn prepared(p: &Problem) -> (Moments, Array2<f64>) {
+    let prep = Moments::new(p).unwrap();
     let c_u = to_array2(prep.c_u.as_ref());
     (prep, c_u)
 }
 
-fn data<'a>(prep: &'a Prepared, c_u: &'a Array2<f64>) -> Data<'a> {
-    Data {
+fn data<'a>(prep: &'a Moments, c_u: &'a Array2<f64>) -> Inputs<'a> {
+    Inputs {
         x_l: prep.x_l.view(),
         y_l: prep.y_l.view(),
         x_u: prep.x_u.view(),
@@ -50,7 +50,7 @@ fn cosine(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
 
 /// The minimiser of λ‖ω‖² + α_l Σ(y − m)² − α_u ωᵀC_uω, from QLDS's closed form (which drops
 /// the factor α_l of the right-hand side).
-fn closed_form(prep: &Prepared, alpha_l: f64, alpha_u: f64, lambda: f64) -> Array1<f64> {
+fn closed_form(prep: &Moments, alpha_l: f64, alpha_u: f64, lambda: f64) -> Array1<f64> {
     let q = QldsParams { alpha_l, alpha_u, lambda: LambdaPolicy::Fixed(lambda) }.check().unwrap();
     q.fit_prepared(prep).unwrap().omega * alpha_l
 }
@@ -212,7 +212,8 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
         },
         batch: 16,
     };
-    let grid = Grid { alpha_l: vec![1.0], alpha_u: vec![0.0, 2.0], lambda_scale: vec![1.0, 3.0] };
+    let grid =
+        OracleGrid { alpha_l: vec![1.0], alpha_u: vec![0.0, 2.0], lambda_scale: vec![1.0, 3.0] };
     assert_eq!(
         (
             grid.points(),
@@ -226,7 +227,7 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
     // Each valid point alone: the oracle's error is their minimum, at a valid point.
     let mut errors = Vec::new();
     for (au, k) in [(0.0, 3.0), (0.0, 1.0), (2.0, 3.0)] {
-        let one = Grid { alpha_l: vec![1.0], alpha_u: vec![au], lambda_scale: vec![k] };
+        let one = OracleGrid { alpha_l: vec![1.0], alpha_u: vec![au], lambda_scale: vec![k] };
         errors.push(one.oracle(data(&prep, &c_u), top_u, loss, &adam, p.y_u.view()).unwrap().error);
     }
     assert!(
@@ -235,7 +236,7 @@ fn the_oracle_skips_unbounded_points_and_keeps_the_lowest_error() {
         best.error
     );
     assert!(!(best.alpha_u == 2.0 && best.lambda < 2.0 * top_u));
-    let none = Grid { alpha_l: vec![1.0], alpha_u: vec![2.0], lambda_scale: vec![1.0, 2.0] };
+    let none = OracleGrid { alpha_l: vec![1.0], alpha_u: vec![2.0], lambda_scale: vec![1.0, 2.0] };
     assert!(none.oracle(data(&prep, &c_u), top_u, loss, &adam, p.y_u.view()).is_err());
 }
 

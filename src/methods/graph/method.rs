@@ -6,7 +6,6 @@
 //! Two classes are scored by sign, more by the per-class scores, after the method's
 //! decision rule; methods of a split that differ only in that rule share one fit.
 
-use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use faer::Mat;
@@ -15,17 +14,13 @@ use ndarray::{Array1, Axis, concatenate};
 use super::solvers::smoother::compute;
 use super::{Decision, GraphMethod, Prepared};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Method, Scores, Split};
+use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 
 impl Method for GraphMethod {
     fn params(&self) -> String {
         self.params().describe()
-    }
-
-    fn lambda_policy(&self) -> &'static str {
-        "fixed"
     }
 
     /// Kernel and graph (N²·d), N×N factorisations (N³) and the outer iterations (N² each).
@@ -68,23 +63,13 @@ impl Method for GraphMethod {
                 .get(&raw, || self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes))?;
             let mut scores = to_array2(s.as_ref().as_ref().subrows(nl, s.nrows() - nl));
             self.params().decision.per_class(&mut scores, &problem.classes_l)?;
-            Ok(Fitted {
-                scores: Scores::PerClass(scores),
-                alpha_l: None,
-                alpha_u: None,
-                lambda,
-                test: None,
-            })
+            Ok(Fitted::per_class(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
         } else {
             let s: Arc<Vec<f64>> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
             let mut scores = Array1::from(s[nl..].to_vec());
             self.params().decision.binary(scores.view_mut(), &prep.y)?;
-            Ok(Fitted::binary(scores, lambda))
+            Ok(Fitted::binary(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

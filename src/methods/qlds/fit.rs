@@ -3,7 +3,7 @@
 use faer::Mat;
 use ndarray::{Array1, ArrayView2};
 
-use super::{Prepared, Qlds};
+use super::{Moments, Qlds};
 use crate::data::Problem;
 use crate::error::Result;
 use crate::linalg::{spd_solve, to_array1};
@@ -22,11 +22,11 @@ pub struct FittedQlds {
 impl Qlds {
     /// Fits on a problem (centring, C_l, C_u, λ, Cholesky solve).
     pub fn fit(&self, problem: &Problem) -> Result<FittedQlds> {
-        self.fit_prepared(&Prepared::new(problem)?)
+        self.fit_prepared(&Moments::new(problem)?)
     }
 
-    /// Fits from precomputed moments, so a grid of parameters shares one [`Prepared`].
-    pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedQlds> {
+    /// Fits from precomputed moments, so a grid of parameters shares one [`Moments`].
+    pub fn fit_prepared(&self, prep: &Moments) -> Result<FittedQlds> {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();

@@ -2,30 +2,29 @@
 //! (centring, C_l, C_u, top eigenvalues) and the eigen-decomposition of C_u through the
 //! split's store, so a table of nine QLDS-family methods computes them once.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
 use super::theory::score_gaussians;
-use super::{LambdaPolicy, Prepared, Qlds, QldsParams, Spectral};
-use crate::engine::{Fitted, Method, Scores, Split};
-use crate::error::Result;
+use super::{LambdaPolicy, Moments, Qlds, QldsParams, Spectral};
+use crate::engine::{Fitted, Method, Split};
+use crate::error::{Error, Result};
 use crate::linalg::{SymEigen, sym_eigen};
 
 /// The split's centred data and second moments, shared by the methods of the split.
-pub fn moments(split: &Split) -> Result<Arc<Prepared>> {
-    split.split_store.get("qlds moments", || Prepared::new(split.problem))
+pub fn moments(split: &Split) -> Result<Arc<Moments>> {
+    split.split_store.get("qlds moments", || Moments::new(split.problem))
 }
 
 /// The eigen-decomposition of the split's C_u.
-fn eigen_u(split: &Split, prep: &Prepared) -> Result<Arc<SymEigen>> {
+fn eigen_u(split: &Split, prep: &Moments) -> Result<Arc<SymEigen>> {
     split
         .split_store
         .get("qlds eigen C_u", || sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u"))
 }
 
 /// The eigenbasis of the split's C_u with its labeled rows projected.
-fn basis(split: &Split, prep: &Prepared) -> Result<Arc<EigenBasis>> {
+fn basis(split: &Split, prep: &Moments) -> Result<Arc<EigenBasis>> {
     split.split_store.get("qlds eigenbasis", || {
         Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone()))
     })
@@ -43,21 +42,23 @@ pub fn dense_memory(n: usize, dim: usize) -> f64 {
     8.0 * (3.0 * n * d + 6.0 * d * d)
 }
 
-/// Scores of the unlabeled rows with (α_l, α_u) and λ.
-fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), lambda: f64) -> Fitted {
-    Fitted {
-        scores: Scores::Binary(scores),
-        alpha_l: Some(alpha.0),
-        alpha_u: Some(alpha.1),
-        lambda,
-        test: None,
-    }
+/// Scores of the unlabeled rows with (α_l, α_u), the λ policy's name and the λ used.
+fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), policy: &str, lambda: f64) -> Fitted {
+    Fitted::binary(scores)
+        .with("alpha_l", alpha.0)
+        .with("alpha_u", alpha.1)
+        .labelled("lambda_policy", policy)
+        .with("lambda", lambda)
 }
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
 fn theory(split: &Split, fit: &Fitted, policy: LambdaPolicy) -> Result<Option<[(f64, f64); 2]>> {
-    let (al, au) = (fit.alpha_l.unwrap_or(0.0), fit.alpha_u.unwrap_or(0.0));
-    score_gaussians(split.source, split.problem, &*moments(split)?, policy, al, au, fit.lambda)
+    let number = |name: &str| {
+        fit.number(name)
+            .ok_or_else(|| Error::Data(format!("the fit reports no `{name}` for the theory")))
+    };
+    let (al, au, lambda) = (number("alpha_l")?, number("alpha_u")?, number("lambda")?);
+    score_gaussians(split.source, split.problem, &*moments(split)?, policy, al, au, lambda)
         .map(Some)
 }
 
@@ -70,23 +71,16 @@ impl Method for Qlds {
         dense_memory(n, dim)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        self.params().lambda.name()
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = self.fit_prepared(&*moments(split)?)?;
         let p = self.params();
-        fitted(f.scores(split.problem.x_u.to_dense().view()), (p.alpha_l, p.alpha_u), f.lambda)
+        let scores = f.scores(split.problem.x_u.to_dense().view());
+        fitted(scores, (p.alpha_l, p.alpha_u), p.lambda.name(), f.lambda)
             .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
         theory(split, fit, self.params().lambda)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -103,10 +97,6 @@ impl Method for Spectral {
         self.describe()
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" }
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = if *self == Spectral::default() {
@@ -114,12 +104,11 @@ impl Method for Spectral {
         } else {
             self.fit_prepared(&prep)?
         };
-        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()), f.top_eigenvalue)
+        let policy = if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" };
+        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()))
+            .labelled("lambda_policy", policy)
+            .with("lambda", f.top_eigenvalue)
             .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -142,23 +131,15 @@ impl Method for SelectQlds {
         }
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        self.lambda.name()
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
-        fitted(s.scores, (s.alpha_l, s.alpha_u), s.lambda)
+        fitted(s.scores, (s.alpha_l, s.alpha_u), self.lambda.name(), s.lambda)
             .scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
         theory(split, fit, self.lambda)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -171,10 +152,6 @@ impl Method for SelectLambda {
         dense_memory(n, dim)
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "cv"
-    }
-
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
@@ -183,12 +160,8 @@ impl Method for SelectLambda {
             alpha_u: self.alpha_u,
             lambda: LambdaPolicy::Fixed(s.lambda),
         };
-        fitted(s.scores, (self.alpha_l, self.alpha_u), s.lambda).scoring_test(split, |x| {
+        fitted(s.scores, (self.alpha_l, self.alpha_u), "cv", s.lambda).scoring_test(split, |x| {
             Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view()))
         })
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

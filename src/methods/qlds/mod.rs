@@ -16,7 +16,7 @@ pub use family::{QldsFamily, lambda_policy};
 pub use fit::FittedQlds;
 pub use method::{dense_cost, dense_memory, moments};
 pub use params::{LambdaPolicy, Qlds, QldsParams};
-pub use prepared::Prepared;
+pub use prepared::Moments;
 pub use spectral::{FittedSpectral, Spectral};
 
 #[cfg(test)]

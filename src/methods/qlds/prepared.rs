@@ -13,7 +13,7 @@ use crate::linalg::{gram, top_eigenvalue};
 
 /// Centred data and second moments of one problem (n = n_l + n_u).
 #[derive(Debug, Clone)]
-pub struct Prepared {
+pub struct Moments {
     /// Global mean of all training points, subtracted before anything else.
     pub mean: Array1<f64>,
     /// Centred labeled rows.
@@ -33,7 +33,7 @@ pub struct Prepared {
     top_unlabeled: OnceLock<f64>,
 }
 
-impl Prepared {
+impl Moments {
     /// Scores ωᵀ(x − mean)/√n of new rows `x` (raw features), for a model ω fitted on
     /// these moments.
     pub fn linear_scores(&self, omega: &Array1<f64>, x: &crate::data::Features) -> Array1<f64> {
@@ -63,7 +63,7 @@ impl Prepared {
         let c_u = gram(&x_u.view(), 1.0 / n);
         let b = x_l.t().dot(&p.y_l) / n.sqrt();
         let rhs = Mat::from_fn(b.len(), 1, |i, _| b[i]);
-        Ok(Prepared {
+        Ok(Moments {
             mean,
             x_l,
             x_u,

@@ -5,7 +5,7 @@
 
 use ndarray::{Array1, ArrayView2};
 
-use super::Prepared;
+use super::Moments;
 use crate::data::Problem;
 use crate::error::Result;
 use faer::Mat;
@@ -42,11 +42,11 @@ pub struct FittedSpectral {
 impl Spectral {
     /// Fits on a problem.
     pub fn fit(&self, problem: &Problem) -> Result<FittedSpectral> {
-        self.fit_prepared(&Prepared::new(problem)?)
+        self.fit_prepared(&Moments::new(problem)?)
     }
 
     /// Fits from precomputed moments.
-    pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedSpectral> {
+    pub fn fit_prepared(&self, prep: &Moments) -> Result<FittedSpectral> {
         Ok(self.fit_eigen(
             prep,
             &sym_eigen(self.matrix(prep).as_ref(), "eigen-decomposition of the spectral matrix")?,
@@ -54,7 +54,7 @@ impl Spectral {
     }
 
     /// The matrix whose top eigenvector is taken: C_u by default.
-    pub fn matrix(&self, prep: &Prepared) -> Mat<f64> {
+    pub fn matrix(&self, prep: &Moments) -> Mat<f64> {
         let n = prep.n() as f64;
         let raw = |x: &ndarray::Array2<f64>| if self.center { x.clone() } else { x + &prep.mean };
         let mut m = gram(&raw(&prep.x_u).view(), 1.0 / n);
@@ -65,7 +65,7 @@ impl Spectral {
     }
 
     /// Fits from the moments and the eigen-decomposition of [`matrix`](Self::matrix).
-    pub fn fit_eigen(&self, prep: &Prepared, eig: &SymEigen) -> FittedSpectral {
+    pub fn fit_eigen(&self, prep: &Moments, eig: &SymEigen) -> FittedSpectral {
         let top = eig.values.len() - 1;
         let mut direction = Array1::from_iter(eig.vectors.col(top).iter().copied());
         // Orientation: Σ_i y_i uᵀx_i over the labeled points should be ≥ 0.

@@ -1,9 +1,7 @@
 //! The self-training family's config (`kind = "self_training"`) and its method on a split.
 
-use std::any::Any;
-
 use super::{SelfTraining, SelfTrainingParams, Threshold};
-use crate::engine::{Checked, Entry, Family, Fitted, Method, Scores, Split};
+use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::Result;
 use crate::methods::qlds::{dense_cost, dense_memory, lambda_policy, moments};
 
@@ -48,10 +46,6 @@ impl Method for SelfTraining {
         self.params().describe()
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        self.params().lambda.name()
-    }
-
     fn cost(&self, n: usize, dim: usize) -> f64 {
         self.params().max_rounds as f64 * dense_cost(n, dim)
     }
@@ -63,17 +57,11 @@ impl Method for SelfTraining {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = self.fit_prepared(&prep)?;
-        let fitted = Fitted {
-            scores: Scores::Binary(f.scores),
-            alpha_l: Some(1.0),
-            alpha_u: Some(0.0),
-            lambda: f.lambda,
-            test: None,
-        };
+        let fitted = Fitted::binary(f.scores)
+            .with("alpha_l", 1.0)
+            .with("alpha_u", 0.0)
+            .labelled("lambda_policy", self.params().lambda.name())
+            .with("lambda", f.lambda);
         fitted.scoring_test(split, |x| Ok(prep.linear_scores(&f.omega, x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

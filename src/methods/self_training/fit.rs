@@ -9,7 +9,7 @@ use super::{SelfTraining, Threshold};
 use crate::data::Problem;
 use crate::error::Result;
 use crate::linalg::{gram, spd_solve, to_array1};
-use crate::methods::qlds::Prepared;
+use crate::methods::qlds::Moments;
 
 /// The final LS-SVM after self-training, with the bookkeeping of the rounds.
 #[derive(Debug, Clone)]
@@ -26,11 +26,11 @@ pub struct FittedSelfTraining {
 impl SelfTraining {
     /// Runs self-training on a problem.
     pub fn fit(&self, problem: &Problem) -> Result<FittedSelfTraining> {
-        self.fit_prepared(&Prepared::new(problem)?)
+        self.fit_prepared(&Moments::new(problem)?)
     }
 
     /// Runs self-training from the problem's QLDS moments.
-    pub fn fit_prepared(&self, prep: &Prepared) -> Result<FittedSelfTraining> {
+    pub fn fit_prepared(&self, prep: &Moments) -> Result<FittedSelfTraining> {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let n_sqrt = (prep.n() as f64).sqrt();

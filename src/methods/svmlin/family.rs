@@ -1,8 +1,6 @@
 //! The SVMlin family's config (`linear_rls`, `linear_svm`, `tsvm`, `da`; `linear_` tells
 //! them from the kernel RLS/SVM of the graph family) and its methods on a split.
 
-use std::any::Any;
-
 use toml::Value;
 
 use super::{Kind, PositiveFraction, Svmlin, SvmlinParams};
@@ -68,10 +66,6 @@ impl Method for Svmlin {
         self.params().describe()
     }
 
-    fn lambda_policy(&self) -> &'static str {
-        "fixed"
-    }
-
     /// Linear passes over the design; the transductive methods make many.
     fn cost(&self, n: usize, dim: usize) -> f64 {
         let passes =
@@ -86,11 +80,9 @@ impl Method for Svmlin {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = Svmlin::fit(self, split.problem)?;
-        Fitted::binary(f.scores(&split.problem.x_u), self.params().lambda)
+        Fitted::binary(f.scores(&split.problem.x_u))
+            .labelled("lambda_policy", "fixed")
+            .with("lambda", self.params().lambda)
             .scoring_test(split, |x| Ok(f.scores(x)))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

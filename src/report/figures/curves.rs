@@ -24,7 +24,7 @@ pub fn along(
     rows: &[ResultRow],
     key: &str,
     prefix: &str,
-    value: fn(&ResultRow) -> Option<f64>,
+    value: &dyn Fn(&ResultRow) -> Option<f64>,
 ) -> Result<Vec<Curve>> {
     let rows: Vec<ResultRow> =
         rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
@@ -170,27 +170,27 @@ mod tests {
             row("b-10", "B", 10, 0, 0.5),
             row("other", "A", 10, 0, 0.9),
         ];
-        let curves = along(&rows, "m", "b-", error_percent).unwrap();
+        let curves = along(&rows, "m", "b-", &error_percent).unwrap();
         assert_eq!(curves.len(), 2);
         assert_eq!(curves[0].label, "A");
         assert_eq!(
             curves[0].points.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
             vec![(10.0, 40.0), (40.0, 20.0)]
         );
-        assert!(along(&rows, "m", "zzz", error_percent).is_err());
+        assert!(along(&rows, "m", "zzz", &error_percent).is_err());
         assert!(
-            along(&rows, "x", "b-", error_percent)
+            along(&rows, "x", "b-", &error_percent)
                 .unwrap_err()
                 .to_string()
                 .contains("no result row sweeps `x`")
         );
         // Without the prefix the other dataset is a second group: curves name it.
-        let all = along(&rows, "m", "", error_percent).unwrap();
+        let all = along(&rows, "m", "", &error_percent).unwrap();
         assert_eq!(
             all.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(),
             ["A (dataset=b)", "B (dataset=b)", "A (dataset=o)"]
         );
-        let alphas = along(&rows, "m", "b-", |r| r.alpha_l).unwrap();
+        let alphas = along(&rows, "m", "b-", &|r| r.alpha_l).unwrap();
         assert_eq!(alphas[0].points[0].1, 0.5);
         let path = std::env::temp_dir().join(format!("sslab-curves-{}.png", std::process::id()));
         let plot = CurvePlot {

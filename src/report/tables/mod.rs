@@ -3,12 +3,9 @@
 //! worse than the dataset's best, rendered as Markdown, LaTeX or CSV (datasets as rows,
 //! methods as columns).
 
-mod render;
-
-pub use render::{cell, csv, latex, markdown};
-
 use polars::prelude::*;
 
+pub use super::measure::{ERROR, Measure, PRBEP, Source, TEST_ERROR, TEST_PRBEP, error_percent};
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::stats::signed_rank_p_greater;
@@ -39,43 +36,6 @@ impl Cell {
     }
 }
 
-/// What a table summarises.
-#[derive(Debug, Clone, Copy)]
-pub struct Measure {
-    /// How the legend names it.
-    pub label: &'static str,
-    pub value: fn(&ResultRow) -> Option<f64>,
-    pub higher_is_better: bool,
-}
-
-/// The error on the unlabeled set in % (lower is better).
-pub const ERROR: Measure = Measure {
-    label: "Error on the unlabeled set in %",
-    value: error_percent,
-    higher_is_better: false,
-};
-
-/// The precision–recall break-even point on the unlabeled set in % (higher is better).
-pub const PRBEP: Measure = Measure {
-    label: "PRBEP on the unlabeled set in %",
-    value: |r| r.prbep.is_finite().then_some(100.0 * r.prbep),
-    higher_is_better: true,
-};
-
-/// The error on the held-out test rows in % (lower is better).
-pub const TEST_ERROR: Measure = Measure {
-    label: "Error on the held-out test set in %",
-    value: |r| r.test_error.filter(|v| v.is_finite()).map(|v| 100.0 * v),
-    higher_is_better: false,
-};
-
-/// The PRBEP on the held-out test rows in % (higher is better).
-pub const TEST_PRBEP: Measure = Measure {
-    label: "PRBEP on the held-out test set in %",
-    value: |r| r.test_prbep.filter(|v| v.is_finite()).map(|v| 100.0 * v),
-    higher_is_better: true,
-};
-
 /// A datasets × methods table in first-appearance order, with its provenance stamp.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -87,15 +47,10 @@ pub struct Table {
     pub stamp: String,
 }
 
-/// Error in %, the value tables summarise.
-pub fn error_percent(r: &ResultRow) -> Option<f64> {
-    r.error.is_finite().then_some(100.0 * r.error)
-}
-
 /// Per (dataset, method), in first-appearance order: `dataset, method, value_mean,
 /// value_std, splits` (std with ddof = 1) of `value` over the successful fits where it is
 /// defined.
-pub fn summary(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
+pub fn summary(rows: &[ResultRow], value: &dyn Fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
     let rows: Vec<(&ResultRow, f64)> =
         rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
     let df = df![
@@ -142,7 +97,10 @@ pub struct Record {
 }
 
 /// [`summary`] as plain records, in the same order.
-pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Result<Vec<Record>> {
+pub fn records(
+    rows: &[ResultRow],
+    value: &dyn Fn(&ResultRow) -> Option<f64>,
+) -> Result<Vec<Record>> {
     let s = summary(rows, value)?;
     let strings = |name: &str| -> Result<Vec<String>> {
         let ca = s.column(name).and_then(|c| c.str().cloned()).map_err(polars_err)?;
@@ -172,7 +130,7 @@ pub fn records(rows: &[ResultRow], value: fn(&ResultRow) -> Option<f64>) -> Resu
 /// Builds the table: polars aggregates, then per dataset the paired test of every method
 /// against the best one over the splits both completed.
 pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table> {
-    let recs = records(rows, measure.value)?;
+    let recs = records(rows, &|r| measure.value(r))?;
     // Oriented so that lower is better.
     let sign = if measure.higher_is_better { -1.0 } else { 1.0 };
     let mut datasets: Vec<String> = Vec::new();
@@ -203,7 +161,7 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
         let errors = |m: usize| -> Vec<(usize, f64)> {
             rows.iter()
                 .filter(|r| r.is_ok() && r.dataset == datasets[d] && r.method == methods[m])
-                .filter_map(|r| (measure.value)(r).map(|v| (r.split, sign * v)))
+                .filter_map(|r| measure.value(r).map(|v| (r.split, sign * v)))
                 .collect()
         };
         let best_errors = errors(best);
@@ -223,6 +181,111 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
         }
     }
     Ok(Table { measure, datasets, methods, cells, stamp: stamp.to_string() })
+}
+
+/// The test description printed under every table.
+fn legend(t: &Table) -> String {
+    format!(
+        "{}, mean ± std over splits; bold: best mean; ↓: significantly worse than \
+         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {}",
+        t.measure.label, t.stamp
+    )
+}
+
+/// Markdown rendering.
+pub fn markdown(t: &Table) -> String {
+    let methods: Vec<String> = t.methods.iter().map(|m| cell(m)).collect();
+    let mut out =
+        format!("| dataset | {} |\n|---|{}\n", methods.join(" | "), "---|".repeat(t.methods.len()));
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| match c {
+                None => "–".into(),
+                Some(c) if c.best => {
+                    format!("**{}{}**", t.measure.show(c.mean), spread(t, c, " ± "))
+                }
+                Some(c) => format!(
+                    "{}{}{}",
+                    t.measure.show(c.mean),
+                    if c.worse() { " ↓" } else { "" },
+                    spread(t, c, " ± ")
+                ),
+            })
+            .collect();
+        out.push_str(&format!("| {} | {} |\n", cell(d), cells.join(" | ")));
+    }
+    out.push_str(&format!("\n{}\n", legend(t)));
+    out
+}
+
+/// `sep` and the std of a cell over two splits or more; nothing over one split.
+fn spread(t: &Table, c: &Cell, sep: &str) -> String {
+    if c.splits >= 2 { format!("{sep}{}", t.measure.show(c.std)) } else { String::new() }
+}
+
+/// A name as one Markdown table cell: `|` escaped, line breaks as spaces.
+pub fn cell(name: &str) -> String {
+    name.replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
+/// LaTeX (booktabs) rendering.
+pub fn latex(t: &Table) -> String {
+    let esc = |s: &str| s.replace('_', "\\_").replace('%', "\\%").replace('&', "\\&");
+    let mut out = format!(
+        "% {}\n\\begin{{tabular}}{{l{}}}\n\\toprule\ndataset & {} \\\\\n\\midrule\n",
+        legend(t),
+        "r".repeat(t.methods.len()),
+        t.methods.iter().map(|m| esc(m)).collect::<Vec<_>>().join(" & ")
+    );
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| match c {
+                None => "--".into(),
+                Some(c) if c.best => {
+                    format!("\\textbf{{{}}}{}", t.measure.show(c.mean), spread(t, c, " $\\pm$ "))
+                }
+                Some(c) => format!(
+                    "{}{}{}",
+                    t.measure.show(c.mean),
+                    if c.worse() { "$\\downarrow$" } else { "" },
+                    spread(t, c, " $\\pm$ ")
+                ),
+            })
+            .collect();
+        out.push_str(&format!("{} & {} \\\\\n", esc(d), cells.join(" & ")));
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out
+}
+
+/// CSV rendering, one line per cell: `dataset,method,mean,std,splits,best,p_value,worse`.
+pub fn csv(t: &Table) -> Result<String> {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let io = |e: ::csv::Error| Error::Report(e.to_string());
+    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"])
+        .map_err(io)?;
+    for (d, row) in t.datasets.iter().zip(&t.cells) {
+        for (m, c) in t.methods.iter().zip(row) {
+            if let Some(c) = c {
+                let p = c.p_value.map_or(String::new(), |p| format!("{p:.6}"));
+                let rec = [
+                    d.clone(),
+                    m.clone(),
+                    format!("{:.4}", c.mean),
+                    format!("{:.4}", c.std),
+                    c.splits.to_string(),
+                    c.best.to_string(),
+                    p,
+                    c.worse().to_string(),
+                ];
+                w.write_record(&rec).map_err(io)?;
+            }
+        }
+    }
+    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?)
+        .map_err(|e| Error::Report(e.to_string()))
 }
 
 #[cfg(test)]
@@ -277,6 +340,25 @@ mod tests {
         // On the error, B is the best and A the worse one.
         let t = build(&rows, ERROR, "").unwrap();
         assert!(t.cells[0][1].clone().unwrap().best && t.cells[0][0].clone().unwrap().worse());
+    }
+
+    #[test]
+    fn a_reported_column_is_summarised_as_written() {
+        let gamma = |method: &str, s: usize, g: f64| ResultRow {
+            reported: vec![("gamma".into(), g.to_string())],
+            ..row("d", method, s, 0.3)
+        };
+        let rows: Vec<ResultRow> = (0..4)
+            .flat_map(|s| [gamma("A", s, 1e-5 * (1 + s) as f64), gamma("B", s, 2.0)])
+            .collect();
+        let t = build(&rows, Measure::column(&rows, "gamma").unwrap(), "").unwrap();
+        let (a, b) = (t.cells[0][0].clone().unwrap(), t.cells[0][1].clone().unwrap());
+        assert!((a.mean - 2.5e-5).abs() < 1e-15 && (b.mean - 2.0).abs() < 1e-12 && a.best);
+        let md = markdown(&t);
+        assert!(md.contains("| d | **2.50e-5 ± 1.29e-5** | 2.00 ± 0.00 |"), "{md}");
+        assert!(md.contains("`gamma` (results.csv column)"), "{md}");
+        let e = Measure::column(&rows, "method").unwrap_err().to_string();
+        assert!(e.contains("numeric columns: split"), "{e}");
     }
 
     #[test]

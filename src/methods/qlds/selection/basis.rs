@@ -8,7 +8,7 @@ use faer::{Accum, Mat, MatRef, Par};
 
 use crate::error::{Error, Result};
 use crate::linalg::{SymEigen, clear_upper_simd, spd_solve, sym_eigen, view};
-use crate::methods::qlds::Prepared;
+use crate::methods::qlds::Moments;
 
 /// Eigenvalues and eigenvectors of C_u, and the labeled rows in its eigenbasis, X_l V/√n.
 #[derive(Debug, Clone)]
@@ -22,12 +22,12 @@ pub struct EigenBasis {
 
 impl EigenBasis {
     /// One eigen-decomposition of C_u and the projection of the labeled rows.
-    pub fn new(prep: &Prepared) -> Result<Self> {
+    pub fn new(prep: &Moments) -> Result<Self> {
         Ok(Self::from_eigen(prep, sym_eigen(prep.c_u.as_ref(), "eigen-decomposition of C_u")?))
     }
 
     /// From the eigen-decomposition of C_u already made.
-    pub fn from_eigen(prep: &Prepared, eig: SymEigen) -> Self {
+    pub fn from_eigen(prep: &Moments, eig: SymEigen) -> Self {
         let mut basis = EigenBasis {
             values: eig.values,
             vectors: eig.vectors,

@@ -8,7 +8,7 @@ use super::basis::{EigenBasis, Fold, rows};
 use super::folds;
 use crate::data::Problem;
 use crate::error::{Error, Result};
-use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
+use crate::methods::qlds::{LambdaPolicy, Moments, QldsParams};
 
 /// Fixed (α_l, α_u), λ selected by stratified K-fold CV over λ_top·10^k, k ∈ {−3, −2.75,
 /// …, 2}, plus the policy's own λ; λ_top is the top eigenvalue the policy uses. Grid values
@@ -45,7 +45,7 @@ impl SelectLambda {
     }
 
     /// The λ grid for this problem: the policy's λ and λ_top·10^k.
-    pub fn grid(&self, prep: &Prepared) -> Result<Vec<f64>> {
+    pub fn grid(&self, prep: &Moments) -> Result<Vec<f64>> {
         let (top, epsilon) = match self.lambda {
             LambdaPolicy::MaxEigAll { epsilon } => (prep.top_eig_all()?, epsilon),
             LambdaPolicy::MaxEigUnlabeled { epsilon } => (prep.top_eig_unlabeled()?, epsilon),
@@ -92,14 +92,14 @@ impl SelectLambda {
 
     /// Selects λ, then fits once.
     pub fn run(&self, problem: &Problem) -> Result<SelectedLambda> {
-        let prep = Prepared::new(problem)?;
+        let prep = Moments::new(problem)?;
         self.run_prepared(&prep, problem, &EigenBasis::new(&prep)?)
     }
 
     /// [`run`](Self::run) from the problem's moments and the eigenbasis of C_u.
     pub fn run_prepared(
         &self,
-        prep: &Prepared,
+        prep: &Moments,
         problem: &Problem,
         basis: &EigenBasis,
     ) -> Result<SelectedLambda> {
@@ -139,7 +139,7 @@ mod tests {
     /// Reference: refit QLDS on each fold's training rows (all unlabeled rows kept) and count
     /// the held-out mistakes, for every λ.
     fn naive_mistakes(sel: &SelectLambda, p: &Problem, grid: &[f64]) -> Vec<Option<usize>> {
-        let prep = Prepared::new(p).unwrap();
+        let prep = Moments::new(p).unwrap();
         let y = prep.y_l.to_vec();
         let (k, assign) = folds::stratified(&y, sel.folds).unwrap();
         grid.iter()
@@ -189,7 +189,7 @@ mod tests {
         let p = g.sample_problem([9, 7], [40, 40], &mut ChaCha8Rng::seed_from_u64(3));
         for (al, au) in [(1.0, 0.0), (0.0, 1.0)] {
             let sel = SelectLambda::new(al, au, LambdaPolicy::default(), 4).unwrap();
-            let prep = Prepared::new(&p).unwrap();
+            let prep = Moments::new(&p).unwrap();
             let grid = sel.grid(&prep).unwrap();
             let fast = sel.cv_mistakes(&EigenBasis::new(&prep).unwrap(), &prep.y_l, &grid).unwrap();
             assert_eq!(fast, naive_mistakes(&sel, &p, &grid), "(α_l, α_u) = ({al}, {au})");

@@ -28,7 +28,7 @@ use ndarray::Array1;
 use super::theory::Scale;
 use crate::data::Problem;
 use crate::error::{Error, Result};
-use crate::methods::qlds::{FittedQlds, LambdaPolicy, Prepared, QldsParams};
+use crate::methods::qlds::{FittedQlds, LambdaPolicy, Moments, QldsParams};
 
 /// How the grid point is chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,7 +94,7 @@ impl SelectQlds {
     /// eigenbasis of C_u (cv and or only).
     pub fn errors(
         &self,
-        prep: &Prepared,
+        prep: &Moments,
         y_u: &Array1<f64>,
         lambda: f64,
         basis: impl FnOnce() -> Result<Arc<EigenBasis>>,
@@ -113,14 +113,14 @@ impl SelectQlds {
 
     /// Selects on the problem, then fits the chosen point once with the empirical λ.
     pub fn run(&self, problem: &Problem) -> Result<Selected> {
-        let prep = Prepared::new(problem)?;
+        let prep = Moments::new(problem)?;
         self.run_prepared(&prep, problem, || EigenBasis::new(&prep).map(Arc::new))
     }
 
     /// [`run`](Self::run) from the problem's moments and (on demand) eigenbasis.
     pub fn run_prepared(
         &self,
-        prep: &Prepared,
+        prep: &Moments,
         problem: &Problem,
         basis: impl FnOnce() -> Result<Arc<EigenBasis>>,
     ) -> Result<Selected> {

@@ -9,11 +9,11 @@ use super::folds;
 use super::grid::{ErrorGrid, Grid, admits};
 use crate::error::Result;
 use crate::linalg::{gram, spd_solve, view};
-use crate::methods::qlds::Prepared;
+use crate::methods::qlds::Moments;
 
 /// Mistakes on `test` (labels `y_test`) of QLDS(α_l, α_u, λ) trained on the labeled rows `train`.
 fn mistakes(
-    prep: &Prepared,
+    prep: &Moments,
     train: &[usize],
     test: ArrayView2<f64>,
     y_test: &[f64],
@@ -38,7 +38,7 @@ fn mistakes(
 }
 
 /// Cross-validation errors with the same folds as the fast path.
-pub fn cv_errors(prep: &Prepared, grid: &Grid, lambda: f64, folds: usize) -> Result<ErrorGrid> {
+pub fn cv_errors(prep: &Moments, grid: &Grid, lambda: f64, folds: usize) -> Result<ErrorGrid> {
     let y = prep.y_l.to_vec();
     let (k, assign) = folds::stratified(&y, folds)?;
     let top_u = prep.top_eig_unlabeled()?;
@@ -66,7 +66,7 @@ pub fn cv_errors(prep: &Prepared, grid: &Grid, lambda: f64, folds: usize) -> Res
 
 /// Oracle errors on the unlabeled truth.
 pub fn oracle_errors(
-    prep: &Prepared,
+    prep: &Moments,
     y_u: &Array1<f64>,
     grid: &Grid,
     lambda: f64,

@@ -19,7 +19,7 @@ fn eigenbasis_scores_equal_the_cholesky_fit() {
     // 10 labeled points: the Woodbury path in d = 12, the direct d×d path in d = 6.
     for d in [12, 6] {
         let p = problem(d, 5, 20, 1.0, 1);
-        let prep = Prepared::new(&p).unwrap();
+        let prep = Moments::new(&p).unwrap();
         let basis = EigenBasis::new(&prep).unwrap();
         let lambda = 1.01 * prep.top_eig_all().unwrap();
         let alphas = [0.0, 0.3, 1.0];
@@ -48,7 +48,7 @@ fn fast_cv_and_oracle_equal_the_naive_path() {
     // d = 8: training folds of 4 points take the Woodbury path, of 10 or 12 the direct one.
     for (seed, nl, folds) in [(2, 6, 10), (3, 3, 10), (4, 8, 4)] {
         let p = problem(8, nl, 25, 1.2, seed);
-        let prep = Prepared::new(&p).unwrap();
+        let prep = Moments::new(&p).unwrap();
         let basis = EigenBasis::new(&prep).unwrap();
         let grid = Grid::uniform(5).unwrap();
         let lambda = 1.001 * prep.top_eig_all().unwrap();
@@ -152,7 +152,7 @@ fn points_beyond_the_positive_definite_range_are_skipped_by_every_path() {
     // naive d×d path, and α_l up to 10³ works on both the Woodbury and the direct path.
     for (d, nl) in [(8, 3), (8, 8)] {
         let p = problem(d, nl, 25, 1.2, 7);
-        let prep = Prepared::new(&p).unwrap();
+        let prep = Moments::new(&p).unwrap();
         let basis = EigenBasis::new(&prep).unwrap();
         let lambda = 1.001 * prep.top_eig_all().unwrap();
         let top_u = prep.top_eig_unlabeled().unwrap();

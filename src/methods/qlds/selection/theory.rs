@@ -7,13 +7,13 @@ use crate::methods::qlds::theory::{
     Estimator, Scale, common_lambda, common_setting, estimate_setting, predict, predict_common,
     theory_lambda,
 };
-use crate::methods::qlds::{LambdaPolicy, Prepared};
+use crate::methods::qlds::{LambdaPolicy, Moments};
 
 /// Theoretical errors over the grid (None where the theory is invalid, or where the
 /// empirical system the point would be fitted with is skipped by [`admits`]; the latter
 /// only matters with α_u > 1 or a fixed λ, and is checked only then).
 pub fn theory_errors(
-    prep: &Prepared,
+    prep: &Moments,
     grid: &Grid,
     policy: LambdaPolicy,
     scale: Scale,
@@ -37,7 +37,7 @@ pub fn theory_errors(
 /// Theoretical errors over the grid with the common-covariance theorem on a usable estimate
 /// (C from all rows minus the labeled between-class part), as [`theory_errors`] otherwise.
 pub fn general_theory_errors(
-    prep: &Prepared,
+    prep: &Moments,
     grid: &Grid,
     policy: LambdaPolicy,
 ) -> Result<ErrorGrid> {

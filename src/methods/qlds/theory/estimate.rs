@@ -7,7 +7,7 @@ use ndarray::{Array1, ArrayView2, Axis};
 use super::Setting;
 use super::setting::centre_gram;
 use crate::error::{Error, Result};
-use crate::methods::qlds::Prepared;
+use crate::methods::qlds::Moments;
 
 /// How the data are rescaled before the isotropic theory is applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,7 +47,7 @@ fn mean(rows: ArrayView2<f64>) -> Array1<f64> {
 /// both unbiased; then G = P Ĝ Pᵀ with P = I − 1ρᵀ gives the population-centred means
 /// (ρ: class shares of all n points). Centring with the sample mean first would bias G by
 /// −d/n. Needs ≥ 2 labeled points per class.
-pub fn estimate_setting(prep: &Prepared, scale: Scale) -> Result<Estimate> {
+pub fn estimate_setting(prep: &Moments, scale: Scale) -> Result<Estimate> {
     let classes = [1.0, -1.0].map(|c| {
         let rows: Vec<usize> = (0..prep.y_l.len()).filter(|&i| prep.y_l[i] == c).collect();
         prep.x_l.select(Axis(0), &rows) + &prep.mean

@@ -10,7 +10,7 @@ use super::common::{CommonSetting, common_lambda, predict_common};
 use super::{Invalid, Scale, estimate_setting, predict, theory_lambda};
 use crate::error::{Error, Result};
 use crate::linalg::{gram, sym_eigen};
-use crate::methods::qlds::{LambdaPolicy, Prepared};
+use crate::methods::qlds::{LambdaPolicy, Moments};
 
 /// Which estimate of the setting the theory is evaluated on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Estimator {
 
 /// The rows of class +1 and of class −1 (centred with the global mean) the estimate uses:
 /// the labeled rows, or with `y_u` all rows.
-fn class_rows(prep: &Prepared, y_u: Option<&Array1<f64>>) -> Result<[Array2<f64>; 2]> {
+fn class_rows(prep: &Moments, y_u: Option<&Array1<f64>>) -> Result<[Array2<f64>; 2]> {
     let pick = |x: &Array2<f64>, y: &Array1<f64>, c: f64| {
         let rows: Vec<usize> = (0..y.len()).filter(|&i| y[i] == c).collect();
         x.select(Axis(0), &rows)
@@ -138,7 +138,7 @@ fn ledoit_wolf(z: &Array2<f64>) -> Mat<f64> {
 /// The common-covariance setting of an estimator (not [`Estimator::Isotropic`]); `y_u` (the
 /// unlabeled truth) is read by [`Estimator::TrueLabels`] only, which needs it.
 pub fn common_setting(
-    prep: &Prepared,
+    prep: &Moments,
     y_u: Option<&Array1<f64>>,
     estimator: Estimator,
 ) -> Result<CommonSetting> {
@@ -201,7 +201,7 @@ pub fn common_setting(
 /// N(m_j, σ_j²) of the unlabeled scores of class +1 and −1 at (α_l, α_u) with the λ policy
 /// the classifier used, under `estimator`; the inner error says why the theory has no value.
 pub fn estimated_gaussians(
-    prep: &Prepared,
+    prep: &Moments,
     y_u: &Array1<f64>,
     estimator: Estimator,
     policy: LambdaPolicy,

@@ -9,14 +9,14 @@ use super::{
 };
 use crate::data::{DataSource, Problem, class_counts};
 use crate::error::{Error, Result};
-use crate::methods::qlds::{LambdaPolicy, Prepared};
+use crate::methods::qlds::{LambdaPolicy, Moments};
 
 /// N(m_j, σ_j²) of Theorem 1 for the two classes at (α_l, α_u): at λ_th of the policy for
 /// the isotropic theory, at `lambda` (the λ the fit used) for general covariances.
 pub fn score_gaussians(
     source: &DataSource,
     problem: &Problem,
-    prep: &Prepared,
+    prep: &Moments,
     policy: LambdaPolicy,
     al: f64,
     au: f64,

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::data::Sampler;
 use crate::data::synthetic::GaussianMixture;
-use crate::methods::qlds::{LambdaPolicy, Prepared, QldsParams};
+use crate::methods::qlds::{LambdaPolicy, Moments, QldsParams};
 
 #[test]
 fn edge_without_signal_is_marchenko_pastur() {
@@ -48,7 +48,7 @@ fn g_estimator_is_unbiased_where_the_naive_one_is_not() {
     let (mut est, mut naive, mut cross) = (0.0, 0.0, 0.0);
     for i in 0..draws {
         let p = mixture.sample_problem([6, 6], [1, 1], &mut ChaCha8Rng::seed_from_u64(i));
-        let prep = Prepared::new(&p).unwrap();
+        let prep = Moments::new(&p).unwrap();
         let s = estimate_setting(&prep, Scale::None).unwrap().setting;
         est += s.g[0][0] / draws as f64;
         cross += s.g[0][1] / draws as f64;
@@ -256,7 +256,7 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
     let policy = LambdaPolicy::Fixed(8.0);
     let q = QldsParams { alpha_l: 0.5, alpha_u: 1.0, lambda: policy }.check().unwrap();
     let p = mixture.sample_problem([60, 60], [1500, 1500], &mut ChaCha8Rng::seed_from_u64(4));
-    let prep = Prepared::new(&p).unwrap();
+    let prep = Moments::new(&p).unwrap();
     let fit = q.fit_prepared(&prep).unwrap();
     let f = fit.scores(p.x_u.to_dense().view());
     let source = crate::data::DataSource::Synthetic(mixture);
@@ -380,7 +380,7 @@ fn true_label_estimate_fits_the_scores_of_a_common_covariance_mixture() {
     let mu = ndarray::Array1::from_elem(d, 1.6 / (d as f64).sqrt());
     let mixture = GaussianMixture::new([mu.clone(), -mu], Some([v.clone(), v])).unwrap();
     let p = mixture.sample_problem([20, 20], [1200, 1200], &mut ChaCha8Rng::seed_from_u64(3));
-    let prep = Prepared::new(&p).unwrap();
+    let prep = Moments::new(&p).unwrap();
     for (al, au) in [(1.0, 0.0), (0.5, 1.0)] {
         let q = QldsParams::new(al, au).check().unwrap();
         let f = q.fit_prepared(&prep).unwrap().scores(p.x_u.to_dense().view());
