@@ -1,16 +1,19 @@
-//! `[[datasets]]` entries: the kind's keys, the split sizes, and the multi-class check.
+//! `[[datasets]]` entries: the config reads `name`, `kind` and the split sizes, the dataset
+//! kind (`data::kinds`) reads the rest; then the sizes are checked against the source.
 
 use std::ops::Range;
 
 use toml::{Spanned, Value};
 
+use super::raw::Table;
 use super::sweep::Swept;
-use super::values::positive;
-use super::{files, generators, raw};
+use crate::data::kinds::{DatasetKind, Source};
 use crate::data::split::class_shares;
-use crate::data::{DataSource, Sizes};
-use crate::engine::{Located, memory};
+use crate::data::{DataSource, Dataset, Sizes};
+use crate::engine::{Entry, Located, memory};
 use crate::error::Result;
+
+pub use crate::data::Test;
 
 /// A dataset and the split sizes drawn from it.
 #[derive(Debug, Clone)]
@@ -25,17 +28,6 @@ pub struct DatasetSpec {
     pub test: Option<Test>,
 }
 
-/// Where a dataset's held-out test rows come from.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Test {
-    /// Fixed rows loaded with the data (`LoadedData::test`).
-    Fixed,
-    /// This share of each class (rounded), drawn per split with the labeled and unlabeled rows.
-    Fraction(f64),
-    /// Fresh points per class from the generator, drawn per split after the others.
-    PerClass(usize),
-}
-
 impl DatasetSpec {
     /// Number of classes (2 for the generators; more for a multi-class file dataset).
     pub fn n_classes(&self) -> usize {
@@ -46,7 +38,7 @@ impl DatasetSpec {
     /// of their sizes): generators take equal shares, loaded data its class shares.
     pub fn class_sizes(&self) -> (Vec<usize>, Vec<usize>) {
         match &self.source {
-            DataSource::Synthetic(_) | DataSource::SparseText(_) => {
+            DataSource::Generated(_) => {
                 (self.labeled.two().to_vec(), self.unlabeled.two().to_vec())
             }
             DataSource::Loaded(data) => {
@@ -86,77 +78,48 @@ impl DatasetSpec {
     pub fn shape(&self) -> (usize, usize) {
         let (l, u) = self.class_sizes();
         let dim = match &self.source {
-            DataSource::Synthetic(m) => m.dim(),
-            DataSource::SparseText(t) => t.dim(),
+            DataSource::Generated(g) => g.dim(),
             DataSource::Loaded(data) => data.dataset.dim(),
         };
         (l.iter().sum::<usize>() + u.iter().sum::<usize>(), dim)
     }
 }
 
-/// The kind-specific keys each dataset kind accepts (besides name, kind and split sizes).
-fn dataset_keys(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "synthetic" => &["dim", "mean_norm", "means", "variances", "test"],
-        "sparse_text" => &["dim", "nnz_per_doc", "topic_weight", "zipf_exponent", "test"],
-        "named" => {
-            &["dataset", "parts", "classes", "positive", "preprocess", "official_splits", "test"]
-        }
-        "svmlight" => &["path", "features", "labels", "classes", "positive", "preprocess", "test"],
-        _ => return None,
-    })
-}
+/// The split-size keys, read here for every kind.
+const SIZE_KEYS: [&str; 4] = ["labeled", "unlabeled", "labeled_per_class", "unlabeled_per_class"];
 
-/// File datasets already loaded, keyed by their source keys as written: entries that differ
-/// only in name and split sizes share one loaded copy (and the runner's per-dataset store).
-pub(super) type Loaded = Vec<(String, (DataSource, Option<(Sizes, Sizes)>))>;
+/// Sources already read, keyed by their kind and keys as written: entries that differ only
+/// in name and split sizes share one loaded copy (and the runner's per-dataset store).
+pub(super) type Read = Vec<(String, Source)>;
 
-/// Checks the `i`-th dataset entry; `binary` is the first method without multi-class
-/// support (if any) and the kinds that have it, for the multi-class check.
+/// Checks the `i`-th dataset entry with the kind of `kinds` it names; `binary` is the first
+/// method without multi-class support (if any) and `multiclass` the kinds that have it.
 pub(super) fn dataset(
-    d: Spanned<raw::Dataset>,
+    table: Spanned<Table>,
     swept: Swept,
-    i: usize,
-    splits: usize,
+    (i, splits): (usize, usize),
     (binary, multiclass): (Option<&str>, &[&str]),
-    loaded: &mut Loaded,
+    (kinds, read): (&[&dyn DatasetKind], &mut Read),
     at: Located,
 ) -> Result<DatasetSpec> {
-    let span = d.span();
-    let d = d.into_inner();
-    let key = |k: &str| format!("datasets[{i}].{k}");
-    let kind = d.kind.get_ref().as_str();
-    let allowed = dataset_keys(kind).ok_or_else(|| {
-        at.error(
-            d.kind.span(),
-            format!(
-                "{}: unknown kind `{kind}` (known: synthetic, sparse_text, named, svmlight)",
-                key("kind")
-            ),
-        )
+    let (span, kind, name, values) = table_parts(table, at)?;
+    let name = name.ok_or_else(|| at.error(span.clone(), "missing field `name`".into()))?;
+    let (sizes, values): (Vec<_>, Vec<_>) =
+        values.into_iter().partition(|(k, _)| SIZE_KEYS.contains(&k.as_str()));
+    let entry = Entry::new(at, "datasets", i, span.clone(), kind.clone(), values);
+    let sizes = Entry::new(at, "datasets", i, span.clone(), kind.clone(), sizes);
+    let found = kinds.iter().find(|k| k.kind() == entry.kind()).ok_or_else(|| {
+        let known: Vec<&str> = kinds.iter().map(|k| k.kind()).collect();
+        entry
+            .error("kind", format!("unknown kind `{}` (known: {})", entry.kind(), known.join(", ")))
     })?;
-    if let Some((name, s)) = d.present().into_iter().find(|(n, _)| !allowed.contains(n)) {
-        return Err(at.error(s, format!("{}: not a key of a `{kind}` dataset", key(name))));
-    }
-    let (source, official_sizes) = match kind {
-        "synthetic" => {
-            (DataSource::Synthetic(generators::synthetic(&d, i, span.clone(), at)?), None)
-        }
-        "sparse_text" => {
-            (DataSource::SparseText(generators::sparse_text(&d, i, span.clone(), at)?), None)
-        }
-        _ => {
-            let source_key: String =
-                d.present().iter().map(|(n, s)| format!("{n}={};", &at.src[s.clone()])).collect();
-            let source_key = format!("{kind};{source_key}");
-            match loaded.iter().find(|(k, _)| *k == source_key) {
-                Some((_, found)) => found.clone(),
-                None => {
-                    let found = files::source(&d, i, span.clone(), splits, at)?;
-                    loaded.push((source_key, found.clone()));
-                    found
-                }
-            }
+    let written = entry.written(&[]);
+    let Source { data: source, test } = match read.iter().find(|(k, _)| *k == written) {
+        Some((_, s)) => s.clone(),
+        None => {
+            let s = found.read(&entry, splits)?;
+            read.push((written, s.clone()));
+            s
         }
     };
     let n_classes = source.n_classes();
@@ -169,70 +132,27 @@ pub(super) fn dataset(
             data.dataset.class_names.join(", "), multiclass.join(", ")
         )));
     }
-    let sizes =
-        |total: Option<(Value, Range<usize>)>, per: &Option<Spanned<Value>>, name: &str| match (
-            total, per,
-        ) {
-            (Some((Value::String(s), _)), None) if s == "rest" && name == "unlabeled" => {
-                match &source {
-                    DataSource::Loaded(_) => Ok(Sizes::Rest),
-                    _ => Err(at.error(
-                        span.clone(),
-                        format!(
-                            "{}: \"rest\" needs a file dataset (`named` or `svmlight`)",
-                            key(name)
-                        ),
-                    )),
-                }
-            }
-            (Some((Value::Integer(n), s)), None) => {
-                Ok(Sizes::Total(positive(&Spanned::new(s, n), &key(name), at)?))
-            }
-            (Some((_, s)), None) => {
-                let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
-                Err(at.error(s, format!("{}: expected an integer ≥ 1{rest}", key(name))))
-            }
-            (None, Some(p)) => {
-                per_class(p, n_classes, &key(&format!("{name}_per_class")), at).map(Sizes::PerClass)
-            }
-            _ => Err(at.error(
-                span.clone(),
-                format!("{}: give exactly one of `{name}` and `{name}_per_class`", key(name)),
-            )),
-        };
-    let test = test(&d, kind, official_sizes.is_some(), i, at)?;
-    let (labeled, unlabeled) = match official_sizes {
-        Some(official) => {
-            let given =
-                d.labeled.iter().map(|v| v.span()).chain(d.unlabeled.iter().map(|v| v.span()));
-            let mut given = given.chain(
-                [&d.labeled_per_class, &d.unlabeled_per_class]
-                    .into_iter()
-                    .flatten()
-                    .map(|v| v.span()),
-            );
-            if let Some(s) = given.next() {
-                return Err(at.error(
-                    s,
+    let (labeled, unlabeled) = match &source {
+        DataSource::Loaded(data) if data.official_splits.is_some() => {
+            if let Some(k) = sizes.first_of(&SIZE_KEYS) {
+                return Err(sizes.error_at(
+                    k,
                     format!(
                         "datasets[{i}]: official splits fix the split sizes; remove the size keys"
                     ),
                 ));
             }
-            official
+            let k = data.official_splits.as_ref().and_then(|s| s.first()).map_or(0, Vec::len);
+            (Sizes::Total(k), Sizes::Total(data.dataset.len() - k))
         }
-        None => {
-            let labeled = d.labeled.as_ref().map(|v| (Value::Integer(*v.get_ref()), v.span()));
-            let unlabeled = d.unlabeled.as_ref().map(|v| (v.get_ref().clone(), v.span()));
-            (
-                sizes(labeled, &d.labeled_per_class, "labeled")?,
-                sizes(unlabeled, &d.unlabeled_per_class, "unlabeled")?,
-            )
+        _ => {
+            let file = matches!(source, DataSource::Loaded(_));
+            (size(&sizes, "labeled", n_classes, file)?, size(&sizes, "unlabeled", n_classes, file)?)
         }
     };
-    let name = d.name.get_ref().clone() + &swept.suffix;
+    let (name_span, name) = (name.span(), name.get_ref().clone() + &swept.suffix);
     if name.contains(['/', '\\']) {
-        return Err(at.error(d.name.span(), format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
+        return Err(at.error(name_span, format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
     }
     let spec = DatasetSpec { name, labeled, unlabeled, source, swept: swept.values, test };
     let (l, u) = spec.class_sizes();
@@ -241,16 +161,15 @@ pub(super) fn dataset(
             None => {
                 let u_and_test: Vec<usize> =
                     u.iter().zip(spec.test_sizes()).map(|(u, t)| u + t).collect();
-                files::check_fit(&data.dataset, &l, &u_and_test, span.clone(), i, at)?
+                check_fit(&data.dataset, &l, &u_and_test, &entry)?
             }
-            Some(splits) => files::check_official(&data.dataset, splits, span.clone(), i, at)?,
+            Some(splits) => check_official(&data.dataset, splits, &entry)?,
         }
     }
     let (n, dim) = spec.shape();
-    // The rows a split draws: dense, or (sparse text) an index and a value per non-zero.
+    // The rows a split draws (a file dataset's rows are already in memory).
     let need = match &spec.source {
-        DataSource::Synthetic(_) => 8.0 * n as f64 * dim as f64,
-        DataSource::SparseText(t) => 16.0 * n as f64 * t.nnz_per_doc() as f64,
+        DataSource::Generated(g) => n as f64 * g.row_bytes(),
         DataSource::Loaded(_) => 0.0,
     };
     let limit = memory::limit();
@@ -271,49 +190,92 @@ pub(super) fn dataset(
     Ok(spec)
 }
 
-/// The entry's `test` table, checked against the dataset kind: generators take
-/// `per_class`, named datasets `parts` or `fraction`, svmlight files `path` or `fraction`.
-fn test(
-    d: &raw::Dataset,
-    kind: &str,
-    official: bool,
-    i: usize,
-    at: Located,
-) -> Result<Option<Test>> {
-    let Some(t) = &d.test else { return Ok(None) };
-    let v = t.get_ref();
-    let bad = |m: String| at.error(t.span(), format!("datasets[{i}].test: {m}"));
-    let allowed = match kind {
-        "synthetic" | "sparse_text" => "`per_class`",
-        "named" => "`parts` or `fraction`",
-        _ => "`path` or `fraction`",
+/// A table's span, `kind` (required), `name` (optional) and its other keys.
+pub(super) type TableParts =
+    (Range<usize>, Spanned<String>, Option<Spanned<String>>, Vec<(String, Spanned<Value>)>);
+
+/// Splits a `[[methods]]` or `[[datasets]]` table into its span, `kind`, `name` and the rest.
+pub(super) fn table_parts(table: Spanned<Table>, at: Located) -> Result<TableParts> {
+    let span = table.span();
+    let mut values = table.into_inner();
+    let string = |v: Spanned<Value>| match v.get_ref() {
+        Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
+        other => Err(at.error(
+            v.span(),
+            format!("invalid type: {} `{other}`, expected a string", other.type_str()),
+        )),
     };
-    let given = [v.parts.is_some(), v.path.is_some(), v.fraction.is_some(), v.per_class.is_some()]
-        .into_iter()
-        .filter(|b| *b)
-        .count();
-    if given != 1 {
-        return Err(bad(format!("give exactly one key: a `{kind}` dataset takes {allowed}")));
-    }
-    match (kind, v) {
-        ("synthetic" | "sparse_text", raw::Test { per_class: Some(n), .. }) => usize::try_from(*n)
-            .ok()
-            .filter(|n| *n >= 1)
-            .map(|n| Some(Test::PerClass(n)))
-            .ok_or_else(|| bad(format!("per_class: must be ≥ 1, got {n}"))),
-        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) if official => {
-            Err(bad(format!(
-                "fraction = {f}: official splits use every row; give a fixed test part instead"
-            )))
-        }
-        ("named" | "svmlight", raw::Test { fraction: Some(f), .. }) => match *f {
-            f if f > 0.0 && f < 1.0 => Ok(Some(Test::Fraction(f))),
-            f => Err(bad(format!("fraction: must be in (0, 1), got {f}"))),
+    let kind = match values.remove("kind") {
+        Some(v) => string(v)?,
+        None => return Err(at.error(span, "missing field `kind`".into())),
+    };
+    let name = values.remove("name").map(string).transpose()?;
+    Ok((span, kind, name, values.into_iter().collect()))
+}
+
+/// `labeled` or `unlabeled` (a count; `"rest"` for the unlabeled rows of a file dataset), or
+/// its `_per_class` list, from the entry holding the size keys.
+fn size(sizes: &Entry, name: &str, n_classes: usize, file: bool) -> Result<Sizes> {
+    let per = format!("{name}_per_class");
+    match (sizes.value(name), sizes.value(&per)) {
+        (Some(Value::String(s)), None) if s == "rest" && name == "unlabeled" => match file {
+            true => Ok(Sizes::Rest),
+            false => {
+                Err(sizes.error(name, "\"rest\" needs a file dataset (`named` or `svmlight`)"))
+            }
         },
-        ("named", raw::Test { parts: Some(_), .. })
-        | ("svmlight", raw::Test { path: Some(_), .. }) => Ok(Some(Test::Fixed)),
-        _ => Err(bad(format!("a `{kind}` dataset takes {allowed}"))),
+        (Some(Value::Integer(n)), None) => match usize::try_from(*n) {
+            Ok(n) if n >= 1 => Ok(Sizes::Total(n)),
+            _ => Err(sizes.error(name, format!("must be ≥ 1, got {n}"))),
+        },
+        (Some(_), None) => {
+            let rest = if name == "unlabeled" { " or \"rest\"" } else { "" };
+            Err(sizes.error(name, format!("expected an integer ≥ 1{rest}")))
+        }
+        (None, Some(p)) => per_class(p, n_classes)
+            .ok_or_else(|| {
+                sizes.error(
+                    &per,
+                    format!("expected an integer ≥ 1 or {n_classes} of them, one per class"),
+                )
+            })
+            .map(Sizes::PerClass),
+        _ => Err(sizes.entry_error(format!(
+            "{}: give exactly one of `{name}` and `{name}_per_class`",
+            sizes.key(name)
+        ))),
     }
+}
+
+/// Errors unless the per-class split sizes `l` and `u` fit in every class.
+fn check_fit(data: &Dataset, l: &[usize], u: &[usize], entry: &Entry) -> Result<()> {
+    let counts = data.class_counts();
+    for k in 0..counts.len() {
+        if l[k] + u[k] > counts[k] {
+            return Err(entry.entry_error(format!(
+                "{}: the split asks for {} labeled + {} unlabeled points of class `{}`, which has only {}",
+                entry.name(), l[k], u[k], data.class_names[k], counts[k]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Errors unless the labeled rows of every official split hold two classes or more.
+fn check_official(data: &Dataset, splits: &[Vec<usize>], entry: &Entry) -> Result<()> {
+    for (s, rows) in splits.iter().enumerate() {
+        let mut classes: Vec<usize> =
+            rows.iter().filter_map(|&r| data.classes.get(r).copied()).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        if classes.len() < 2 {
+            return Err(entry.entry_error(format!(
+                "{}: official split {s} labels points of one class only",
+                entry.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn fmt(v: &[usize]) -> String {
@@ -321,19 +283,11 @@ fn fmt(v: &[usize]) -> String {
 }
 
 /// `n` (the same for every class) or one count per class, `[n1, n2, ...]`, each ≥ 1.
-fn per_class(v: &Spanned<Value>, classes: usize, key: &str, at: Located) -> Result<Vec<usize>> {
-    let bad = || {
-        at.error(
-            v.span(),
-            format!("{key}: expected an integer ≥ 1 or {classes} of them, one per class"),
-        )
-    };
+fn per_class(v: &Value, classes: usize) -> Option<Vec<usize>> {
     let count =
         |x: &Value| x.as_integer().and_then(|n| usize::try_from(n).ok()).filter(|n| *n >= 1);
-    match v.get_ref() {
-        Value::Array(a) if a.len() == classes => {
-            a.iter().map(|x| count(x).ok_or_else(bad)).collect()
-        }
-        x => count(x).map(|n| vec![n; classes]).ok_or_else(bad),
+    match v {
+        Value::Array(a) if a.len() == classes => a.iter().map(count).collect(),
+        x => count(x).map(|n| vec![n; classes]),
     }
 }

@@ -11,6 +11,7 @@ use super::sweep::Swept;
 use super::tuning::RawTune;
 use super::values::positive;
 use crate::data::DataSource;
+use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::Result;
 
@@ -68,7 +69,7 @@ pub(super) fn check(
     (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>),
     at: Located,
     hash: String,
-    families: &[&dyn Family],
+    (families, kinds): (&[&dyn Family], &[&dyn DatasetKind]),
 ) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
@@ -104,7 +105,11 @@ pub(super) fn check(
         .iter()
         .map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span()))
         .collect();
-    let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
+    let dataset_spans: Vec<_> = raw
+        .datasets
+        .iter()
+        .map(|d| d.get_ref().get("name").map_or(d.span(), |n| n.span()))
+        .collect();
     let methods = raw
         .methods
         .into_iter()
@@ -116,14 +121,21 @@ pub(super) fn check(
         methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> =
         families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
-    let mut loaded = datasets::Loaded::default();
+    let mut read = datasets::Read::default();
     let datasets = raw
         .datasets
         .into_iter()
         .zip(dataset_sweeps)
         .enumerate()
         .map(|(i, (d, s))| {
-            datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at)
+            datasets::dataset(
+                d,
+                s,
+                (i, splits),
+                (binary, &multiclass_kinds),
+                (kinds, &mut read),
+                at,
+            )
         })
         .collect::<Result<Vec<_>>>()?;
     unique(datasets.iter().map(|d| d.name.as_str()).zip(dataset_spans), "datasets", at)?;

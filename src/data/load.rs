@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use ndarray::Array2;
 
-use super::registry::{Entry, Format, Part, Registry, Rescale};
+use super::registry::{Format, Part, Registered, Registry, Rescale};
 use super::svmlight::{self, SvmlightOptions};
 use super::{Dataset, Features, h5, mat, svmlin};
 use crate::error::{Error, Result};
@@ -134,7 +134,7 @@ fn file(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
 
 /// Features and labels of one part, and the file the labels came from.
 fn read_part<'a>(
-    entry: &Entry,
+    entry: &Registered,
     part: &Part,
     x: &'a Path,
     y: Option<&'a Path>,
@@ -226,7 +226,7 @@ fn same_rows(labels: Vec<f64>, rows: usize, path: &Path) -> Result<Vec<f64>> {
     }
 }
 
-fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
+fn class_ids(labels: &[f64], entry: &Registered, path: &Path) -> Result<Vec<usize>> {
     labels
         .iter()
         .enumerate()

@@ -1,5 +1,6 @@
-//! One `[[methods]]` table as a family reads it: every value with its byte span, so that
-//! each error names the file, the line and the key (`cfg.toml:12: methods[1].lambda: ...`).
+//! One `[[methods]]` or `[[datasets]]` table as its family or dataset kind reads it: every
+//! value with its byte span, so that each error names the file, the line and the key
+//! (`cfg.toml:12: methods[1].lambda: ...`, `cfg.toml:7: datasets[0].dim: ...`).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -34,11 +35,12 @@ impl Located<'_> {
     }
 }
 
-/// The `i`-th `[[methods]]` entry: its kind and its other keys (all but `kind` and `name`),
-/// in the order written.
+/// The `i`-th entry of `[[methods]]` or `[[datasets]]`: its kind and its other keys (all
+/// but `kind` and `name`, and for a dataset its split sizes), in the order written.
 #[derive(Debug)]
 pub struct Entry<'a> {
     at: Located<'a>,
+    section: &'static str,
     index: usize,
     span: Range<usize>,
     kind: Spanned<String>,
@@ -46,16 +48,18 @@ pub struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    /// An entry of the file `at`; `values` excludes `kind` and `name`.
+    /// Entry `index` of `section` (`"methods"` or `"datasets"`) of the file `at`; `values`
+    /// excludes `kind` and `name`.
     pub fn new(
         at: Located<'a>,
+        section: &'static str,
         index: usize,
         span: Range<usize>,
         kind: Spanned<String>,
         mut values: Vec<(String, Spanned<Value>)>,
     ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
-        Entry { at, index, span, kind, values }
+        Entry { at, section, index, span, kind, values }
     }
 
     /// The entry's `kind`.
@@ -63,9 +67,14 @@ impl<'a> Entry<'a> {
         self.kind.get_ref()
     }
 
-    /// The full name of a key in messages: `methods[i].key`.
+    /// The full name of a key in messages: `methods[i].key` or `datasets[i].key`.
     pub fn key(&self, key: &str) -> String {
-        format!("methods[{}].{key}", self.index)
+        format!("{}[{}].{key}", self.section, self.index)
+    }
+
+    /// The entry's name in messages: `methods[i]` or `datasets[i]`.
+    pub fn name(&self) -> String {
+        format!("{}[{}]", self.section, self.index)
     }
 
     /// Whether the entry sets `key`.
@@ -91,7 +100,7 @@ impl<'a> Entry<'a> {
         }
     }
 
-    /// `methods[i].key: message` at the line of `key` (of the entry when it is absent).
+    /// `methods[i].key: message` (or `datasets[i].key: ...`) at the line of `key` (of the entry when it is absent).
     pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
         self.at.error(self.span(key), format!("{}: {message}", self.key(key)))
     }
@@ -99,6 +108,19 @@ impl<'a> Entry<'a> {
     /// `message` as given, at the line of the entry.
     pub fn entry_error(&self, message: String) -> Error {
         self.at.error(self.span.clone(), message)
+    }
+
+    /// `message` as given, at the line of `key` (of the entry when it is absent).
+    pub fn error_at(&self, key: &str, message: String) -> Error {
+        self.at.error(self.span(key), message)
+    }
+
+    /// The keys and values as written in the file (`key=value;` each, in order), but for
+    /// `except`: two entries with the same text read the same source.
+    pub fn written(&self, except: &[&str]) -> String {
+        let keys = self.values.iter().filter(|(k, _)| !except.contains(&k.as_str()));
+        let text: String = keys.map(|(k, v)| format!("{k}={};", &self.at.src[v.span()])).collect();
+        format!("{};{text}", self.kind())
     }
 
     /// Maps a parameter error of a checked type to the line of the offending key (of
@@ -116,6 +138,9 @@ impl<'a> Entry<'a> {
     /// Errors on the first key (in the order written) that is not in `allowed`.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            Some((k, _)) if self.section == "datasets" => {
+                Err(self.error(k, format!("not a key of a `{}` dataset", self.kind())))
+            }
             Some((k, _)) => Err(self.error(k, format!("not a parameter of `{}`", self.kind()))),
             None => Ok(()),
         }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::config::{DatasetSpec, Test};
 use crate::data::split::{Split, stratified};
-use crate::data::{DataSource, Dataset, LoadedData, Problem, Sampler};
+use crate::data::{DataSource, Dataset, LoadedData, Problem};
 use crate::error::{Error, Result};
 
 /// A drawn split: the problem, for a loaded dataset the split's rows of it (labeled first),
@@ -20,7 +20,7 @@ pub struct Drawn {
     pub test: Option<Arc<Dataset>>,
 }
 
-/// Split `split` of a dataset. Synthetic datasets draw fresh labeled and unlabeled points
+/// Split `split` of a dataset. Generated datasets draw fresh labeled and unlabeled points
 /// (equal class shares), then fresh test points; loaded datasets take an official split or
 /// a stratified random one (test rows drawn with it, or the fixed test part).
 pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
@@ -30,21 +30,13 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
         _ => None,
     };
     match &spec.source {
-        DataSource::Synthetic(mixture) => {
-            let problem =
-                mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
+        DataSource::Generated(generator) => {
+            let labeled = generator.draw(spec.labeled.two(), &mut rng);
+            let unlabeled = generator.draw(spec.unlabeled.two(), &mut rng);
             Ok(Drawn {
-                problem,
+                problem: Problem::new(labeled.x, labeled.y, unlabeled.x, unlabeled.y),
                 rows: None,
-                test: per_class.map(|t| Arc::new(mixture.sample(t, &mut rng))),
-            })
-        }
-        DataSource::SparseText(text) => {
-            let problem = text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn {
-                problem,
-                rows: None,
-                test: per_class.map(|t| Arc::new(text.sample(t, &mut rng))),
+                test: per_class.map(|t| Arc::new(generator.draw(t, &mut rng))),
             })
         }
         DataSource::Loaded(data) => {
