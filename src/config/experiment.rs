@@ -4,7 +4,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use super::datasets::{self, DatasetSpec};
+use super::dataset_spec::DatasetSpec;
+use super::datasets;
 use super::methods::{self, MethodSpec};
 use super::raw;
 use super::sweep::Swept;
@@ -45,6 +46,12 @@ impl Experiment {
             }
         }
         keys
+    }
+
+    /// Reads every file dataset (each once) and checks the split sizes against its rows:
+    /// what a run does first, so that a data error stops it before any work.
+    pub fn read_data(&self) -> Result<()> {
+        self.datasets.iter().try_for_each(|d| d.loaded().map(|_| ()))
     }
 
     /// The swept values of a (dataset, method) pair: the dataset's, then the method's.
@@ -145,9 +152,8 @@ pub(super) fn check(
         at,
     )?;
     if let Some(m) = methods.iter().position(|m| m.tuning.is_some()) {
-        let official = datasets.iter().position(
-            |d| matches!(&d.source, DataSource::Loaded(l) if l.official_splits.is_some()),
-        );
+        let official =
+            datasets.iter().position(|d| matches!(&d.source, DataSource::Loaded(f) if f.official));
         if let Some(d) = official {
             return Err(at.error(method_spans[m].clone(), format!("methods[{m}].tune: datasets[{d}] uses official splits, but tuning draws its own splits from the tuning seed")));
         }

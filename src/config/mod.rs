@@ -3,6 +3,7 @@
 //! `[[methods]]` entry is read by the family owning its `kind`, each `[[datasets]]` entry by
 //! its dataset kind (`data::kinds`); the split sizes and names are checked here.
 
+mod dataset_spec;
 mod datasets;
 mod experiment;
 mod methods;
@@ -11,7 +12,8 @@ mod sweep;
 mod tuning;
 mod values;
 
-pub use datasets::{DatasetSpec, Test};
+pub use crate::data::Test;
+pub use dataset_spec::DatasetSpec;
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
 pub use tuning::{Criterion, GridPoint, Tuning};

@@ -25,21 +25,7 @@ pub fn load_named(
     parts: Option<&[String]>,
 ) -> Result<Dataset> {
     let entry = reg.get(name)?;
-    let chosen = match parts {
-        None => entry.parts.iter().collect(),
-        Some(names) => names
-            .iter()
-            .map(|p| {
-                entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
-                    let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
-                    Error::Data(format!(
-                        "dataset `{name}` has no part `{p}` (parts: {})",
-                        known.join(", ")
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>>>()?,
-    };
+    let chosen = chosen_parts(entry, name, parts)?;
     let mut blocks = Vec::new();
     let mut classes = Vec::new();
     let mut unknown = Vec::new();
@@ -65,6 +51,44 @@ pub fn load_named(
         data.y[i] = f64::NAN;
     }
     Ok(data)
+}
+
+/// Errors unless the files of the parts `parts` (all when None) of registered dataset `name`
+/// are in `root`: what [`load_named`] reads, checked without reading it.
+pub fn check_named(
+    reg: &Registry,
+    name: &str,
+    root: &Path,
+    parts: Option<&[String]>,
+) -> Result<()> {
+    for part in chosen_parts(reg.get(name)?, name, parts)? {
+        file(root, name, &part.x)?;
+        part.y.as_ref().map(|y| file(root, name, y)).transpose()?;
+    }
+    Ok(())
+}
+
+/// The parts named `parts` of a registered dataset, in that order (all when None).
+fn chosen_parts<'a>(
+    entry: &'a Registered,
+    name: &str,
+    parts: Option<&[String]>,
+) -> Result<Vec<&'a Part>> {
+    match parts {
+        None => Ok(entry.parts.iter().collect()),
+        Some(names) => names
+            .iter()
+            .map(|p| {
+                entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
+                    let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
+                    Error::Data(format!(
+                        "dataset `{name}` has no part `{p}` (parts: {})",
+                        known.join(", ")
+                    ))
+                })
+            })
+            .collect(),
+    }
 }
 
 /// Reads an SVMlight file given by path. `labels` lists the label values in class-id order;
@@ -108,6 +132,12 @@ pub fn official_splits(
     labeled: usize,
     n_rows: usize,
 ) -> Result<Vec<Vec<usize>>> {
+    mat::read_splits(&official_file(reg, name, root, labeled)?, n_rows)
+}
+
+/// The file of the official splits of registered dataset `name` with `labeled` labelled
+/// points, when the registry lists them and the file is in `root`.
+pub fn official_file(reg: &Registry, name: &str, root: &Path, labeled: usize) -> Result<PathBuf> {
     let entry = reg.get(name)?;
     let Some(rel) = entry.splits.get(&labeled.to_string()) else {
         let known: Vec<&str> = entry.splits.keys().map(String::as_str).collect();
@@ -116,7 +146,7 @@ pub fn official_splits(
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         )));
     };
-    mat::read_splits(&file(root, name, rel)?, n_rows)
+    file(root, name, rel)
 }
 
 /// `root/rel`, or an error telling how to fetch it.

@@ -26,7 +26,8 @@ pub mod text;
 pub use csr::Csr;
 pub use features::Features;
 pub use sizes::Sizes;
-pub use source::{DataSource, Generator, LoadedData, Test};
+pub(crate) use source::again;
+pub use source::{DataSource, FileSource, Generator, LoadedData, Test};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 

@@ -135,6 +135,22 @@ impl<'a> Entry<'a> {
         }
     }
 
+    /// The entry's error positions, kept for errors found after validation (when the data
+    /// it names are read).
+    pub fn lines(&self) -> Lines {
+        let at = |span: Range<usize>| match self.at.error(span, String::new()) {
+            Error::Config { line, message, .. } => (line, message),
+            _ => (0, String::new()),
+        };
+        let keys = self.values.iter().map(|(k, v)| (k.clone(), at(v.span()))).collect();
+        Lines {
+            path: PathBuf::from(self.at.path),
+            name: self.name(),
+            entry: at(self.span.clone()),
+            keys,
+        }
+    }
+
     /// Errors on the first key (in the order written) that is not in `allowed`.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
@@ -180,5 +196,40 @@ impl<'a> Entry<'a> {
     /// A string under `key`.
     pub fn string(&self, key: &str) -> Result<Option<String>> {
         self.get(key)
+    }
+}
+
+/// Where an entry and its keys are in the config file, without the file's text: errors
+/// about the data an entry names, found when they are read after validation, are placed
+/// like [`Entry::error`]'s.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    path: PathBuf,
+    name: String,
+    /// The entry's line and the note for a swept value (empty if none).
+    entry: (usize, String),
+    keys: Vec<(String, (usize, String))>,
+}
+
+impl Lines {
+    /// `datasets[i].key: message` at the line of `key` (of the entry when it is absent).
+    pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
+        self.at(key, format!("{}.{key}: {message}", self.name))
+    }
+
+    /// `message` as given, at the line of the entry.
+    pub fn entry_error(&self, message: String) -> Error {
+        let (line, note) = &self.entry;
+        Error::Config { path: self.path.clone(), line: *line, message: message + note }
+    }
+
+    /// The entry's name in messages: `datasets[i]`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn at(&self, key: &str, message: String) -> Error {
+        let (line, note) = self.keys.iter().find(|(k, _)| k == key).map_or(&self.entry, |(_, p)| p);
+        Error::Config { path: self.path.clone(), line: *line, message: message + note }
     }
 }

@@ -39,7 +39,8 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
                 test: per_class.map(|t| Arc::new(generator.draw(t, &mut rng))),
             })
         }
-        DataSource::Loaded(data) => {
+        DataSource::Loaded(_) => {
+            let data = spec.loaded()?.ok_or_else(|| Error::Data("no rows".into()))?;
             let rows = loaded_split(spec, data, split, &mut rng)?;
             let problem = data.dataset.problem(&rows.labeled, &rows.unlabeled);
             let test = match (&data.test, rows.test.is_empty()) {
@@ -82,8 +83,8 @@ pub(super) fn loaded_split(
             Ok(Split::complement(labeled, d.len()))
         }
         None => {
-            let (labeled, unlabeled) = spec.class_sizes();
-            stratified(d, &labeled, &unlabeled, &spec.test_sizes(), rng)
+            let (labeled, unlabeled) = spec.class_sizes()?;
+            stratified(d, &labeled, &unlabeled, &spec.test_sizes()?, rng)
         }
     }
 }

@@ -43,6 +43,7 @@ pub struct RunOptions {
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
+    exp.read_data()?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
     let (log, previous) = RowLog::open(&dir.join(log_name), &exp.hash, opts.resume)?;
@@ -52,7 +53,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
-    let tasks = shard::tasks(exp, opts.shard);
+    let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
     let bar = progress(opts.progress, (tasks.len() * exp.methods.len()) as u64, "fits");
     bar.inc(finished.len() as u64);

@@ -1,6 +1,7 @@
-//! What the file kinds (`named`, `svmlight`) share once their rows are read: the class keys
-//! (`classes`: a subset in order; `positive`: one against the rest), `preprocess` (applied
-//! to the pool and the fixed test rows together) and the `test` set.
+//! What the file kinds (`named`, `svmlight`) share: the class keys (`classes`: a subset in
+//! order; `positive`: one against the rest), `preprocess` (applied to the pool and the
+//! fixed test rows together) and `test = { fraction }`. Their values are checked with the
+//! config; the rows they act on are read on first use.
 
 use std::sync::Arc;
 
@@ -8,8 +9,8 @@ use toml::Value;
 
 use super::Source;
 use crate::data::preprocess::{self, Step};
-use crate::data::{DataSource, Dataset, Features, LoadedData, Test};
-use crate::engine::Entry;
+use crate::data::{DataSource, Dataset, Features, FileSource, LoadedData, Test};
+use crate::engine::{Entry, Lines};
 use crate::error::Result;
 
 /// The rows a file kind read: the pool, the fixed test rows, and the official splits.
@@ -19,60 +20,92 @@ pub(super) struct Pool {
     pub official: Option<Vec<Vec<usize>>>,
 }
 
-/// The source of a file kind's `pool` after the class keys and preprocessing; `fraction`
-/// is `test = { fraction }`.
-pub(super) fn source(entry: &Entry, pool: Pool, fraction: Option<f64>) -> Result<Source> {
-    let Pool { mut data, fixed: mut test, official } = pool;
-    if let Some(c) = entry.get::<Vec<Value>>("classes")? {
-        if official.is_some() {
+/// The class keys and preprocessing of a file dataset entry, checked.
+#[derive(Debug, Clone)]
+pub(super) struct Refine {
+    classes: Option<Vec<Value>>,
+    positive: Option<Vec<Value>>,
+    steps: Option<Vec<Step>>,
+}
+
+impl Refine {
+    /// Reads `classes`, `positive` and `preprocess`; `official`: the splits are official
+    /// (which fix the rows, so no class subset).
+    pub fn read(entry: &Entry, official: bool) -> Result<Refine> {
+        let classes = entry.get::<Vec<Value>>("classes")?;
+        if classes.is_some() && official {
             return Err(entry.error("classes", "a class subset changes the rows, so it cannot use official_splits (use `positive`)"));
         }
-        let ids = names(&c, &data).map_err(|e| entry.error("classes", e))?;
-        data = data.select_classes(&ids).map_err(|e| entry.error("classes", e))?;
-        test = test
-            .map(|t| t.select_classes(&ids))
-            .transpose()
-            .map_err(|e| entry.error("classes", e))?;
-    }
-    if let Some(p) = entry.value("positive") {
-        let list = match p {
+        let positive = entry.value("positive").map(|p| match p {
             Value::Array(a) => a.clone(),
             v => vec![v.clone()],
+        });
+        let steps = match entry.get::<Vec<String>>("preprocess")? {
+            None => None,
+            Some(names) => Some(
+                names
+                    .iter()
+                    .map(|s| {
+                        Step::parse(s).ok_or_else(|| {
+                            entry.error(
+                                "preprocess",
+                                format!("unknown step `{s}` (known: {})", Step::NAMES.join(", ")),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            ),
         };
-        let ids = names(&list, &data).map_err(|e| entry.error("positive", e))?;
-        data = data.one_vs_rest(&ids).map_err(|e| entry.error("positive", e))?;
-        test = test
-            .map(|t| t.one_vs_rest(&ids))
-            .transpose()
-            .map_err(|e| entry.error("positive", e))?;
+        Ok(Refine { classes, positive, steps })
     }
-    if let Some(p) = entry.get::<Vec<String>>("preprocess")? {
-        let steps = p
-            .iter()
-            .map(|s| {
-                Step::parse(s).ok_or_else(|| {
-                    entry.error(
-                        "preprocess",
-                        format!("unknown step `{s}` (known: {})", Step::NAMES.join(", ")),
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        match test.as_mut() {
-            None => data.x = preprocess::apply(data.x, &steps),
-            // Test rows are preprocessed with the pool (features only, as unlabeled rows are).
-            Some(t) => {
-                let n = data.len();
-                let both = Features::stack(&[&data.x, &t.x], t.dim())
-                    .map_err(|e| entry.error("preprocess", e))?;
-                let both = preprocess::apply(both, &steps);
-                data.x = both.select_rows(&(0..n).collect::<Vec<_>>());
-                t.x = both.select_rows(&(n..both.nrows()).collect::<Vec<_>>());
+
+    /// The pool and test rows with the class keys and preprocessing applied.
+    pub fn apply(&self, pool: Pool, at: &Lines) -> Result<LoadedData> {
+        let Pool { mut data, fixed: mut test, official } = pool;
+        if let Some(c) = &self.classes {
+            let ids = names(c, &data).map_err(|e| at.error("classes", e))?;
+            data = data.select_classes(&ids).map_err(|e| at.error("classes", e))?;
+            test = test
+                .map(|t| t.select_classes(&ids))
+                .transpose()
+                .map_err(|e| at.error("classes", e))?;
+        }
+        if let Some(p) = &self.positive {
+            let ids = names(p, &data).map_err(|e| at.error("positive", e))?;
+            data = data.one_vs_rest(&ids).map_err(|e| at.error("positive", e))?;
+            test = test
+                .map(|t| t.one_vs_rest(&ids))
+                .transpose()
+                .map_err(|e| at.error("positive", e))?;
+        }
+        if let Some(steps) = &self.steps {
+            match test.as_mut() {
+                None => data.x = preprocess::apply(data.x, steps),
+                // Test rows are preprocessed with the pool (features only, as unlabeled rows are).
+                Some(t) => {
+                    let n = data.len();
+                    let both = Features::stack(&[&data.x, &t.x], t.dim())
+                        .map_err(|e| at.error("preprocess", e))?;
+                    let both = preprocess::apply(both, steps);
+                    data.x = both.select_rows(&(0..n).collect::<Vec<_>>());
+                    t.x = both.select_rows(&(n..both.nrows()).collect::<Vec<_>>());
+                }
             }
         }
+        Ok(LoadedData { dataset: data, official_splits: official, test: test.map(Arc::new) })
     }
-    let test_kind = match fraction {
-        Some(f) if official.is_some() => {
+}
+
+/// A file kind's source: `read` reads its pool on first use; `fixed` is whether the entry
+/// holds out fixed test rows, `fraction` its `test = { fraction }`.
+pub(super) fn source(
+    entry: &Entry,
+    official: bool,
+    (fixed, fraction): (bool, Option<f64>),
+    read: impl Fn() -> Result<LoadedData> + Send + Sync + 'static,
+) -> Result<Source> {
+    let test = match fraction {
+        Some(f) if official => {
             return Err(entry.error(
                 "test",
                 format!(
@@ -82,10 +115,9 @@ pub(super) fn source(entry: &Entry, pool: Pool, fraction: Option<f64>) -> Result
         }
         Some(f) if f > 0.0 && f < 1.0 => Some(Test::Fraction(f)),
         Some(f) => return Err(entry.error("test", format!("fraction: must be in (0, 1), got {f}"))),
-        None => test.as_ref().map(|_| Test::Fixed),
+        None => fixed.then_some(Test::Fixed),
     };
-    let loaded = LoadedData { dataset: data, official_splits: official, test: test.map(Arc::new) };
-    Ok(Source { data: DataSource::Loaded(Arc::new(loaded)), test: test_kind })
+    Ok(Source { data: DataSource::Loaded(Arc::new(FileSource::new(official, read))), test })
 }
 
 /// Class ids of class names given as strings or integers.
