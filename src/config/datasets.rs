@@ -44,7 +44,7 @@ pub(super) fn dataset(
         entry
             .error("kind", format!("unknown kind `{}` (known: {})", entry.kind(), known.join(", ")))
     })?;
-    let written = entry.written(&[]);
+    let written = entry.written();
     let Source { data: source, test } = match read.iter().find(|(k, _)| *k == written) {
         Some((_, s)) => s.clone(),
         None => {

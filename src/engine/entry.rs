@@ -100,7 +100,8 @@ impl<'a> Entry<'a> {
         }
     }
 
-    /// `methods[i].key: message` (or `datasets[i].key: ...`) at the line of `key` (of the entry when it is absent).
+    /// `methods[i].key: message` (or `datasets[i].key: ...`) at the line of `key` (of the
+    /// entry when it is absent).
     pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
         self.at.error(self.span(key), format!("{}: {message}", self.key(key)))
     }
@@ -115,11 +116,11 @@ impl<'a> Entry<'a> {
         self.at.error(self.span(key), message)
     }
 
-    /// The keys and values as written in the file (`key=value;` each, in order), but for
-    /// `except`: two entries with the same text read the same source.
-    pub fn written(&self, except: &[&str]) -> String {
-        let keys = self.values.iter().filter(|(k, _)| !except.contains(&k.as_str()));
-        let text: String = keys.map(|(k, v)| format!("{k}={};", &self.at.src[v.span()])).collect();
+    /// The kind, keys and values as written in the file (`key=value;` each, in order): two
+    /// entries with the same text read the same data.
+    pub fn written(&self) -> String {
+        let text: String =
+            self.values.iter().map(|(k, v)| format!("{k}={};", &self.at.src[v.span()])).collect();
         format!("{};{text}", self.kind())
     }
 

@@ -35,7 +35,9 @@ pub trait DatasetKind: Sync {
 /// What a dataset kind reads: where the points come from and the held-out test set.
 #[derive(Debug, Clone)]
 pub struct Source {
+    /// Where the points come from.
     pub data: DataSource,
+    /// The held-out test set, if the entry has one.
     pub test: Option<Test>,
 }
 
