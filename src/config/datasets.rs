@@ -2,12 +2,10 @@
 //! kind (`data::kinds`) reads the rest. Generated sources are checked here in full; a file
 //! dataset's sizes are checked against its rows when they are read ([`DatasetSpec`]).
 
-use std::ops::Range;
-
 use toml::{Spanned, Value};
 
 use super::dataset_spec::{DatasetSpec, two_classes};
-use super::raw::Table;
+use super::raw::{Table, table_parts};
 use super::sweep::Swept;
 use crate::data::kinds::{DatasetKind, Source};
 use crate::data::{DataSource, Sizes};
@@ -93,29 +91,6 @@ pub(super) fn dataset(
         two_classes(&l, &u, &format!("datasets[{i}]")).map_err(|m| at.error(span, m))?;
     }
     Ok(spec)
-}
-
-/// A table's span, `kind` (required), `name` (optional) and its other keys.
-pub(super) type TableParts =
-    (Range<usize>, Spanned<String>, Option<Spanned<String>>, Vec<(String, Spanned<Value>)>);
-
-/// Splits a `[[methods]]` or `[[datasets]]` table into its span, `kind`, `name` and the rest.
-pub(super) fn table_parts(table: Spanned<Table>, at: Located) -> Result<TableParts> {
-    let span = table.span();
-    let mut values = table.into_inner();
-    let string = |v: Spanned<Value>| match v.get_ref() {
-        Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
-        other => Err(at.error(
-            v.span(),
-            format!("invalid type: {} `{other}`, expected a string", other.type_str()),
-        )),
-    };
-    let kind = match values.remove("kind") {
-        Some(v) => string(v)?,
-        None => return Err(at.error(span, "missing field `kind`".into())),
-    };
-    let name = values.remove("name").map(string).transpose()?;
-    Ok((span, kind, name, values.into_iter().collect()))
 }
 
 /// `labeled` or `unlabeled` (a count; `"rest"` for the unlabeled rows of a file dataset), or

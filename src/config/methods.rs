@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use toml::Spanned;
 
-use super::datasets::table_parts;
-use super::raw::Table;
+use super::raw::{Table, table_parts};
 use super::sweep::Swept;
 use super::tuning::{self, RawTune, Tuning};
 use crate::engine::{Entry, Family, Located, Method};

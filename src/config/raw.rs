@@ -3,9 +3,13 @@
 //! are checked by its family, a dataset's by its kind.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use serde::Deserialize;
-use toml::Spanned;
+use toml::{Spanned, Value};
+
+use crate::engine::Located;
+use crate::error::Result;
 
 /// A whole config file.
 #[derive(Debug, Deserialize)]
@@ -32,3 +36,26 @@ pub struct Experiment {
 
 /// One `[[methods]]` or `[[datasets]]` table: each key with its value.
 pub type Table = BTreeMap<String, Spanned<toml::Value>>;
+
+/// A table's span, `kind` (required), `name` (optional) and its other keys.
+pub type TableParts =
+    (Range<usize>, Spanned<String>, Option<Spanned<String>>, Vec<(String, Spanned<Value>)>);
+
+/// Splits a `[[methods]]` or `[[datasets]]` table into its span, `kind`, `name` and the rest.
+pub fn table_parts(table: Spanned<Table>, at: Located) -> Result<TableParts> {
+    let span = table.span();
+    let mut values = table.into_inner();
+    let string = |v: Spanned<Value>| match v.get_ref() {
+        Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
+        other => Err(at.error(
+            v.span(),
+            format!("invalid type: {} `{other}`, expected a string", other.type_str()),
+        )),
+    };
+    let kind = match values.remove("kind") {
+        Some(v) => string(v)?,
+        None => return Err(at.error(span, "missing field `kind`".into())),
+    };
+    let name = values.remove("name").map(string).transpose()?;
+    Ok((span, kind, name, values.into_iter().collect()))
+}
