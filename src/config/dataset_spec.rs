@@ -63,7 +63,7 @@ impl DatasetSpec {
     }
 
     /// Labeled and unlabeled points per class of a split: generators take equal shares,
-    /// loaded data its class shares (official splits: split 0's classes).
+    /// loaded data its class shares (official splits: the class shares of their sizes).
     pub fn class_sizes(&self) -> Result<(Vec<usize>, Vec<usize>)> {
         Ok(self.sizes(self.loaded()?))
     }
@@ -90,27 +90,23 @@ impl DatasetSpec {
             return (self.labeled.two().to_vec(), self.unlabeled.two().to_vec());
         };
         let d = &data.dataset;
-        let counts = d.class_counts();
-        let labeled = match &data.official_splits {
-            Some(splits) => {
-                let mut labeled = vec![0; counts.len()];
-                splits.first().into_iter().flatten().for_each(|&r| labeled[d.classes[r]] += 1);
-                labeled
-            }
-            None => self.labeled.per_class(&class_shares(d), &[]),
-        };
+        let shares = class_shares(d);
+        if let Some(splits) = &data.official_splits {
+            // Spread by the class shares: unlabeled rows of a file's own split have no class.
+            let k = splits.first().map_or(0, Vec::len);
+            let labeled = Sizes::Total(k).per_class(&shares, &[]);
+            return (labeled, Sizes::Total(d.len() - k).per_class(&shares, &[]));
+        }
+        let labeled = self.labeled.per_class(&shares, &[]);
         let test = self.test_sizes_of(Some(data));
-        let rest: Vec<usize> = counts
+        let rest: Vec<usize> = d
+            .class_counts()
             .iter()
             .zip(&labeled)
             .zip(&test)
             .map(|((c, l), t)| c.saturating_sub(l + t))
             .collect();
-        let unlabeled = match &data.official_splits {
-            Some(_) => rest,
-            None => self.unlabeled.per_class(&class_shares(d), &rest),
-        };
-        (labeled, unlabeled)
+        (labeled, self.unlabeled.per_class(&shares, &rest))
     }
 
     fn test_sizes_of(&self, data: Option<&LoadedData>) -> Vec<usize> {
