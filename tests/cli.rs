@@ -312,3 +312,26 @@ fn shares_reports_the_run_errors_and_shares_that_add_up() {
     assert!(!sslab(&["shares", cfg.to_str().unwrap(), "--method", "nope"]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn validate_reads_no_data_file_and_run_names_its_bad_line() {
+    let dir = temp_dir("unread");
+    // Exists, so the config checks; not SVMlight, which only reading finds out.
+    let data = dir.join("d.svm");
+    std::fs::write(&data, "1 1:0.5\n-1 1:oops\n").unwrap();
+    let cfg = dir.join("c.toml");
+    let src = format!(
+        "[experiment]\nname = \"unread\"\nseed = 1\nsplits = 2\n\n[[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled = 1\nunlabeled = 1\n\n[[methods]]\nkind = \"ls_svm\"\n",
+        data.display()
+    );
+    std::fs::write(&cfg, src).unwrap();
+    let o = sslab(&["validate", cfg.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(": ok ("));
+    let out = dir.join("out");
+    let o = sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let msg = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(msg.contains("c.toml:9: datasets[0].path: ") && msg.contains("d.svm:2:"), "{msg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -102,4 +102,14 @@ fn official_splits_and_svmlin_files_match_the_manifest() {
     // The training part loads with the unlabeled rows' truth unknown (NaN), in file order.
     let named = load_named(&reg, "svmlin_pcmac", root, Some(&["train".to_string()])).unwrap();
     assert_eq!(named.unknown_truth(), unl);
+    // Its config runs: the file's own split passes the checks of the sizes against the rows
+    // (whose unlabelled rows have no class), made when the rows are read.
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/svmlin_pcmac.toml");
+    let out = root.join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sslab"))
+        .args(["run", config, "--out", out.to_str().unwrap(), "--quiet"])
+        .env("SSLAB_DATA_DIR", root)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use ndarray::Array1;
 use sslab::config::parse_with;
+use sslab::data::kinds::KINDS;
 use sslab::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use sslab::methods::FAMILIES;
 use sslab::protocol::{RunOptions, read_results, run, split_problem, write_results};
@@ -96,7 +97,7 @@ fn families() -> Vec<&'static dyn Family> {
 
 #[test]
 fn a_family_defined_outside_the_crate_runs_through_the_runner() {
-    let exp = parse_with(CONFIG, Path::new("means.toml"), &families()).unwrap();
+    let exp = parse_with(CONFIG, Path::new("means.toml"), &families(), KINDS).unwrap();
     assert_eq!(exp.methods[0].name, "NM(0.5)");
     let dir = tempdir("run");
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
@@ -129,14 +130,19 @@ fn its_keys_are_checked_with_file_and_line() {
         &CONFIG.replace("shrink = 0.5", "shrink = 1.5"),
         Path::new("means.toml"),
         &families(),
+        KINDS,
     )
     .unwrap_err()
     .to_string();
     assert!(e.starts_with("means.toml:17: methods[0].shrink: must lie in [0, 1)"), "{e}");
-    let e =
-        parse_with(&CONFIG.replace("shrink = 0.5", "k = 3"), Path::new("means.toml"), &families())
-            .unwrap_err()
-            .to_string();
+    let e = parse_with(
+        &CONFIG.replace("shrink = 0.5", "k = 3"),
+        Path::new("means.toml"),
+        &families(),
+        KINDS,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("methods[0].k: not a parameter of `nearest_mean`"), "{e}");
     let e = sslab::config::parse(CONFIG, Path::new("means.toml")).unwrap_err().to_string();
     assert!(e.contains("unknown kind `nearest_mean`"), "{e}");
@@ -145,7 +151,7 @@ fn its_keys_are_checked_with_file_and_line() {
 #[test]
 fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
     let src = format!("{CONFIG}\n[[methods]]\nkind = \"nearest_mean\"\nshrink = 0.95\n");
-    let exp = parse_with(&src, Path::new("means.toml"), &families()).unwrap();
+    let exp = parse_with(&src, Path::new("means.toml"), &families(), KINDS).unwrap();
     let dir = tempdir("panic");
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
@@ -164,7 +170,7 @@ fn a_panicking_fit_becomes_a_failed_row_and_the_run_goes_on() {
 #[test]
 fn a_reported_value_is_a_column_that_table_and_plot_curve_take() {
     let src = CONFIG.replace("shrink = 0.5", "shrink = { sweep = [0.1, 0.5] }");
-    let exp = parse_with(&src, Path::new("means.toml"), &families()).unwrap();
+    let exp = parse_with(&src, Path::new("means.toml"), &families(), KINDS).unwrap();
     let dir = tempdir("columns");
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
     let csv = dir.join("results.csv");

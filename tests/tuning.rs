@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use ndarray::Array1;
 use sslab::Result;
 use sslab::config::{Experiment, parse_with};
+use sslab::data::kinds::KINDS;
 use sslab::data::{Problem, error_rate};
 use sslab::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use sslab::methods::FAMILIES;
@@ -160,7 +161,7 @@ fn kfold_by_hand(p: &Problem, k: usize, sign: f64) -> f64 {
 
 #[test]
 fn the_chosen_point_is_the_argmin_of_errors_computed_independently() {
-    let exp = parse_with(CONFIG, Path::new("tuned.toml"), &families()).unwrap();
+    let exp = parse_with(CONFIG, Path::new("tuned.toml"), &families(), KINDS).unwrap();
     let (rows, table) = run_in(&exp, "argmin", 2);
     assert_eq!(table.len(), 8);
     for spec in &exp.datasets {
@@ -229,7 +230,7 @@ fn the_chosen_point_is_the_argmin_of_errors_computed_independently() {
 #[test]
 fn tuning_never_fits_an_evaluation_split() {
     let src = CONFIG.replace("\"unl\"", "\"unl-audit\"").replace("\"kf\"", "\"kf-audit\"");
-    let exp = parse_with(&src, Path::new("tuned.toml"), &families()).unwrap();
+    let exp = parse_with(&src, Path::new("tuned.toml"), &families(), KINDS).unwrap();
     run_in(&exp, "audit", 2);
     let fits = FITS.lock().unwrap().clone();
     let prints = |seed: u64, splits: usize| -> HashSet<i64> {

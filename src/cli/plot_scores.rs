@@ -63,7 +63,7 @@ pub fn run(a: Args) -> Result<()> {
     // Synthetic data: the method's own overlay with the true means; otherwise the estimate.
     let (gaussians, fit, named) = match (a.theory, &spec.source) {
         (false, _) => (None, None, None),
-        (true, DataSource::Synthetic(_)) => {
+        (true, DataSource::Generated(g)) if g.mixture().is_some() => {
             let (Some(al), Some(au), Some(lambda)) =
                 (fitted.number("alpha_l"), fitted.number("alpha_u"), fitted.number("lambda"))
             else {

@@ -80,7 +80,7 @@ pub fn run(a: Args) -> Result<()> {
 /// finished run); an error when it would be overwritten without `--force`.
 fn refuse_or_skip(dir: &Path, exp: &Experiment, a: &Args) -> Result<bool> {
     let what = a.shard.map_or("run".to_string(), |s| format!("shard {}/{}", s.index, s.count));
-    match status::previous(exp, dir, a.shard) {
+    match status::previous(exp, dir, a.shard)? {
         Previous::Nothing => Ok(false),
         Previous::Finished { total } if a.resume => {
             println!(

@@ -28,7 +28,7 @@ pub fn run(a: Args) -> Result<()> {
         finished.extend(status::done(&status::read(log, &exp.hash)?));
     }
     let count = status::shard_count(&logs);
-    let shards = status::shards(&exp, count, &finished);
+    let shards = status::shards(&exp, count, &finished)?;
     let (done, total): (usize, usize) =
         shards.iter().fold((0, 0), |(d, t), s| (d + s.done, t + s.done + s.missing.len()));
     println!(

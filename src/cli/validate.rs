@@ -51,7 +51,7 @@ pub fn run(a: Args) -> Result<()> {
         println!("  method  {}{}{tuned}", m.name, show(&m.swept));
     }
     if a.estimate {
-        let e = estimate::estimate(&exp);
+        let e = estimate::estimate(&exp)?;
         let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
         println!(
             "estimate: {} fits, cost {:.3e} (tuning {:.3e}); about {} on {threads} threads ({:.1} s of one thread)",

@@ -4,13 +4,15 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use super::datasets::{self, DatasetSpec};
+use super::dataset_spec::DatasetSpec;
+use super::datasets;
 use super::methods::{self, MethodSpec};
 use super::raw;
 use super::sweep::Swept;
 use super::tuning::RawTune;
 use super::values::positive;
 use crate::data::DataSource;
+use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::Result;
 
@@ -46,6 +48,12 @@ impl Experiment {
         keys
     }
 
+    /// Reads every file dataset (each once) and checks the split sizes against its rows:
+    /// what a run does first, so that a data error stops it before any work.
+    pub fn read_data(&self) -> Result<()> {
+        self.datasets.iter().try_for_each(|d| d.loaded().map(|_| ()))
+    }
+
     /// The swept values of a (dataset, method) pair: the dataset's, then the method's.
     pub fn swept(&self, dataset: &str, method: &str) -> Vec<(String, String)> {
         let d = self
@@ -73,7 +81,7 @@ pub(super) fn check(
     (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>),
     at: Located,
     hash: String,
-    families: &[&dyn Family],
+    (families, kinds): (&[&dyn Family], &[&dyn DatasetKind]),
 ) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
@@ -106,7 +114,11 @@ pub(super) fn check(
         .iter()
         .map(|m| m.get_ref().get("kind").map_or(m.span(), |k| k.span()))
         .collect();
-    let dataset_spans: Vec<_> = raw.datasets.iter().map(|d| d.get_ref().name.span()).collect();
+    let dataset_spans: Vec<_> = raw
+        .datasets
+        .iter()
+        .map(|d| d.get_ref().get("name").map_or(d.span(), |n| n.span()))
+        .collect();
     let methods = raw
         .methods
         .into_iter()
@@ -118,14 +130,21 @@ pub(super) fn check(
         methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> =
         families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
-    let mut loaded = datasets::Loaded::default();
+    let mut read = datasets::Read::default();
     let datasets = raw
         .datasets
         .into_iter()
         .zip(dataset_sweeps)
         .enumerate()
         .map(|(i, (d, s))| {
-            datasets::dataset(d, s, i, splits, (binary, &multiclass_kinds), &mut loaded, at)
+            datasets::dataset(
+                d,
+                s,
+                (i, splits),
+                (binary, &multiclass_kinds),
+                (kinds, &mut read),
+                at,
+            )
         })
         .collect::<Result<Vec<_>>>()?;
     let tasks = datasets.len().saturating_mul(splits);
@@ -148,9 +167,8 @@ pub(super) fn check(
         at,
     )?;
     if let Some(m) = methods.iter().position(|m| m.tuning.is_some()) {
-        let official = datasets.iter().position(
-            |d| matches!(&d.source, DataSource::Loaded(l) if l.official_splits.is_some()),
-        );
+        let official =
+            datasets.iter().position(|d| matches!(&d.source, DataSource::Loaded(f) if f.official));
         if let Some(d) = official {
             return Err(at.error(method_spans[m].clone(), format!("methods[{m}].tune: datasets[{d}] uses official splits, but tuning draws its own splits from the tuning seed")));
         }

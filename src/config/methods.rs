@@ -1,11 +1,11 @@
 //! `[[methods]]` entries: the config reads `kind` and `name`, the family owning the kind
 //! reads the rest.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use toml::{Spanned, Value};
+use toml::Spanned;
 
+use super::raw::{Table, table_parts};
 use super::sweep::Swept;
 use super::tuning::{self, RawTune, Tuning};
 use crate::engine::{Entry, Family, Located, Method};
@@ -27,34 +27,20 @@ pub struct MethodSpec {
 
 /// Checks one entry; `tune` is its `tune` block, `eval_seed` the experiment's seed.
 pub(super) fn method(
-    table: Spanned<BTreeMap<String, Spanned<Value>>>,
+    table: Spanned<Table>,
     (swept, tune): (Swept, Option<RawTune>),
     i: usize,
     eval_seed: u64,
     at: Located,
     families: &[&dyn Family],
 ) -> Result<MethodSpec> {
-    let span = table.span();
-    let mut values = table.into_inner();
-    let string = |v: Spanned<Value>| match v.get_ref() {
-        Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
-        other => Err(at.error(
-            v.span(),
-            format!("invalid type: {} `{other}`, expected a string", other.type_str()),
-        )),
-    };
-    let kind = match values.remove("kind") {
-        Some(v) => string(v)?,
-        None => return Err(at.error(span, "missing field `kind`".into())),
-    };
-    let name = values.remove("name").map(string).transpose()?;
+    let (span, kind, name, values) = table_parts(table, at)?;
     let kind_name = kind.get_ref().clone();
-    let values: Vec<(String, Spanned<Value>)> = values.into_iter().collect();
     let family =
         families.iter().find(|f| f.kinds().contains(&kind_name.as_str())).ok_or_else(|| {
             let known: Vec<&str> =
                 families.iter().flat_map(|f| f.kinds().iter().copied()).collect();
-            Entry::new(at, i, span.clone(), kind.clone(), Vec::new()).error(
+            Entry::new(at, "methods", i, span.clone(), kind.clone(), Vec::new()).error(
                 "kind",
                 format!(
                     "unknown kind `{kind_name}`{} (known: {})",
@@ -65,7 +51,8 @@ pub(super) fn method(
         })?;
     let (default, method, tuning) = match tune {
         None => {
-            let checked = family.check(&Entry::new(at, i, span.clone(), kind.clone(), values))?;
+            let checked =
+                family.check(&Entry::new(at, "methods", i, span.clone(), kind.clone(), values))?;
             (checked.name, Arc::from(checked.method), None)
         }
         Some(raw) => {
@@ -73,6 +60,7 @@ pub(super) fn method(
             let (t, names) = tuning::check(raw, i, &set, eval_seed, at, |point, at| {
                 family.check(&Entry::new(
                     at,
+                    "methods",
                     i,
                     span.clone(),
                     kind.clone(),

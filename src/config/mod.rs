@@ -1,11 +1,11 @@
 //! Experiment configs: TOML read into span-carrying raw structs ([`raw`]), validated once
-//! into checked types ([`Experiment`]); every error names the file, line and key. Dataset
-//! entries are checked here; each `[[methods]]` entry by the family owning its `kind`.
+//! into checked types ([`Experiment`]); every error names the file, line and key. Each
+//! `[[methods]]` entry is read by the family owning its `kind`, each `[[datasets]]` entry by
+//! its dataset kind (`data::kinds`); the split sizes and names are checked here.
 
+mod dataset_spec;
 mod datasets;
 mod experiment;
-mod files;
-mod generators;
 mod methods;
 mod raw;
 pub mod suggest;
@@ -13,7 +13,8 @@ mod sweep;
 mod tuning;
 mod values;
 
-pub use datasets::{DatasetSpec, Test};
+pub use crate::data::Test;
+pub use dataset_spec::DatasetSpec;
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
 pub use tuning::{Criterion, GridPoint, Tuning};
@@ -23,6 +24,7 @@ use std::path::Path;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::{Error, Result};
 
@@ -42,14 +44,19 @@ pub fn load(path: &Path) -> Result<Experiment> {
     parse(&src, path)
 }
 
-/// Validates config text with the built-in families; `path` is only used in messages and
-/// stored in the result.
+/// Validates config text with the built-in families and dataset kinds; `path` is only used
+/// in messages and stored in the result.
 pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
-    parse_with(src, path, crate::methods::FAMILIES)
+    parse_with(src, path, crate::methods::FAMILIES, crate::data::kinds::KINDS)
 }
 
-/// Validates config text; method kinds are looked up in `families`.
-pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Experiment> {
+/// Validates config text; method kinds are looked up in `families`, dataset kinds in `kinds`.
+pub fn parse_with(
+    src: &str,
+    path: &Path,
+    families: &[&dyn Family],
+    kinds: &[&dyn DatasetKind],
+) -> Result<Experiment> {
     let plain = Located { path, src, swept: &[], grid: &[] };
     let syntax =
         |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
@@ -77,7 +84,7 @@ pub fn parse_with(src: &str, path: &Path, families: &[&dyn Family]) -> Result<Ex
         (datasets, methods.into_iter().zip(tunes).collect()),
         at,
         hash(src)?,
-        families,
+        (families, kinds),
     )
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use ndarray::Array2;
 
-use super::registry::{Entry, Format, Part, Registry, Rescale};
+use super::registry::{Format, Part, Registered, Registry, Rescale};
 use super::svmlight::{self, SvmlightOptions};
 use super::{Dataset, Features, h5, mat, svmlin};
 use crate::error::{Error, Result};
@@ -25,21 +25,7 @@ pub fn load_named(
     parts: Option<&[String]>,
 ) -> Result<Dataset> {
     let entry = reg.get(name)?;
-    let chosen = match parts {
-        None => entry.parts.iter().collect(),
-        Some(names) => names
-            .iter()
-            .map(|p| {
-                entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
-                    let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
-                    Error::Data(format!(
-                        "dataset `{name}` has no part `{p}` (parts: {})",
-                        known.join(", ")
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>>>()?,
-    };
+    let chosen = chosen_parts(entry, name, parts)?;
     let mut blocks = Vec::new();
     let mut classes = Vec::new();
     let mut unknown = Vec::new();
@@ -65,6 +51,44 @@ pub fn load_named(
         data.y[i] = f64::NAN;
     }
     Ok(data)
+}
+
+/// Errors unless the files of the parts `parts` (all when None) of registered dataset `name`
+/// are in `root`: what [`load_named`] reads, checked without reading it.
+pub fn check_named(
+    reg: &Registry,
+    name: &str,
+    root: &Path,
+    parts: Option<&[String]>,
+) -> Result<()> {
+    for part in chosen_parts(reg.get(name)?, name, parts)? {
+        present(root, name, &part.x)?;
+        part.y.as_ref().map(|y| present(root, name, y)).transpose()?;
+    }
+    Ok(())
+}
+
+/// The parts named `parts` of a registered dataset, in that order (all when None).
+fn chosen_parts<'a>(
+    entry: &'a Registered,
+    name: &str,
+    parts: Option<&[String]>,
+) -> Result<Vec<&'a Part>> {
+    match parts {
+        None => Ok(entry.parts.iter().collect()),
+        Some(names) => names
+            .iter()
+            .map(|p| {
+                entry.parts.iter().find(|q| &q.name == p).ok_or_else(|| {
+                    let known: Vec<&str> = entry.parts.iter().map(|q| q.name.as_str()).collect();
+                    Error::Data(format!(
+                        "dataset `{name}` has no part `{p}` (parts: {})",
+                        known.join(", ")
+                    ))
+                })
+            })
+            .collect(),
+    }
 }
 
 /// Reads an SVMlight file given by path. `labels` lists the label values in class-id order;
@@ -100,7 +124,7 @@ pub fn load_svmlight(
 }
 
 /// The official splits of registered dataset `name` with `labeled` labelled points, as
-/// 0-based row indices into the full dataset of `n_rows` rows.
+/// 0-based row indices into the full dataset of `n_rows` rows (the file's sha256 checked).
 pub fn official_splits(
     reg: &Registry,
     name: &str,
@@ -108,25 +132,44 @@ pub fn official_splits(
     labeled: usize,
     n_rows: usize,
 ) -> Result<Vec<Vec<usize>>> {
+    mat::read_splits(&file(reg, root, name, splits_file(reg, name, labeled)?)?, n_rows)
+}
+
+/// The file of the official splits of registered dataset `name` with `labeled` labelled
+/// points, when the registry lists them and the file is in `root` (not read).
+pub fn official_file(reg: &Registry, name: &str, root: &Path, labeled: usize) -> Result<PathBuf> {
+    present(root, name, splits_file(reg, name, labeled)?)
+}
+
+/// The registry's path of the official splits of `name` with `labeled` labelled points.
+fn splits_file<'r>(reg: &'r Registry, name: &str, labeled: usize) -> Result<&'r str> {
     let entry = reg.get(name)?;
-    let Some(rel) = entry.splits.get(&labeled.to_string()) else {
-        let known: Vec<&str> = entry.splits.keys().map(String::as_str).collect();
-        return Err(Error::Data(format!(
-            "dataset `{name}` has no official splits with {labeled} labelled points (have: {})",
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
-        )));
-    };
-    mat::read_splits(&file(reg, root, name, rel)?, n_rows)
+    match entry.splits.get(&labeled.to_string()) {
+        Some(rel) => Ok(rel),
+        None => {
+            let known: Vec<&str> = entry.splits.keys().map(String::as_str).collect();
+            Err(Error::Data(format!(
+                "dataset `{name}` has no official splits with {labeled} labelled points (have: {})",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )))
+        }
+    }
 }
 
 /// `root/rel` after its sha256 check ([`super::verify`]), or an error telling how to
 /// fetch it.
 fn file(reg: &Registry, root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
+    let path = present(root, name, rel)?;
+    if let Some(entry) = reg.files.get(rel) {
+        super::verify::check(root, rel, entry, name)?;
+    }
+    Ok(path)
+}
+
+/// `root/rel` when it is a file (not read), or an error telling how to fetch it.
+fn present(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
     let path = root.join(rel);
     if path.is_file() {
-        if let Some(entry) = reg.files.get(rel) {
-            super::verify::check(root, rel, entry, name)?;
-        }
         Ok(path)
     } else {
         Err(Error::Data(format!(
@@ -138,7 +181,7 @@ fn file(reg: &Registry, root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
 
 /// Features and labels of one part, and the file the labels came from.
 fn read_part<'a>(
-    entry: &Entry,
+    entry: &Registered,
     part: &Part,
     x: &'a Path,
     y: Option<&'a Path>,
@@ -230,7 +273,7 @@ fn same_rows(labels: Vec<f64>, rows: usize, path: &Path) -> Result<Vec<f64>> {
     }
 }
 
-fn class_ids(labels: &[f64], entry: &Entry, path: &Path) -> Result<Vec<usize>> {
+fn class_ids(labels: &[f64], entry: &Registered, path: &Path) -> Result<Vec<usize>> {
     labels
         .iter()
         .enumerate()

@@ -9,6 +9,7 @@ pub mod dense;
 mod features;
 pub mod fetch;
 pub mod h5;
+pub mod kinds;
 pub mod load;
 pub mod mat;
 pub mod preprocess;
@@ -26,7 +27,8 @@ mod verify;
 pub use csr::Csr;
 pub use features::Features;
 pub use sizes::Sizes;
-pub use source::{DataSource, LoadedData};
+pub(crate) use source::again;
+pub use source::{DataSource, FileSource, Generator, LoadedData, Test};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 

@@ -14,16 +14,16 @@ const REGISTRY: &str = include_str!("../../configs/datasets.toml");
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Registry {
-    pub datasets: BTreeMap<String, Entry>,
+    pub datasets: BTreeMap<String, Registered>,
     pub files: BTreeMap<String, FileEntry>,
     #[serde(default)]
     pub archives: BTreeMap<String, Archive>,
 }
 
-/// One named dataset.
+/// One registered dataset (`kind = "named"` reads it by name).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Entry {
+pub struct Registered {
     pub description: String,
     /// Upstream home page (and citation).
     pub home: String,
@@ -118,7 +118,7 @@ impl Registry {
     }
 
     /// The dataset called `name`.
-    pub fn get(&self, name: &str) -> Result<&Entry> {
+    pub fn get(&self, name: &str) -> Result<&Registered> {
         self.datasets.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.datasets.keys().map(String::as_str).collect();
             Error::Data(format!("no registered dataset `{name}` (known: {})", known.join(", ")))
@@ -172,7 +172,7 @@ impl FileEntry {
     }
 }
 
-impl Entry {
+impl Registered {
     /// Every file of the dataset (parts and split files), relative to the data directory.
     pub fn files(&self) -> Vec<&str> {
         let parts =

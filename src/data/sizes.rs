@@ -9,17 +9,23 @@ pub enum Sizes {
     Total(usize),
     /// One count per class, in class order.
     PerClass(Vec<usize>),
+    /// The same count for every class (of a file dataset, whose classes are known once it
+    /// is read).
+    Each(usize),
     /// Every point not labeled (file datasets only: the transductive protocol).
     Rest,
+    /// Fixed by the dataset's official splits (known once its files are read).
+    Official,
 }
 
 impl Sizes {
     /// Per-class counts given the class shares (which sum to 1); `rest` gives the counts
-    /// [`Sizes::Rest`] stands for.
+    /// [`Sizes::Rest`] (and [`Sizes::Official`]) stand for.
     pub fn per_class(&self, shares: &[f64], rest: &[usize]) -> Vec<usize> {
         match self {
             Sizes::PerClass(c) => c.clone(),
-            Sizes::Rest => rest.to_vec(),
+            Sizes::Each(n) => vec![*n; shares.len()],
+            Sizes::Rest | Sizes::Official => rest.to_vec(),
             Sizes::Total(n) => {
                 let exact: Vec<f64> = shares.iter().map(|s| *n as f64 * s).collect();
                 let mut counts: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();

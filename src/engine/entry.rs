@@ -1,5 +1,6 @@
-//! One `[[methods]]` table as a family reads it: every value with its byte span, so that
-//! each error names the file, the line and the key (`cfg.toml:12: methods[1].lambda: ...`).
+//! One `[[methods]]` or `[[datasets]]` table as its family or dataset kind reads it: every
+//! value with its byte span, so that each error names the file, the line and the key
+//! (`cfg.toml:12: methods[1].lambda: ...`, `cfg.toml:7: datasets[0].dim: ...`).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -39,11 +40,12 @@ impl Located<'_> {
     }
 }
 
-/// The `i`-th `[[methods]]` entry: its kind and its other keys (all but `kind` and `name`),
-/// in the order written.
+/// The `i`-th entry of `[[methods]]` or `[[datasets]]`: its kind and its other keys (all
+/// but `kind` and `name`, and for a dataset its split sizes), in the order written.
 #[derive(Debug)]
 pub struct Entry<'a> {
     at: Located<'a>,
+    section: &'static str,
     index: usize,
     span: Range<usize>,
     kind: Spanned<String>,
@@ -51,16 +53,18 @@ pub struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    /// An entry of the file `at`; `values` excludes `kind` and `name`.
+    /// Entry `index` of `section` (`"methods"` or `"datasets"`) of the file `at`; `values`
+    /// excludes `kind` and `name`.
     pub fn new(
         at: Located<'a>,
+        section: &'static str,
         index: usize,
         span: Range<usize>,
         kind: Spanned<String>,
         mut values: Vec<(String, Spanned<Value>)>,
     ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
-        Entry { at, index, span, kind, values }
+        Entry { at, section, index, span, kind, values }
     }
 
     /// The entry's `kind`.
@@ -68,9 +72,14 @@ impl<'a> Entry<'a> {
         self.kind.get_ref()
     }
 
-    /// The full name of a key in messages: `methods[i].key`.
+    /// The full name of a key in messages: `methods[i].key` or `datasets[i].key`.
     pub fn key(&self, key: &str) -> String {
-        format!("methods[{}].{key}", self.index)
+        format!("{}[{}].{key}", self.section, self.index)
+    }
+
+    /// The entry's name in messages: `methods[i]` or `datasets[i]`.
+    pub fn name(&self) -> String {
+        format!("{}[{}]", self.section, self.index)
     }
 
     /// Whether the entry sets `key`.
@@ -96,7 +105,8 @@ impl<'a> Entry<'a> {
         }
     }
 
-    /// `methods[i].key: message` at the line of `key` (of the entry when it is absent).
+    /// `methods[i].key: message` (or `datasets[i].key: ...`) at the line of `key` (of the
+    /// entry when it is absent).
     pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
         self.at.error(self.span(key), format!("{}: {message}", self.key(key)))
     }
@@ -104,6 +114,19 @@ impl<'a> Entry<'a> {
     /// `message` as given, at the line of the entry.
     pub fn entry_error(&self, message: String) -> Error {
         self.at.error(self.span.clone(), message)
+    }
+
+    /// `message` as given, at the line of `key` (of the entry when it is absent).
+    pub fn error_at(&self, key: &str, message: String) -> Error {
+        self.at.error(self.span(key), message)
+    }
+
+    /// The kind, keys and values as written in the file (`key=value;` each, in order): two
+    /// entries with the same text read the same data.
+    pub fn written(&self) -> String {
+        let text: String =
+            self.values.iter().map(|(k, v)| format!("{k}={};", &self.at.src[v.span()])).collect();
+        format!("{};{text}", self.kind())
     }
 
     /// Maps a parameter error of a checked type to the line of the offending key (of
@@ -118,12 +141,34 @@ impl<'a> Entry<'a> {
         }
     }
 
+    /// The entry's error positions, kept for errors found after validation (when the data
+    /// it names are read).
+    pub fn lines(&self) -> Lines {
+        let at = |span: Range<usize>| match self.at.error(span, String::new()) {
+            Error::Config { line, message, .. } => (line, message),
+            _ => (0, String::new()),
+        };
+        let keys = self.values.iter().map(|(k, v)| (k.clone(), at(v.span()))).collect();
+        Lines {
+            path: PathBuf::from(self.at.path),
+            name: self.name(),
+            entry: at(self.span.clone()),
+            keys,
+        }
+    }
+
     /// Errors on the first key (in the order written) that is not in `allowed`.
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
             Some((k, _)) => {
                 let hint = crate::config::suggest::did_you_mean(k, allowed.iter().copied());
-                Err(self.error(k, format!("not a parameter of `{}`{hint}", self.kind())))
+                Err(self.error(
+                    k,
+                    match self.section == "datasets" {
+                        true => format!("not a key of a `{}` dataset{hint}", self.kind()),
+                        false => format!("not a parameter of `{}`{hint}", self.kind()),
+                    },
+                ))
             }
             None => Ok(()),
         }
@@ -162,5 +207,40 @@ impl<'a> Entry<'a> {
     /// A string under `key`.
     pub fn string(&self, key: &str) -> Result<Option<String>> {
         self.get(key)
+    }
+}
+
+/// Where an entry and its keys are in the config file, without the file's text: errors
+/// about the data an entry names, found when they are read after validation, are placed
+/// like [`Entry::error`]'s.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    path: PathBuf,
+    name: String,
+    /// The entry's line and the note for a swept value (empty if none).
+    entry: (usize, String),
+    keys: Vec<(String, (usize, String))>,
+}
+
+impl Lines {
+    /// `datasets[i].key: message` at the line of `key` (of the entry when it is absent).
+    pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
+        self.at(key, format!("{}.{key}: {message}", self.name))
+    }
+
+    /// `message` as given, at the line of the entry.
+    pub fn entry_error(&self, message: String) -> Error {
+        let (line, note) = &self.entry;
+        Error::Config { path: self.path.clone(), line: *line, message: message + note }
+    }
+
+    /// The entry's name in messages: `datasets[i]`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn at(&self, key: &str, message: String) -> Error {
+        let (line, note) = self.keys.iter().find(|(k, _)| k == key).map_or(&self.entry, |(_, p)| p);
+        Error::Config { path: self.path.clone(), line: *line, message: message + note }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::config::{DatasetSpec, Test};
 use crate::data::split::{SplitRows, stratified};
-use crate::data::{DataSource, Dataset, LoadedData, Problem, Sampler};
+use crate::data::{DataSource, Dataset, LoadedData, Problem};
 use crate::error::{Error, Result};
 
 /// A drawn split: the problem, for a loaded dataset the split's rows of it (labeled first),
@@ -20,7 +20,7 @@ pub struct Drawn {
     pub test: Option<Arc<Dataset>>,
 }
 
-/// Split `split` of a dataset. Synthetic datasets draw fresh labeled and unlabeled points
+/// Split `split` of a dataset. Generated datasets draw fresh labeled and unlabeled points
 /// (equal class shares), then fresh test points; loaded datasets take an official split or
 /// a stratified random one (test rows drawn with it, or the fixed test part).
 pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
@@ -30,24 +30,17 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
         _ => None,
     };
     match &spec.source {
-        DataSource::Synthetic(mixture) => {
-            let problem =
-                mixture.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
+        DataSource::Generated(generator) => {
+            let labeled = generator.draw(spec.labeled.two(), &mut rng);
+            let unlabeled = generator.draw(spec.unlabeled.two(), &mut rng);
             Ok(Drawn {
-                problem,
+                problem: Problem::new(labeled.x, labeled.y, unlabeled.x, unlabeled.y),
                 rows: None,
-                test: per_class.map(|t| Arc::new(mixture.sample(t, &mut rng))),
+                test: per_class.map(|t| Arc::new(generator.draw(t, &mut rng))),
             })
         }
-        DataSource::SparseText(text) => {
-            let problem = text.sample_problem(spec.labeled.two(), spec.unlabeled.two(), &mut rng);
-            Ok(Drawn {
-                problem,
-                rows: None,
-                test: per_class.map(|t| Arc::new(text.sample(t, &mut rng))),
-            })
-        }
-        DataSource::Loaded(data) => {
+        DataSource::Loaded(_) => {
+            let data = spec.loaded()?.ok_or_else(|| Error::Data("no rows".into()))?;
             let rows = loaded_split(spec, data, split, &mut rng)?;
             let problem = data.dataset.problem(&rows.labeled, &rows.unlabeled);
             let test = match (&data.test, rows.test.is_empty()) {
@@ -90,8 +83,8 @@ pub(super) fn loaded_split(
             Ok(SplitRows::complement(labeled, d.len()))
         }
         None => {
-            let (labeled, unlabeled) = spec.class_sizes();
-            stratified(d, &labeled, &unlabeled, &spec.test_sizes(), rng)
+            let (labeled, unlabeled) = spec.class_sizes()?;
+            stratified(d, &labeled, &unlabeled, &spec.test_sizes()?, rng)
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::shard::{all_tasks, cost};
 use crate::config::Experiment;
+use crate::error::Result;
 
 /// Seconds of one thread per unit of `Method::cost`: the median over six committed runs
 /// (qlds_table1, quickstart, svmlin_pcmac, svmlin_text, tv-usps-4v9, tv-usps-4v9-tuned) of
@@ -32,27 +33,29 @@ impl Estimate {
 }
 
 /// The cost estimate of a whole run of `exp`.
-pub fn estimate(exp: &Experiment) -> Estimate {
+pub fn estimate(exp: &Experiment) -> Result<Estimate> {
     let tasks = all_tasks(exp);
-    let per_dataset: Vec<f64> = (0..exp.datasets.len()).map(|d| cost(exp, d)).collect();
+    let per_dataset =
+        (0..exp.datasets.len()).map(|d| cost(exp, d)).collect::<Result<Vec<f64>>>()?;
     let tuning = exp
         .datasets
         .iter()
         .map(|d| {
-            let (n, dim) = d.shape();
-            exp.methods
+            let (n, dim) = d.shape()?;
+            Ok(exp
+                .methods
                 .iter()
                 .filter_map(|m| m.tuning.as_ref())
                 .map(|t| {
                     t.splits as f64 * t.grid.iter().map(|p| p.method.cost(n, dim)).sum::<f64>()
                 })
-                .fold(0.0, |a, b| a + b)
+                .fold(0.0, |a, b| a + b))
         })
-        .fold(0.0, |a, b| a + b);
-    Estimate {
+        .sum::<Result<f64>>()?;
+    Ok(Estimate {
         fits: tasks.len() * exp.methods.len(),
         cost: tasks.iter().map(|&(d, _)| per_dataset[d]).sum(),
         tuning,
         largest: per_dataset.iter().copied().fold(0.0, f64::max),
-    }
+    })
 }

@@ -50,7 +50,7 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     }
     if !problems.is_empty() {
         let finished = seen.into_keys().collect();
-        let todo: Vec<String> = status::shards(&exp, status::shard_count(&logs), &finished)
+        let todo: Vec<String> = status::shards(&exp, status::shard_count(&logs), &finished)?
             .into_iter()
             .filter(|s| !s.missing.is_empty())
             .map(|s| {

@@ -47,6 +47,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         shard::check_count(exp, s.count)?;
     }
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
+    exp.read_data()?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
     let (log, previous) = RowLog::open(&dir.join(log_name), &exp.hash, opts.resume)?;
@@ -56,9 +57,9 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
-    let tasks = shard::tasks(exp, opts.shard);
+    let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
-    let bar = fit_progress(exp, &tasks, &finished, opts.progress);
+    let bar = fit_progress(exp, &tasks, &finished, opts.progress)?;
     let task = Task { exp, finished: &finished, log: &log, bar: &bar, choices: &choices };
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
         tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>()
@@ -117,10 +118,10 @@ fn fit_progress(
     tasks: &[(usize, usize)],
     finished: &HashSet<TaskKey>,
     show: bool,
-) -> Progress {
+) -> Result<Progress> {
     let (mut total, mut skipped) = ((0, 0.0), (0, 0.0));
     for &(d, s) in tasks {
-        let (n, dim) = exp.datasets[d].shape();
+        let (n, dim) = exp.datasets[d].shape()?;
         for m in &exp.methods {
             let cost = m.method.cost(n, dim);
             total = (total.0 + 1, total.1 + cost);
@@ -129,7 +130,7 @@ fn fit_progress(
             }
         }
     }
-    Progress::new(show, total, skipped)
+    Ok(Progress::new(show, total, skipped))
 }
 
 /// Orders rows by (dataset, split, method) as in the config and attaches each row's swept
@@ -195,7 +196,7 @@ impl Task<'_> {
             test: test.map(|t| &t.x),
         };
         let limit = memory::limit()?;
-        let (n, dim) = spec.shape();
+        let (n, dim) = spec.shape()?;
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();

@@ -45,16 +45,16 @@ pub fn all_tasks(exp: &Experiment) -> Vec<(usize, usize)> {
 }
 
 /// The estimated cost of one task of dataset `d`: its methods' costs on the split's shape.
-pub fn cost(exp: &Experiment, d: usize) -> f64 {
-    let (n, dim) = exp.datasets[d].shape();
-    exp.methods.iter().map(|m| m.method.cost(n, dim)).sum()
+pub fn cost(exp: &Experiment, d: usize) -> Result<f64> {
+    let (n, dim) = exp.datasets[d].shape()?;
+    Ok(exp.methods.iter().map(|m| m.method.cost(n, dim)).sum())
 }
 
 /// The shard (0-based) of every task of [`all_tasks`], for `count` shards (a heap keeps
 /// the least loaded shard at hand: O(tasks · log count)).
-pub fn assign(exp: &Experiment, count: usize) -> Vec<usize> {
+pub fn assign(exp: &Experiment, count: usize) -> Result<Vec<usize>> {
     let tasks = all_tasks(exp);
-    let costs: Vec<f64> = (0..exp.datasets.len()).map(|d| cost(exp, d)).collect();
+    let costs = (0..exp.datasets.len()).map(|d| cost(exp, d)).collect::<Result<Vec<f64>>>()?;
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by(|&a, &b| costs[tasks[b].0].total_cmp(&costs[tasks[a].0]).then(a.cmp(&b)));
     let mut load: BinaryHeap<Reverse<Load>> =
@@ -65,7 +65,7 @@ pub fn assign(exp: &Experiment, count: usize) -> Vec<usize> {
         shard[t] = k;
         load.push(Reverse(Load(l + costs[tasks[t].0], k)));
     }
-    shard
+    Ok(shard)
 }
 
 /// A shard's load and index, ordered by load, then index (ties to the lower shard).
@@ -100,15 +100,15 @@ pub fn check_count(exp: &Experiment, count: usize) -> Result<()> {
 }
 
 /// The tasks of one shard (all of them without a shard), in run order.
-pub fn tasks(exp: &Experiment, shard: Option<Shard>) -> Vec<(usize, usize)> {
+pub fn tasks(exp: &Experiment, shard: Option<Shard>) -> Result<Vec<(usize, usize)>> {
     let all = all_tasks(exp);
-    match shard {
+    Ok(match shard {
         None => all,
         Some(s) => {
-            let owner = assign(exp, s.count);
+            let owner = assign(exp, s.count)?;
             all.into_iter().zip(owner).filter(|(_, o)| *o == s.index - 1).map(|(t, _)| t).collect()
         }
-    }
+    })
 }
 
 #[cfg(test)]
@@ -127,22 +127,22 @@ mod tests {
             let mut seen = HashSet::new();
             let mut loads = Vec::new();
             for index in 1..=count {
-                let mine = tasks(&exp, Some(Shard { index, count }));
-                loads.push(mine.iter().map(|t| cost(&exp, t.0)).sum::<f64>());
+                let mine = tasks(&exp, Some(Shard { index, count })).unwrap();
+                loads.push(mine.iter().map(|t| cost(&exp, t.0).unwrap()).sum::<f64>());
                 for t in mine {
                     assert!(seen.insert(t), "{t:?} in two shards of {count}");
                 }
             }
             assert_eq!(seen.len(), 10, "{count} shards must cover the 10 tasks");
             // Five heavy tasks: no shard holds two while another holds none of them.
-            let heavy = cost(&exp, 1);
+            let heavy = cost(&exp, 1).unwrap();
             let (max, min) = (
                 loads.iter().cloned().fold(0.0, f64::max),
                 loads.iter().cloned().fold(f64::INFINITY, f64::min),
             );
             assert!(max - min <= heavy, "{count} shards: loads {loads:?}");
         }
-        assert_eq!(tasks(&exp, None), all_tasks(&exp));
+        assert_eq!(tasks(&exp, None).unwrap(), all_tasks(&exp));
         assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
         for bad in ["0/3", "4/3", "x", "1/"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");

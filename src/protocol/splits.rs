@@ -11,7 +11,6 @@ use super::atomic::write_atomic;
 use super::derive_seed;
 use super::draw::loaded_split;
 use crate::config::Experiment;
-use crate::data::DataSource;
 use crate::data::split::SplitRows;
 use crate::error::{Error, Result};
 use rand::SeedableRng;
@@ -45,7 +44,7 @@ fn persist_seed(
     resume: bool,
 ) -> Result<()> {
     for spec in &exp.datasets {
-        let DataSource::Loaded(data) = &spec.source else { continue };
+        let Some(data) = spec.loaded()? else { continue };
         let splits = (0..count)
             .map(|s| {
                 loaded_split(

@@ -59,11 +59,14 @@ pub fn shards(
     exp: &Experiment,
     count: Option<usize>,
     finished: &HashSet<TaskKey>,
-) -> Vec<ShardStatus> {
+) -> Result<Vec<ShardStatus>> {
     let tasks = all_tasks(exp);
-    let owner = count.map_or_else(|| vec![0; tasks.len()], |n| assign(exp, n));
+    let owner = match count {
+        None => vec![0; tasks.len()],
+        Some(n) => assign(exp, n)?,
+    };
     let n = count.unwrap_or(1);
-    (0..n)
+    Ok((0..n)
         .map(|k| {
             let mut status = ShardStatus {
                 shard: count.map(|count| Shard { index: k + 1, count }),
@@ -82,7 +85,7 @@ pub fn shards(
             }
             status
         })
-        .collect()
+        .collect())
 }
 
 /// The command that completes `shard` of the run in `dir` from its config copy.
@@ -109,19 +112,19 @@ pub enum Previous {
 
 /// The rows of this config that the row log of this run (or shard) already holds; rows of
 /// another config, or an unreadable log, count as nothing (the run replaces them).
-pub fn previous(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Previous {
+pub fn previous(exp: &Experiment, dir: &Path, shard: Option<Shard>) -> Result<Previous> {
     let log = dir.join(shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name()));
-    let Ok(rows) = read(&log, &exp.hash) else { return Previous::Nothing };
+    let Ok(rows) = read(&log, &exp.hash) else { return Ok(Previous::Nothing) };
     let have = done(&rows);
-    let mine = shards(exp, shard.map(|s| s.count), &have);
+    let mine = shards(exp, shard.map(|s| s.count), &have)?;
     let status = &mine[shard.map_or(0, |s| s.index - 1)];
     let total = status.done + status.missing.len();
     if status.done == 0 {
-        Previous::Nothing
+        Ok(Previous::Nothing)
     } else if status.missing.is_empty() && (shard.is_some() || dir.join("results.csv").exists()) {
-        Previous::Finished { total }
+        Ok(Previous::Finished { total })
     } else {
-        Previous::Partial { done: status.done, total }
+        Ok(Previous::Partial { done: status.done, total })
     }
 }
 

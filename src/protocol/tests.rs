@@ -1,7 +1,7 @@
 //! The runner with the graph family's shared kernels: rows equal direct computations.
 
 use crate::config::parse;
-use crate::data::{DataSource, error_rate};
+use crate::data::error_rate;
 use crate::engine::argmax_rows;
 use crate::linalg::to_array2;
 use crate::methods::graph::{GraphMethod, Prepared};
@@ -73,7 +73,7 @@ fn shared_kernels_give_the_per_split_results_binary() {
 #[test]
 fn multiclass_rows_score_the_argmax() {
     let (exp, rows) = run_on_clusters("multi", "", METHODS);
-    let DataSource::Loaded(data) = &exp.datasets[0].source else { panic!("not loaded") };
+    let data = exp.datasets[0].loaded().unwrap().expect("a file dataset");
     for r in &rows {
         let m = exp.methods.iter().find(|m| m.name == r.method).unwrap();
         let g = graph(m);
@@ -122,6 +122,8 @@ fn kfold_tuning_on_shared_kernels_equals_folds_fitted_directly() {
         3,
         &format!("[[methods]]\nkind = \"lap_rls\"\nk = 4\n{tune}\n"),
     );
+    // Read before the files go (as `run` does first).
+    exp.read_data().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     let stores = [std::sync::Arc::new(crate::engine::Store::default())];
     let choices =

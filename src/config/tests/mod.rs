@@ -8,6 +8,7 @@ use crate::methods::qlds::Spectral;
 use crate::methods::qlds::selection::SelectLambda;
 use crate::methods::self_training::SelfTraining;
 
+mod files;
 mod graph;
 mod qlds_select;
 mod svmlin;

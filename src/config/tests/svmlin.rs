@@ -42,7 +42,7 @@ fn err(src: &str) -> String {
 #[test]
 fn svmlin_kinds_and_sparse_text_parse_with_defaults() {
     let exp = parse(GOOD, Path::new("cfg.toml")).unwrap();
-    assert!(matches!(exp.datasets[0].source, DataSource::SparseText(ref t) if t.dim() == 300));
+    assert!(matches!(exp.datasets[0].source, DataSource::Generated(ref t) if t.dim() == 300));
     let params: Vec<_> = exp
         .methods
         .iter()

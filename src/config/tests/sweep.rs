@@ -33,7 +33,7 @@ fn an_entry_expands_to_the_product_of_its_swept_keys_first_key_slowest() {
         e.datasets[3].swept,
         [("dim".to_string(), "8".to_string()), ("labeled_per_class".to_string(), "5".to_string())]
     );
-    assert_eq!(e.datasets[3].shape(), (2 * 5 + 2 * 20, 8));
+    assert_eq!(e.datasets[3].shape().unwrap(), (2 * 5 + 2 * 20, 8));
     let methods: Vec<&str> = e.methods.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(methods, ["QLDS(1,0.1)[alpha_u=0.1]", "QLDS(1,0.5)[alpha_u=0.5]"]);
     assert_eq!(e.swept_keys(), ["dim", "labeled_per_class", "alpha_u"]);

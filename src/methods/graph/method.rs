@@ -91,9 +91,10 @@ fn shared_base<'s>(
     g: &GraphMethod,
     split: &Split<'s>,
 ) -> Result<Option<(Arc<Prepared>, &'s [usize])>> {
-    let (DataSource::Loaded(data), Some(rows)) = (split.source, split.rows) else {
+    let (DataSource::Loaded(file), Some(rows)) = (split.source, split.rows) else {
         return Ok(None);
     };
+    let data = file.data()?;
     if rows.len() != data.dataset.len() {
         return Ok(None);
     }

@@ -30,8 +30,12 @@ pub fn score_gaussians(
     let no_value = |why: &dyn std::fmt::Display| {
         Error::Data(format!("theory at ({al}, {au}) has no value: {why}"))
     };
-    let (setting, variance) = match source {
-        DataSource::Synthetic(mixture) if mixture.variances.iter().flatten().any(|v| *v != 1.0) => {
+    let mixture = match source {
+        DataSource::Generated(g) => g.mixture(),
+        DataSource::Loaded(_) => None,
+    };
+    let (setting, variance) = match mixture {
+        Some(mixture) if mixture.variances.iter().flatten().any(|v| *v != 1.0) => {
             let p = predict_general(
                 &GeneralSetting::diagonal(
                     labeled,
@@ -46,10 +50,8 @@ pub fn score_gaussians(
             .map_err(|why| no_value(&why))?;
             return Ok([(p.m[0], p.sigma[0]), (p.m[1], p.sigma[1])]);
         }
-        DataSource::Synthetic(mixture) => {
-            (Setting::from_mixture(mixture, labeled, unlabeled)?, 1.0)
-        }
-        _ => {
+        Some(mixture) => (Setting::from_mixture(mixture, labeled, unlabeled)?, 1.0),
+        None => {
             let est = estimate_setting(prep, Scale::LabeledWithin)?;
             (est.setting, est.variance)
         }

@@ -53,8 +53,9 @@ fn config(path: &Path, extra: &str) -> String {
     )
 }
 
+/// The error of a config, found by checking it or, for its data, by reading them.
 fn err(src: &str) -> String {
-    parse(src, Path::new("cfg.toml")).unwrap_err().to_string()
+    parse(src, Path::new("cfg.toml")).and_then(|e| e.read_data()).unwrap_err().to_string()
 }
 
 #[test]
@@ -66,7 +67,7 @@ fn svmlight_dataset_with_class_subset_gives_stratified_splits() {
     );
     let exp = parse(&src, Path::new("cfg.toml")).unwrap();
     let spec = &exp.datasets[0];
-    let DataSource::Loaded(data) = &spec.source else { panic!("not loaded") };
+    let data = spec.loaded().unwrap().expect("a file dataset");
     assert_eq!(data.dataset.class_names, ["3", "1"]);
     assert_eq!(data.dataset.class_counts(), [10, 6]);
     let norms: Vec<f64> = (0..16)
@@ -88,7 +89,7 @@ fn one_vs_rest_keeps_every_row() {
     let path = fixture("ovr", None);
     let exp =
         parse(&config(&path, "positive = 2\nlabeled = 4\nunlabeled = 10"), Path::new("c")).unwrap();
-    let DataSource::Loaded(data) = &exp.datasets[0].source else { panic!("not loaded") };
+    let data = exp.datasets[0].loaded().unwrap().expect("a file dataset");
     assert_eq!(data.dataset.class_counts(), [4, 16]);
     assert_eq!(data.dataset.class_names, ["2", "rest"]);
 }
@@ -103,7 +104,7 @@ fn rest_and_per_class_lists_cover_every_class() {
         .unwrap();
     let spec = &exp.datasets[0];
     assert_eq!(
-        (spec.labeled.clone(), spec.unlabeled.clone(), spec.n_classes()),
+        (spec.labeled.clone(), spec.unlabeled.clone(), spec.n_classes().unwrap()),
         (Sizes::PerClass(vec![1, 2, 3]), Sizes::Rest, 3)
     );
     assert!(
@@ -187,5 +188,31 @@ fn bad_dataset_entries_name_the_config_line() {
     );
     assert!(
         err(&synthetic_with_path).contains("datasets[0].path: not a key of a `synthetic` dataset")
+    );
+}
+
+#[test]
+fn checking_a_config_reads_no_data_file() {
+    // A file that exists but is not SVMlight: the config checks, the first use reads it.
+    let path = fixture("unread", Some("not svmlight\n"));
+    let src = config(&path, "labeled = 4\nunlabeled = 10");
+    let exp = parse(&src, Path::new("cfg.toml")).unwrap();
+    let DataSource::Loaded(file) = &exp.datasets[0].source else { panic!("not a file") };
+    let msg = exp.read_data().unwrap_err().to_string();
+    assert!(msg.starts_with("cfg.toml:9: datasets[0].path: ") && msg.contains("d.svm:1:"), "{msg}");
+    // The error is kept: the file is read once, however often its rows are asked for.
+    std::fs::write(&*path, "1 1:1\n").unwrap();
+    assert_eq!(split_problem(&exp.datasets[0], exp.seed, 0).unwrap_err().to_string(), msg);
+    assert!(file.data().is_err());
+    // A missing file is still a config error, as before reading was deferred.
+    let missing = parse(
+        &config(Path::new("/nonexistent/x.svm"), "labeled = 4\nunlabeled = 10"),
+        Path::new("cfg.toml"),
+    );
+    assert!(
+        missing
+            .unwrap_err()
+            .to_string()
+            .starts_with("cfg.toml:9: datasets[0].path: /nonexistent/x.svm")
     );
 }
