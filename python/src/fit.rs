@@ -10,7 +10,7 @@ use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use sslab::data::{Csr, DataSource, Dataset, Features, LoadedData, Problem};
+use sslab::data::{Csr, DataSource, Dataset, Features, FileSource, LoadedData, Problem};
 use sslab::engine::{Entry, Located, Method, Scores, Split, Store};
 use sslab::methods::FAMILIES;
 use toml::{Spanned, Value};
@@ -49,12 +49,12 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
         values.push((key.clone(), Spanned::new(at..at, value)));
         keys.push(key);
     }
-    let at = Located { path: Path::new("<params>"), src: &src, swept: &[] };
+    let at = Located { path: Path::new("<params>"), src: &src, swept: &[], grid: &[] };
     let family = FAMILIES
         .iter()
         .find(|f| f.kinds().contains(&kind))
         .ok_or_else(|| PyValueError::new_err(format!("unknown kind `{kind}`")))?;
-    let entry = Entry::new(at, 0, 0..0, Spanned::new(0..0, kind.to_string()), values);
+    let entry = Entry::new(at, "methods", 0, 0..0, Spanned::new(0..0, kind.to_string()), values);
     match family.check(&entry) {
         Ok(checked) => Ok((checked.name, checked.method)),
         Err(sslab::Error::Config { line, message, .. }) if !message.starts_with("methods[0].") => {
@@ -248,16 +248,18 @@ fn run(
 ) -> PyResult<FitScores> {
     let dim = problem.dim();
     // Arrays from Python: a loaded source without rows, so no fit shares a dataset's kernel.
-    let source = DataSource::Loaded(Arc::new(LoadedData {
-        dataset: Dataset {
-            x: Features::Dense(ndarray::Array2::zeros((0, dim))),
-            y: Array1::zeros(0),
-            classes: Vec::new(),
-            class_names: Vec::new(),
-        },
-        official_splits: None,
-        test: None,
-    }));
+    let source = DataSource::Loaded(Arc::new(FileSource::new(false, move || {
+        Ok(LoadedData {
+            dataset: Dataset {
+                x: Features::Dense(ndarray::Array2::zeros((0, dim))),
+                y: Array1::zeros(0),
+                classes: Vec::new(),
+                class_names: Vec::new(),
+            },
+            official_splits: None,
+            test: None,
+        })
+    })));
     let (dataset_store, split_store) = (Store::default(), Store::default());
     let split = Split {
         problem,
