@@ -303,8 +303,17 @@ fn misspelt_keys_kinds_and_names_get_a_suggestion() {
             "gird = 4",
             "methods[1].gird: not a parameter of `qlds` (did you mean `grid`?)",
         ),
-        ("mean_norm = 1.5", "mean_nrom = 1.5", "unknown field `mean_nrom`"),
-        ("mean_norm = 1.5", "preprocesss = [\"center\"]", "(did you mean `preprocess`?)"),
+        (
+            "mean_norm = 1.5",
+            "mean_nrom = 1.5",
+            "datasets[0].mean_nrom: not a key of a `synthetic` dataset (did you mean `mean_norm`?)",
+        ),
+        // A synthetic dataset has no `preprocess`: nothing close to suggest.
+        (
+            "mean_norm = 1.5",
+            "preprocesss = [\"center\"]",
+            "datasets[0].preprocesss: not a key of a `synthetic` dataset\n",
+        ),
         (
             "kind = \"synthetic\"",
             "kind = \"synthetik\"",
@@ -326,7 +335,7 @@ fn misspelt_keys_kinds_and_names_get_a_suggestion() {
         (
             "mean_norm = 1.5",
             "mean_norm = \"one\"",
-            ":11: mean_norm: expected a number, got the string \"one\"",
+            ":11: datasets[0].mean_norm: expected a number, got the string \"one\"",
         ),
         ("splits = 4", "splits = [4]", ":5: splits: expected a whole number, got a list"),
         (
