@@ -1,5 +1,5 @@
 //! A dataset kind that lives only in this test, proving the "Adding a dataset kind" steps of
-//! docs/dataset-kinds-notes.md: a generator, a reader of its `[[datasets]]` table, and one
+//! CONTRIBUTING.md: a generator, a reader of its `[[datasets]]` table, and one
 //! registry entry; the config, the runner and the split drawing need no change.
 
 use std::path::Path;
