@@ -169,7 +169,7 @@ pub fn fit_rows(
     };
     let mut rows = Vec::new();
     for &estimator in estimators {
-        let theory = estimated_gaussians(&prep, &problem.y_u, estimator, policy, (al, au))?;
+        let theory = estimated_gaussians(&prep, &problem.y_u, estimator, policy, al, au)?;
         rows.extend(fit.rows(estimator.name(), theory.map_err(|e| e.to_string())));
     }
     Ok(rows)

@@ -26,26 +26,33 @@ pub struct DatasetSpec {
 
 /// The checks of a file dataset's sizes against its rows, run once when they are read.
 #[derive(Debug)]
-struct Checks {
+pub(super) struct Checks {
     at: Lines,
     /// The first binary method and the multi-class kinds, when the config has a binary one.
     binary: Option<(String, String)>,
     done: OnceLock<std::result::Result<(), Error>>,
 }
 
+impl Checks {
+    /// Checks whose errors `at` places; `binary` names the first method that is not
+    /// multi-class and the kinds that are.
+    pub(super) fn new(at: Lines, binary: Option<(String, String)>) -> Self {
+        Checks { at, binary, done: OnceLock::new() }
+    }
+}
+
 impl DatasetSpec {
-    /// A spec; `at` places the errors of the checks against the rows, `binary` names the
-    /// first method that is not multi-class and the kinds that are.
+    /// A spec whose sizes are checked against its rows by `checks` when they are read.
     pub(super) fn new(
-        (name, source): (String, DataSource),
-        (labeled, unlabeled): (Sizes, Sizes),
+        name: String,
+        source: DataSource,
+        labeled: Sizes,
+        unlabeled: Sizes,
         swept: Vec<(String, String)>,
         test: Option<Test>,
-        at: Lines,
-        binary: Option<(String, String)>,
+        checks: Checks,
     ) -> Self {
-        let checks = Arc::new(Checks { at, binary, done: OnceLock::new() });
-        DatasetSpec { name, source, labeled, unlabeled, swept, test, checks }
+        DatasetSpec { name, source, labeled, unlabeled, swept, test, checks: Arc::new(checks) }
     }
 
     /// A file dataset's rows (None for a generator), read on the first call and checked

@@ -4,7 +4,7 @@
 
 use toml::{Spanned, Value};
 
-use super::dataset_spec::{DatasetSpec, two_classes};
+use super::dataset_spec::{Checks, DatasetSpec, two_classes};
 use super::raw::{Table, table_parts};
 use super::sweep::Swept;
 use crate::data::kinds::{DatasetKind, Source};
@@ -20,16 +20,29 @@ const SIZE_KEYS: [&str; 4] = ["labeled", "unlabeled", "labeled_per_class", "unla
 /// per-dataset store).
 pub(super) type Read = Vec<(String, Source)>;
 
-/// Checks the `i`-th dataset entry with the kind of `kinds` it names; `binary` is the first
-/// method without multi-class support (if any) and `multiclass` the kinds that have it.
+/// What every dataset entry of one config is checked against.
+pub(super) struct Context<'a> {
+    /// Splits per dataset.
+    pub splits: usize,
+    /// The first method without multi-class support (if any) ...
+    pub binary: Option<&'a str>,
+    /// ... and the method kinds that have it.
+    pub multiclass: &'a [&'a str],
+    /// The dataset kinds a `kind` is looked up in.
+    pub kinds: &'a [&'a dyn DatasetKind],
+}
+
+/// Checks the `i`-th dataset entry with the kind it names; `read` keeps the sources read so
+/// far.
 pub(super) fn dataset(
     table: Spanned<Table>,
     swept: Swept,
-    (i, splits): (usize, usize),
-    (binary, multiclass): (Option<&str>, &[&str]),
-    (kinds, read): (&[&dyn DatasetKind], &mut Read),
+    i: usize,
+    cx: &Context,
+    read: &mut Read,
     at: Located,
 ) -> Result<DatasetSpec> {
+    let Context { splits, binary, multiclass, kinds } = *cx;
     let (span, kind, name, values) = table_parts(table, at)?;
     let name = name.ok_or_else(|| at.error(span.clone(), "missing field `name`".into()))?;
     let lines = Entry::new(at, "datasets", i, span.clone(), kind.clone(), values.clone()).lines();
@@ -76,8 +89,15 @@ pub(super) fn dataset(
         return Err(at.error(name_span, format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
     }
     let binary = binary.map(|m| (m.to_string(), multiclass.join(", ")));
-    let spec =
-        DatasetSpec::new((name, source), (labeled, unlabeled), swept.values, test, lines, binary);
+    let spec = DatasetSpec::new(
+        name,
+        source,
+        labeled,
+        unlabeled,
+        swept.values,
+        test,
+        Checks::new(lines, binary),
+    );
     if let DataSource::Generated(g) = &spec.source {
         let (l, u) = spec.class_sizes()?;
         let tests: usize = spec.test_sizes()?.iter().sum();

@@ -78,10 +78,12 @@ const MAX_FITS: usize = 10_000_000;
 
 pub(super) fn check(
     raw: raw::Config,
-    (dataset_sweeps, method_sweeps): (Vec<Swept>, Vec<(Swept, Option<RawTune>)>),
+    dataset_sweeps: Vec<Swept>,
+    method_sweeps: Vec<(Swept, Option<RawTune>)>,
     at: Located,
     hash: String,
-    (families, kinds): (&[&dyn Family], &[&dyn DatasetKind]),
+    families: &[&dyn Family],
+    kinds: &[&dyn DatasetKind],
 ) -> Result<Experiment> {
     let exp_span = raw.experiment.span();
     let exp = raw.experiment.into_inner();
@@ -124,28 +126,20 @@ pub(super) fn check(
         .into_iter()
         .zip(method_sweeps)
         .enumerate()
-        .map(|(i, (m, s))| methods::method(m, s, i, seed, at, families))
+        .map(|(i, (m, (swept, tune)))| methods::method(m, swept, tune, i, seed, at, families))
         .collect::<Result<Vec<_>>>()?;
     let binary =
         methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
     let multiclass_kinds: Vec<&str> =
         families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
     let mut read = datasets::Read::default();
+    let cx = datasets::Context { splits, binary, multiclass: &multiclass_kinds, kinds };
     let datasets = raw
         .datasets
         .into_iter()
         .zip(dataset_sweeps)
         .enumerate()
-        .map(|(i, (d, s))| {
-            datasets::dataset(
-                d,
-                s,
-                (i, splits),
-                (binary, &multiclass_kinds),
-                (kinds, &mut read),
-                at,
-            )
-        })
+        .map(|(i, (d, s))| datasets::dataset(d, s, i, &cx, &mut read, at))
         .collect::<Result<Vec<_>>>()?;
     let tasks = datasets.len().saturating_mul(splits);
     let fits = tasks.saturating_mul(methods.len());

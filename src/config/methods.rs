@@ -28,7 +28,8 @@ pub struct MethodSpec {
 /// Checks one entry; `tune` is its `tune` block, `eval_seed` the experiment's seed.
 pub(super) fn method(
     table: Spanned<Table>,
-    (swept, tune): (Swept, Option<RawTune>),
+    swept: Swept,
+    tune: Option<RawTune>,
     i: usize,
     eval_seed: u64,
     at: Located,

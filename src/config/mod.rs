@@ -79,13 +79,8 @@ pub fn parse_with(
                 };
                 at.error(span, message)
             })?;
-    experiment::check(
-        raw,
-        (datasets, methods.into_iter().zip(tunes).collect()),
-        at,
-        hash(src)?,
-        (families, kinds),
-    )
+    let methods = methods.into_iter().zip(tunes).collect();
+    experiment::check(raw, datasets, methods, at, hash(src)?, families, kinds)
 }
 
 /// The key written before the value at byte `at` on its line (`key = value`), if any.

@@ -1,7 +1,10 @@
 //! The interface every method family implements, in linfa's style: a [`Family`] reads the
 //! TOML table of one of its `kind`s into a checked [`Method`]; `fit` on a [`Split`] gives a
-//! [`Fitted`] with the scores of the unlabeled rows and the parameters used, by name. The runner, the config and the CLI see
-//! only these traits; the built-in families are listed in `methods::FAMILIES`.
+//! [`Fitted`] with the scores of the unlabeled rows and the parameters used, by name. The
+//! runner, the config and the experiment commands of the CLI see only these traits; the
+//! built-in families are listed in `methods::FAMILIES`. The QLDS theory commands (`theory`,
+//! `theory-check`, `theory-fit`, `phase-diagram`, `proportions`, the `--theory` overlay of
+//! `plot-scores`) are that family's own tools and call `methods::qlds::theory` directly.
 
 mod entry;
 mod fitted;

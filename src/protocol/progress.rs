@@ -36,14 +36,27 @@ struct Lines {
     next: usize,
 }
 
+/// A number of fits and their summed cost ([`Method::cost`](crate::engine::Method::cost)).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fits {
+    pub count: usize,
+    pub cost: f64,
+}
+
+impl Fits {
+    /// One more fit of cost `cost`.
+    pub fn add(&mut self, cost: f64) {
+        self.count += 1;
+        self.cost += cost;
+    }
+}
+
 impl Progress {
-    /// A counter of `total` fits of summed cost `total_cost`, `skipped` of them (of cost
-    /// `skipped_cost`) already done by an earlier run; silent unless `show`.
-    pub fn new(
-        show: bool,
-        (total, total_cost): (usize, f64),
-        (skipped, skipped_cost): (usize, f64),
-    ) -> Self {
+    /// A counter of `total` fits, `skipped` of them already done by an earlier run; silent
+    /// unless `show`.
+    pub fn new(show: bool, total: Fits, skipped: Fits) -> Self {
+        let Fits { count: total, cost: total_cost } = total;
+        let Fits { count: skipped, cost: skipped_cost } = skipped;
         let terminal = std::io::stderr().is_terminal();
         let bar = if show && terminal {
             let style = ProgressStyle::with_template(

@@ -16,7 +16,7 @@ use super::draw::{Drawn, draw};
 use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
-use super::progress::Progress;
+use super::progress::{Fits, Progress};
 use super::shard::{self, Shard};
 use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
@@ -119,14 +119,14 @@ fn fit_progress(
     finished: &HashSet<TaskKey>,
     show: bool,
 ) -> Result<Progress> {
-    let (mut total, mut skipped) = ((0, 0.0), (0, 0.0));
+    let (mut total, mut skipped) = (Fits::default(), Fits::default());
     for &(d, s) in tasks {
         let (n, dim) = exp.datasets[d].shape()?;
         for m in &exp.methods {
             let cost = m.method.cost(n, dim);
-            total = (total.0 + 1, total.1 + cost);
+            total.add(cost);
             if finished.contains(&(exp.datasets[d].name.clone(), s, m.name.clone())) {
-                skipped = (skipped.0 + 1, skipped.1 + cost);
+                skipped.add(cost);
             }
         }
     }

@@ -108,7 +108,8 @@ impl Refine {
 pub(super) fn source(
     entry: &Entry,
     official: bool,
-    (fixed, fraction): (bool, Option<f64>),
+    fixed: bool,
+    fraction: Option<f64>,
     read: impl Fn() -> Result<LoadedData> + Send + Sync + 'static,
 ) -> Result<Source> {
     let test = match fraction {

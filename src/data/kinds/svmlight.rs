@@ -42,7 +42,7 @@ impl DatasetKind for Svmlight {
         let refine = Refine::read(entry, false)?;
         let fixed = file.test.is_some();
         let at = entry.lines();
-        files::source(entry, false, (fixed, test.and_then(|t| t.fraction)), move || {
+        files::source(entry, false, fixed, test.and_then(|t| t.fraction), move || {
             refine.apply(file.read(&at)?, &at)
         })
     }

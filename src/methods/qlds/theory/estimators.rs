@@ -205,7 +205,8 @@ pub fn estimated_gaussians(
     y_u: &Array1<f64>,
     estimator: Estimator,
     policy: LambdaPolicy,
-    (al, au): (f64, f64),
+    al: f64,
+    au: f64,
 ) -> Result<std::result::Result<[(f64, f64); 2], Invalid>> {
     if estimator == Estimator::Isotropic {
         let est = estimate_setting(prep, Scale::LabeledWithin)?;

@@ -76,7 +76,8 @@ fn true_label_estimate_fits_the_scores_of_a_common_covariance_mixture() {
             &p.y_u,
             Estimator::TrueLabels,
             LambdaPolicy::default(),
-            (al, au),
+            al,
+            au,
         )
         .unwrap()
         .unwrap();
