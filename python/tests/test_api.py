@@ -39,7 +39,7 @@ def test_every_cli_kind_has_one_estimator():
         (sslab.QLDS(select="xx"), "select: unknown `xx` (known: th, cv, or)"),
         (sslab.QLDS(select="or"), "select:"),
         (sslab.TSVM(lambda_=-1.0), "lambda: must be finite and > 0, got -1"),
-        (sslab.TVRLS(gamma="x"), "gamma: invalid type"),
+        (sslab.TVRLS(gamma="x"), "gamma: expected a number, got the string"),
         (sslab.LapRLS(k=0), "k: must be ≥ 1, got 0"),
         (sslab.LSSVM(n_jobs=0), "n_jobs:"),
         (sslab.GradientSSL(alpha_l=[1.0, 2.0]), "alpha_l: one value"),
