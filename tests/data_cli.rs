@@ -2,6 +2,8 @@
 //! directory, then `sslab run` on named datasets (stratified and official splits).
 //! Skips, saying so, when the mirror is absent.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -38,10 +40,9 @@ kind = "ls_svm"
 "#;
 
 #[test]
-#[ignore = "needs the data mirror (../shared/data); make test runs it where present"]
+#[ignore = "needs the data mirror (../shared/data or SSLAB_DATA_MIRROR); make test runs it where present"]
 fn fetch_then_run_named_datasets() {
-    let mirror = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    assert!(mirror.is_dir(), "needs the data mirror at {}", mirror.display());
+    let mirror = common::mirror();
     let dir = std::env::temp_dir().join(format!("sslab-data-cli-{}", std::process::id()));
     let data = dir.join("data");
     let m = mirror.to_str().unwrap();

@@ -220,22 +220,7 @@ pub fn common_edge(s: &CommonSetting, matrix: EdgeMatrix) -> Result<f64> {
         let w: Vec<f64> = s.spectrum.iter().map(|c| 1.0 / (l - total * c)).collect();
         top_eig_2x2(mul([[phi[0], 0.0], [0.0, phi[1]]], s.form(&w))) < 1.0
     };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    let inv_phi = 0.5 * (5f64.sqrt() - 1.0);
-    while hi - lo > 1e-12 {
-        let (a, b) = (hi - inv_phi * (hi - lo), lo + inv_phi * (hi - lo));
-        if lambda(a) < lambda(b) { hi = b } else { lo = a }
-    }
-    let delta_min = 0.5 * (lo + hi);
-    if spike_ok(delta_min) {
-        return Ok(lambda(delta_min));
-    }
-    let (mut lo, mut hi) = (0.0, delta_min);
-    while hi - lo > 1e-13 {
-        let mid = 0.5 * (lo + hi);
-        if spike_ok(mid) { lo = mid } else { hi = mid }
-    }
-    Ok(lambda(lo))
+    Ok(super::edge::edge_along(lambda, spike_ok, 1e-12))
 }
 
 /// The λ at which to evaluate the common-covariance theory for a policy: (1+ε)·edge for

@@ -50,22 +50,33 @@ pub fn spectrum_edge(setting: &Setting, matrix: EdgeMatrix) -> Result<f64> {
             ])
     };
     // Both matrices have their pole at δ = 1 (α_u = 1).
+    Ok(edge_along(lambda, spike_ok, 1e-14))
+}
+
+/// The edge along δ ∈ (0, 1): the minimum of `lambda` (golden section to `tol`) when the
+/// spike condition `spike_ok` holds there, else `lambda` at the largest δ below it where
+/// it holds (bisection to `tol / 10`).
+pub(super) fn edge_along(
+    lambda: impl Fn(f64) -> f64,
+    spike_ok: impl Fn(f64) -> bool,
+    tol: f64,
+) -> f64 {
     let (mut lo, mut hi) = (0.0, 1.0);
     let inv_phi = 0.5 * (5f64.sqrt() - 1.0);
-    while hi - lo > 1e-14 {
+    while hi - lo > tol {
         let (a, b) = (hi - inv_phi * (hi - lo), lo + inv_phi * (hi - lo));
         if lambda(a) < lambda(b) { hi = b } else { lo = a }
     }
     let delta_min = 0.5 * (lo + hi);
     if spike_ok(delta_min) {
-        return Ok(lambda(delta_min));
+        return lambda(delta_min);
     }
     let (mut lo, mut hi) = (0.0, delta_min);
-    while hi - lo > 1e-15 {
+    while hi - lo > tol / 10.0 {
         let mid = 0.5 * (lo + hi);
         if spike_ok(mid) { lo = mid } else { hi = mid }
     }
-    Ok(lambda(lo))
+    lambda(lo)
 }
 
 /// λ_th = (1+ε)·edge, where the theory is evaluated when λ = (1+ε)·λ̂_max empirically.
