@@ -20,17 +20,8 @@ pub fn theory_errors(
 ) -> Result<ErrorGrid> {
     let est = estimate_setting(prep, scale)?;
     let lambda = theory_lambda(&est.setting, policy, est.variance)?;
-    let check = grid.alphas_u.iter().any(|&a| a > 1.0) || matches!(policy, LambdaPolicy::Fixed(_));
-    let (empirical, top_u) = if check {
-        (prep.lambda(policy)?, prep.top_eig_unlabeled()?)
-    } else {
-        (f64::INFINITY, 0.0)
-    };
-    ErrorGrid::build(grid, |al, au| {
-        if !admits(empirical, au, top_u) {
-            return Ok(None);
-        }
-        Ok(predict(&est.setting, al, au, lambda).ok().map(|p| p.error))
+    admitted_errors(prep, grid, policy, |al, au| {
+        predict(&est.setting, al, au, lambda).ok().map(|p| p.error)
     })
 }
 
@@ -43,6 +34,19 @@ pub fn general_theory_errors(
 ) -> Result<ErrorGrid> {
     let setting = common_setting(prep, None, Estimator::AllMinusBetween)?;
     let lambda = common_lambda(&setting, policy)?;
+    admitted_errors(prep, grid, policy, |al, au| {
+        predict_common(&setting, al, au, lambda).ok().map(|p| p.error)
+    })
+}
+
+/// `error(α_l, α_u)` over the grid, None at points whose empirical system [`admits`] skips
+/// (checked only where it can skip: α_u > 1 or a fixed λ).
+fn admitted_errors(
+    prep: &Moments,
+    grid: &Grid,
+    policy: LambdaPolicy,
+    error: impl Fn(f64, f64) -> Option<f64>,
+) -> Result<ErrorGrid> {
     let check = grid.alphas_u.iter().any(|&a| a > 1.0) || matches!(policy, LambdaPolicy::Fixed(_));
     let (empirical, top_u) = if check {
         (prep.lambda(policy)?, prep.top_eig_unlabeled()?)
@@ -50,9 +54,6 @@ pub fn general_theory_errors(
         (f64::INFINITY, 0.0)
     };
     ErrorGrid::build(grid, |al, au| {
-        if !admits(empirical, au, top_u) {
-            return Ok(None);
-        }
-        Ok(predict_common(&setting, al, au, lambda).ok().map(|p| p.error))
+        Ok(admits(empirical, au, top_u).then(|| error(al, au)).flatten())
     })
 }
