@@ -7,7 +7,9 @@
 
 mod archive;
 mod http;
+mod proxy;
 mod staged;
+mod trust;
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -124,7 +126,9 @@ fn fetch_file(
         ));
     };
     let downloaded = match &entry.member {
-        None => staged::place(&target, url, &entry.sha256, accepts, |out| http::download(url, out)),
+        None => staged::place(&target, url, &entry.sha256, accepts, |out| {
+            http::download(url, out, &http::LIMITS)
+        }),
         Some(member) => archive_path(reg, entry, dest).and_then(|(path, archive)| {
             if !verified.contains(&path) {
                 if !path.is_file() || sha256_file(&path)? != archive.sha256 {
@@ -133,7 +137,7 @@ fn fetch_file(
                         url,
                         &archive.sha256,
                         |s| s == archive.sha256,
-                        |out| http::download(url, out),
+                        |out| http::download(url, out, &http::LIMITS),
                     )?;
                 }
                 verified.push(path.clone());

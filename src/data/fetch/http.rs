@@ -1,112 +1,99 @@
 //! HTTP(S) downloads with ureq (pure-Rust TLS) and a progress bar on stderr (hidden when
-//! stderr is not a terminal). The proxy variables (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
-//! `NO_PROXY`) are honoured; the trusted roots are the certificates of `SSL_CERT_FILE` and
-//! `SSL_CERT_DIR` when either is set (e.g. a bundle holding an intercepting proxy's CA),
-//! else the compiled-in Mozilla roots. A body that takes longer than [`MAX_BODY_TIME`] (a stall) or
-//! grows past [`MAX_BYTES`] is an error (the caller keeps nothing of it).
+//! stderr is not a terminal). The proxy comes from the environment ([`super::proxy`]), the
+//! trusted roots from `SSL_CERT_FILE` / `SSL_CERT_DIR` or the system bundle
+//! ([`super::trust`]). A body that stalls (no byte for [`Limits::stall`]), takes longer than
+//! [`Limits::body_time`] or grows past [`Limits::max_bytes`] is an error naming the URL (the
+//! caller keeps nothing of it).
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use ureq::Agent;
-use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig};
+use ureq::tls::TlsConfig;
+use ureq::{Agent, Timeout};
 
+use super::{proxy, trust};
 use crate::error::{Error, Result};
 
-/// Streams the body of `url` into `out`; a failed request, an HTTP error status or a
-/// connection dropped before `Content-Length` bytes is an error naming the URL.
-pub fn download(url: &str, out: &mut dyn Write) -> Result<()> {
+/// What a download may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The longest wait for the next bytes (of the response or of its body).
+    pub stall: Duration,
+    /// The longest a body may take in all: a body that trickles in without stalling ends
+    /// there at the latest.
+    pub body_time: Duration,
+    /// The largest body (no registered file or archive comes near the default).
+    pub max_bytes: u64,
+}
+
+/// The limits of `sslab data fetch`: 2 minutes without a byte, 6 hours per body (4 GiB at
+/// 200 KiB/s), 4 GiB.
+pub const LIMITS: Limits = Limits {
+    stall: Duration::from_secs(120),
+    body_time: Duration::from_secs(6 * 3600),
+    max_bytes: 4 << 30,
+};
+
+/// Streams the body of `url` into `out` within `limits`; a failed request, an HTTP error
+/// status, a stall or a connection dropped before `Content-Length` bytes is an error naming
+/// the URL.
+pub fn download(url: &str, out: &mut dyn Write, limits: &Limits) -> Result<()> {
     let failed = |m: String| Error::Data(format!("download of {url} failed: {m}"));
+    let stalled = |e: &ureq::Error| match e {
+        ureq::Error::Timeout(Timeout::PerRead) => Some(failed(format!(
+            "no data for {} s (the server or the network stalled)",
+            limits.stall.as_secs_f64()
+        ))),
+        _ => None,
+    };
     let mut config = Agent::config_builder()
         .timeout_connect(Some(Duration::from_secs(30)))
         .timeout_recv_response(Some(Duration::from_secs(60)))
-        .timeout_recv_body(Some(MAX_BODY_TIME));
-    if let Some(roots) = trust_store()? {
+        .timeout_per_read(Some(limits.stall))
+        .timeout_recv_body(Some(limits.body_time))
+        .proxy(proxy::for_url(url, |n| std::env::var(n).ok())?);
+    if let Some(roots) = trust::roots(&trust::SYSTEM_BUNDLES)? {
         config = config.tls_config(TlsConfig::builder().root_certs(roots).build());
     }
     let agent: Agent = config.build().into();
     let mut response = agent.get(url).call().map_err(|e| match e {
         ureq::Error::StatusCode(code) => failed(format!("HTTP status {code}")),
-        e => failed(e.to_string()),
+        e => stalled(&e).unwrap_or_else(|| failed(e.to_string())),
     })?;
-    let bar = progress(response.body().content_length(), url);
+    let too_large = || {
+        failed(format!(
+            "the body exceeds {} bytes; no registered file is that large",
+            limits.max_bytes
+        ))
+    };
+    let length = response.body().content_length();
+    if length.is_some_and(|n| n > limits.max_bytes) {
+        return Err(too_large());
+    }
+    let bar = progress(length, url);
     let mut reader = response.body_mut().as_reader();
     let mut buf = vec![0u8; 1 << 16];
     let mut total = 0u64;
     loop {
-        let n = reader
-            .read(&mut buf)
-            .map_err(|e| failed(format!("{e} (connection dropped or stalled?)")))?;
+        let n = reader.read(&mut buf).map_err(|e| {
+            let inner = e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>());
+            inner
+                .and_then(stalled)
+                .unwrap_or_else(|| failed(format!("{e} (connection dropped or stalled?)")))
+        })?;
         if n == 0 {
             break;
         }
         total += n as u64;
-        if total > MAX_BYTES {
-            return Err(failed(format!(
-                "the body exceeds {} GiB; no registered file is that large",
-                MAX_BYTES >> 30
-            )));
+        if total > limits.max_bytes {
+            return Err(too_large());
         }
         out.write_all(&buf[..n]).map_err(|e| failed(format!("cannot write: {e}")))?;
         bar.inc(n as u64);
     }
     bar.finish_and_clear();
     Ok(())
-}
-
-/// The largest body downloaded (no registered file or archive comes near it).
-pub const MAX_BYTES: u64 = 4 << 30;
-
-/// The longest a body may take to arrive: at 64 KiB/s, 4 GiB take 18 h; a stalled or
-/// endlessly slow body ends there at the latest (the connect and first-response timeouts
-/// catch a dead server much earlier).
-pub const MAX_BODY_TIME: Duration = Duration::from_secs(6 * 3600);
-
-/// The certificates of `SSL_CERT_FILE` (a PEM bundle) and of the PEM files of `SSL_CERT_DIR`,
-/// when either variable is set; None otherwise. A set variable that yields no certificate is
-/// an error naming it.
-fn trust_store() -> Result<Option<RootCerts>> {
-    let file = std::env::var_os("SSL_CERT_FILE").map(PathBuf::from);
-    let dir = std::env::var_os("SSL_CERT_DIR").map(PathBuf::from);
-    if file.is_none() && dir.is_none() {
-        return Ok(None);
-    }
-    let mut files: Vec<PathBuf> = file.into_iter().collect();
-    if let Some(dir) = &dir {
-        let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-        let mut found: Vec<PathBuf> =
-            entries.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
-        found.sort();
-        files.extend(found);
-    }
-    let mut certs: Vec<Certificate<'static>> = Vec::new();
-    for f in &files {
-        certs.extend(pem_certificates(f)?);
-    }
-    if certs.is_empty() {
-        return Err(Error::Data(format!(
-            "SSL_CERT_FILE / SSL_CERT_DIR are set but hold no PEM certificate ({})",
-            files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
-        )));
-    }
-    Ok(Some(RootCerts::Specific(Arc::new(certs))))
-}
-
-/// The certificates of one PEM file (other items are skipped).
-fn pem_certificates(path: &Path) -> Result<Vec<Certificate<'static>>> {
-    let pem = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut out = Vec::new();
-    for item in ureq::tls::parse_pem(&pem) {
-        match item {
-            Ok(PemItem::Certificate(c)) => out.push(c.to_owned()),
-            Ok(_) => {}
-            Err(e) => return Err(Error::Data(format!("{}: not a PEM file: {e}", path.display()))),
-        }
-    }
-    Ok(out)
 }
 
 fn progress(len: Option<u64>, url: &str) -> ProgressBar {

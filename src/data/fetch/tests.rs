@@ -95,3 +95,60 @@ fn bad_copies_leave_nothing_and_the_error_lists_every_attempt() {
     assert!(!dest.join("tiny/t.svm").exists() && !dest.join("tiny/t.svm.part").exists());
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Serves one connection on 127.0.0.1: reads the request's head, then hands the stream to
+/// `respond`. Returns the URL of `/f`.
+fn serve_once(respond: impl FnOnce(std::net::TcpStream) + Send + 'static) -> String {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/f", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut head = BufReader::new(stream.try_clone().unwrap());
+        let mut line = String::new();
+        while head.read_line(&mut line).unwrap_or(0) > 2 {
+            line.clear();
+        }
+        respond(stream);
+    });
+    url
+}
+
+/// Downloads `url` into `dest/tiny/t.svm` through the staging of `fetch`, within `limits`.
+fn download_within(url: &str, dest: &Path, limits: http::Limits) -> String {
+    let target = dest.join("tiny/t.svm");
+    let got = staged::place(&target, url, "0", |_| true, |out| http::download(url, out, &limits));
+    let leftovers = std::fs::read_dir(dest.join("tiny")).unwrap().count();
+    assert_eq!(leftovers, 0, "the failed download left a file");
+    got.unwrap_err().to_string()
+}
+
+#[test]
+fn a_stalled_or_endless_body_is_an_error_naming_the_url() {
+    let (root, _, dest) = dirs("stall");
+    let limits = http::Limits {
+        stall: std::time::Duration::from_millis(300),
+        body_time: std::time::Duration::from_secs(60),
+        max_bytes: 1 << 20,
+    };
+    let url = serve_once(|mut s| {
+        s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n0123456789").unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(5));
+    });
+    let started = std::time::Instant::now();
+    let e = download_within(&url, &dest, limits);
+    assert!(e.contains(&url) && e.contains("no data for 0.3 s"), "{e}");
+    assert!(started.elapsed().as_secs() < 4, "the stall was not detected early");
+    let url = serve_once(|mut s| {
+        s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n").unwrap();
+        while s.write_all(&[b'x'; 1 << 16]).is_ok() {}
+    });
+    let e = download_within(&url, &dest, limits);
+    assert!(e.contains(&url) && e.contains("exceeds 1048576 bytes"), "{e}");
+    let url = serve_once(|mut s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1048577\r\n\r\nxx");
+    });
+    let e = download_within(&url, &dest, limits);
+    assert!(e.contains(&url) && e.contains("exceeds 1048576 bytes"), "{e}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

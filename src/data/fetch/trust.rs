@@ -1,0 +1,75 @@
+//! The TLS roots of downloads: the certificates of `SSL_CERT_FILE` and of the PEM files of
+//! `SSL_CERT_DIR` when either is set (e.g. a bundle holding an intercepting proxy's CA);
+//! otherwise the operating system's bundle (the first of [`SYSTEM_BUNDLES`] that exists,
+//! where `update-ca-certificates` / `update-ca-trust` put the local CAs); otherwise the
+//! compiled-in Mozilla roots.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ureq::tls::{Certificate, PemItem, RootCerts};
+
+use crate::error::{Error, Result};
+
+/// Where Linux distributions keep the system trust store as one PEM bundle (Debian, Ubuntu,
+/// Arch, Alpine; Fedora, RHEL; openSUSE), the list `openssl-probe` searches too.
+pub const SYSTEM_BUNDLES: [&str; 6] = [
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/ssl/ca-bundle.pem",
+    "/etc/pki/tls/cacert.pem",
+    "/etc/ssl/cert.pem",
+];
+
+/// The roots to trust: from `SSL_CERT_FILE` / `SSL_CERT_DIR` (a set variable that yields no
+/// certificate is an error naming it), else from the first system bundle of `system` holding
+/// a certificate; None (the compiled-in roots) when neither gives any.
+pub fn roots(system: &[&str]) -> Result<Option<RootCerts>> {
+    let file = std::env::var_os("SSL_CERT_FILE").map(PathBuf::from);
+    let dir = std::env::var_os("SSL_CERT_DIR").map(PathBuf::from);
+    if file.is_none() && dir.is_none() {
+        for bundle in system.iter().map(Path::new).filter(|p| p.is_file()) {
+            // An unreadable or malformed system file is passed over, as curl would.
+            if let Ok(certs) = pem_certificates(bundle).map(Arc::new) {
+                if !certs.is_empty() {
+                    return Ok(Some(RootCerts::Specific(certs)));
+                }
+            }
+        }
+        return Ok(None);
+    }
+    let mut files: Vec<PathBuf> = file.into_iter().collect();
+    if let Some(dir) = &dir {
+        let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+        let mut found: Vec<PathBuf> =
+            entries.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
+        found.sort();
+        files.extend(found);
+    }
+    let mut certs: Vec<Certificate<'static>> = Vec::new();
+    for f in &files {
+        certs.extend(pem_certificates(f)?);
+    }
+    if certs.is_empty() {
+        return Err(Error::Data(format!(
+            "SSL_CERT_FILE / SSL_CERT_DIR are set but hold no PEM certificate ({})",
+            files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(Some(RootCerts::Specific(Arc::new(certs))))
+}
+
+/// The certificates of one PEM file (other items are skipped).
+fn pem_certificates(path: &Path) -> Result<Vec<Certificate<'static>>> {
+    let pem = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut out = Vec::new();
+    for item in ureq::tls::parse_pem(&pem) {
+        match item {
+            Ok(PemItem::Certificate(c)) => out.push(c.to_owned()),
+            Ok(_) => {}
+            Err(e) => return Err(Error::Data(format!("{}: not a PEM file: {e}", path.display()))),
+        }
+    }
+    Ok(out)
+}
