@@ -192,3 +192,38 @@ fn an_idle_sharded_folder_refuses_shards_of_another_config() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn integers_beyond_64_bits_name_their_key_and_range() {
+    let dir = folder("seeds");
+    let base = BASE.replace("NAME", "i");
+    let cases = [
+        (
+            base.replace("seed = 1", "seed = 9223372036854775808"),
+            "c.toml:3: seed: 9223372036854775808 is out of range: a seed is an integer in 0..=9223372036854775807",
+        ),
+        (
+            base.replace("seed = 1", "seed = 18446744073709551616"),
+            "c.toml:3: seed: 18446744073709551616 is out of range: a seed",
+        ),
+        (
+            base.replace("seed = 1", "seed = -1"),
+            "c.toml:3: experiment.seed: -1 is out of range: a seed is an integer in 0..=",
+        ),
+        (
+            base.replace("dim = 3", "dim = 99999999999999999999"),
+            "c.toml:9: dim: 99999999999999999999 is out of range: integers in a config lie in",
+        ),
+        (
+            base + "tune = { lambda = [1, 2], seed = 9223372036854775808, splits = 2 }\n",
+            ": methods[0].tune.seed: 9223372036854775808 is out of range: a seed is an integer in 0..=9223372036854775807",
+        ),
+    ];
+    for (text, says) in cases {
+        std::fs::write(dir.join("c.toml"), &text).unwrap();
+        let o = sslab(&dir, &["validate", "c.toml"], &[]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{says}\n{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

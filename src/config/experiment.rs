@@ -8,6 +8,7 @@ use super::dataset_spec::DatasetSpec;
 use super::datasets;
 use super::methods::{self, MethodSpec};
 use super::raw;
+use super::suggest;
 use super::sweep::Swept;
 use super::tuning::RawTune;
 use super::values::positive;
@@ -91,8 +92,10 @@ pub(super) fn check(
     if let Err(why) = file_name(&name) {
         return Err(at.error(exp.name.span(), format!("experiment.name: {why}")));
     }
-    let seed = u64::try_from(*exp.seed.get_ref())
-        .map_err(|_| at.error(exp.seed.span(), "experiment.seed: must be ≥ 0".into()))?;
+    let seed = u64::try_from(*exp.seed.get_ref()).map_err(|_| {
+        let n = exp.seed.get_ref().to_string();
+        at.error(exp.seed.span(), suggest::out_of_range("experiment.seed", &n))
+    })?;
     let splits = match &exp.splits {
         Some(s) => match positive(s, "experiment.splits", at)? {
             n if n > MAX_SPLITS => {

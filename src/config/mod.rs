@@ -72,10 +72,15 @@ pub fn parse_with(
         raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
             .map_err(|e| {
                 let span = e.span().unwrap_or(0..0);
+                let written = src.get(span.clone()).unwrap_or_default();
                 let message = suggest::serde_message(&suggest::type_message(e.message()));
                 let message = match key_before(src, span.start) {
-                    Some(key) if message.starts_with("expected ") => format!("{key}: {message}"),
-                    _ => message,
+                    Some(key) => match suggest::too_large(e.message(), written) {
+                        Some(n) => suggest::out_of_range(key, n),
+                        None if message.starts_with("expected ") => format!("{key}: {message}"),
+                        None => message,
+                    },
+                    None => message,
                 };
                 at.error(span, message)
             })?;

@@ -22,6 +22,31 @@ pub fn serde_message(message: &str) -> String {
     format!("{message}{}", did_you_mean(word, known))
 }
 
+/// The integer of a serde error about an integer beyond TOML's 64-bit range (``integer `N`
+/// as i128``, ``invalid value: integer `N`, expected i64``, ``u64 value was too large``
+/// with the value's text `written`), if the error is one.
+pub fn too_large<'a>(message: &'a str, written: &'a str) -> Option<&'a str> {
+    if message.contains("value was too large") {
+        return Some(written.trim());
+    }
+    let (_, rest) = message.split_once("integer `")?;
+    let (n, after) = rest.split_once('`')?;
+    (after.starts_with(" as i128") || after.starts_with(", expected i64")).then_some(n)
+}
+
+/// The message for the integer `n` under `key` out of range: a seed lies in 0..=2⁶³−1,
+/// any other integer in TOML's 64-bit range.
+pub fn out_of_range(key: &str, n: &str) -> String {
+    match key.ends_with("seed") {
+        true => format!("{key}: {n} is out of range: a seed is an integer in 0..={}", i64::MAX),
+        false => format!(
+            "{key}: {n} is out of range: integers in a config lie in {}..={}",
+            i64::MIN,
+            i64::MAX
+        ),
+    }
+}
+
 /// A serde type error (``invalid type: string "one", expected f64``) in words:
 /// `expected a number, got the string "one"`; other messages unchanged.
 pub fn type_message(message: &str) -> String {

@@ -12,7 +12,7 @@ use serde::de::IntoDeserializer;
 use toml::de::{DeTable, DeValue};
 use toml::{Spanned, Value};
 
-use super::sweep;
+use super::{suggest, sweep};
 use crate::engine::{Checked, Located, Method};
 use crate::error::Result;
 
@@ -97,14 +97,17 @@ fn raw(v: Spanned<DeValue>, i: usize, at: Located) -> Result<RawTune> {
     for (k, v) in items {
         let key = Spanned::new(k.span(), k.get_ref().to_string());
         match key.get_ref().as_str() {
-            "seed" => r.seed = Some(value(v, at)?),
-            "splits" => r.splits = Some(value(v, at)?),
-            "criterion" => r.criterion = Some(value(v, at)?),
+            "seed" => r.seed = Some(value(v, &format!("methods[{i}].tune.seed"), at)?),
+            "splits" => r.splits = Some(value(v, &format!("methods[{i}].tune.splits"), at)?),
+            "criterion" => r.criterion = Some(value(v, "", at)?),
             name => {
                 let list = match v.into_inner() {
                     DeValue::Array(a) if !a.is_empty() => a
                         .into_iter()
-                        .map(|x| Ok((value(x.clone(), at)?, sweep::text(&x, at))))
+                        .map(|x| {
+                            let key = format!("methods[{i}].tune.{name}");
+                            Ok((value(x.clone(), &key, at)?, sweep::text(&x, at)))
+                        })
                         .collect::<Result<Vec<_>>>()?,
                     _ => {
                         return Err(at.error(
@@ -122,12 +125,17 @@ fn raw(v: Spanned<DeValue>, i: usize, at: Located) -> Result<RawTune> {
     Ok(r)
 }
 
-/// A parsed value with its span.
-fn value(v: Spanned<DeValue>, at: Located) -> Result<Spanned<Value>> {
+/// A parsed value with its span; an integer beyond 64 bits is an error naming `key`.
+fn value(v: Spanned<DeValue>, key: &str, at: Located) -> Result<Spanned<Value>> {
     let s = v.span();
-    Value::deserialize(v.into_deserializer())
-        .map(|x| Spanned::new(s.clone(), x))
-        .map_err(|e| at.error(s, e.message().to_string()))
+    Value::deserialize(v.into_deserializer()).map(|x| Spanned::new(s.clone(), x)).map_err(|e| {
+        let written = at.src.get(s.clone()).unwrap_or_default();
+        let message = match suggest::too_large(e.message(), written) {
+            Some(n) => suggest::out_of_range(key, n),
+            None => e.message().to_string(),
+        };
+        at.error(s, message)
+    })
 }
 
 /// Checks a tuning block: `check` checks the entry with one grid point's values added (an
