@@ -2,6 +2,9 @@
 //! kind (`data::kinds`) reads the rest. Generated sources are checked here in full; a file
 //! dataset's sizes are checked against its rows when they are read ([`DatasetSpec`]).
 
+use std::collections::HashMap;
+use std::ops::Range;
+
 use toml::{Spanned, Value};
 
 use super::dataset_spec::{Checks, DatasetSpec, two_classes};
@@ -17,8 +20,35 @@ const SIZE_KEYS: [&str; 4] = ["labeled", "unlabeled", "labeled_per_class", "unla
 
 /// Sources already read, keyed by their kind and keys as written: entries that differ only
 /// in name and split sizes share one source (one read of its files, and the runner's
-/// per-dataset store).
-pub(super) type Read = Vec<(String, Source)>;
+/// per-dataset store). A value's text is hashed once per place it is written, however many
+/// expanded entries share it.
+#[derive(Default)]
+pub(super) struct Read {
+    /// An id per distinct value text, and the id of the text at each span seen.
+    texts: HashMap<String, usize>,
+    spans: HashMap<Range<usize>, usize>,
+    sources: HashMap<(String, Vec<(String, usize)>), Source>,
+}
+
+impl Read {
+    /// The key of `entry`: its kind and, per key, the id of its value's text.
+    fn key(&mut self, entry: &Entry) -> (String, Vec<(String, usize)>) {
+        let mut ids = Vec::new();
+        for (k, span, text) in entry.written() {
+            let id = match self.spans.get(&span) {
+                Some(id) => *id,
+                None => {
+                    let next = self.texts.len();
+                    let id = *self.texts.entry(text.to_string()).or_insert(next);
+                    self.spans.insert(span, id);
+                    id
+                }
+            };
+            ids.push((k.to_string(), id));
+        }
+        (entry.kind().to_string(), ids)
+    }
+}
 
 /// What every dataset entry of one config is checked against.
 pub(super) struct Context<'a> {
@@ -58,12 +88,12 @@ pub(super) fn dataset(
             format!("unknown kind `{}`{hint} (known: {})", entry.kind(), known.join(", ")),
         )
     })?;
-    let written = entry.written();
-    let Source { data: source, test } = match read.iter().find(|(k, _)| *k == written) {
-        Some((_, s)) => s.clone(),
+    let key = read.key(&entry);
+    let Source { data: source, test } = match read.sources.get(&key) {
+        Some(s) => s.clone(),
         None => {
             let s = found.read(&entry, splits)?;
-            read.push((written, s.clone()));
+            read.sources.insert(key, s.clone());
             s
         }
     };

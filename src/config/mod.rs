@@ -57,35 +57,48 @@ pub fn parse_with(
     families: &[&dyn Family],
     kinds: &[&dyn DatasetKind],
 ) -> Result<Experiment> {
-    let plain = Located { path, src, swept: &[], grid: &[] };
+    let newlines = crate::engine::newlines(src);
+    let plain = Located { path, src, swept: &[], grid: &[], newlines: &newlines };
     let syntax =
         |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
     let doc = toml::de::DeTable::parse(src).map_err(syntax)?;
     let span = doc.span();
     let mut root = doc.into_inner();
-    let (datasets, mut origins) = sweep::expand(&mut root, "datasets", plain)?;
-    let (methods, more) = sweep::expand(&mut root, "methods", plain)?;
+    let (dataset_picks, mut origins) = sweep::expand(&root, "datasets", plain)?;
+    let (method_picks, more) = sweep::expand(&root, "methods", plain)?;
     origins.extend(more);
-    let at = Located { path, src, swept: &origins, grid: &[] };
+    origins.sort_by_key(|(span, _)| span.start);
+    let at = Located { swept: &origins, ..plain };
     let tunes = tuning::extract(&mut root, at)?;
-    let raw =
+    let mut raw =
         raw::Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(span, root)))
-            .map_err(|e| {
-                let span = e.span().unwrap_or(0..0);
-                let written = src.get(span.clone()).unwrap_or_default();
-                let message = suggest::serde_message(&suggest::type_message(e.message()));
-                let message = match key_before(src, span.start) {
-                    Some(key) => match suggest::too_large(e.message(), written) {
-                        Some(n) => suggest::out_of_range(key, n),
-                        None if message.starts_with("expected ") => format!("{key}: {message}"),
-                        None => message,
-                    },
-                    None => message,
-                };
-                at.error(span, message)
-            })?;
-    let methods = methods.into_iter().zip(tunes).collect();
-    experiment::check(raw, datasets, methods, at, hash(src)?, families, kinds)
+            .map_err(|e| serde_error(e, at))?;
+    let (datasets, dataset_sweeps) =
+        sweep::apply(&raw.datasets, dataset_picks, at)?.into_iter().unzip();
+    raw.datasets = datasets;
+    let method_tunes: Vec<_> = method_picks.iter().map(|p| tunes[p.entry].clone()).collect();
+    let (methods, method_sweeps): (_, Vec<_>) =
+        sweep::apply(&raw.methods, method_picks, at)?.into_iter().unzip();
+    raw.methods = methods;
+    let methods = method_sweeps.into_iter().zip(method_tunes).collect();
+    experiment::check(raw, dataset_sweeps, methods, at, hash(src)?, families, kinds)
+}
+
+/// A deserialization error of the config at its line, in words: a type error names its
+/// key, an integer beyond 64 bits its range.
+fn serde_error(e: toml::de::Error, at: Located) -> Error {
+    let span = e.span().unwrap_or(0..0);
+    let written = at.src.get(span.clone()).unwrap_or_default();
+    let message = suggest::serde_message(&suggest::type_message(e.message()));
+    let message = match key_before(at.src, span.start) {
+        Some(key) => match suggest::too_large(e.message(), written) {
+            Some(n) => suggest::out_of_range(key, n),
+            None if message.starts_with("expected ") => format!("{key}: {message}"),
+            None => message,
+        },
+        None => message,
+    };
+    at.error(span, message)
 }
 
 /// The key written before the value at byte `at` on its line (`key = value`), if any.

@@ -8,7 +8,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::{Spanned, Value};
 
-use crate::engine::Located;
+use crate::engine::{Located, Shared};
 use crate::error::Result;
 
 /// A whole config file.
@@ -34,18 +34,19 @@ pub struct Experiment {
     pub splits: Option<Spanned<i64>>,
 }
 
-/// One `[[methods]]` or `[[datasets]]` table: each key with its value.
-pub type Table = BTreeMap<String, Spanned<toml::Value>>;
+/// One `[[methods]]` or `[[datasets]]` table: each key with its value (shared by the
+/// entries its sweeps expand to).
+pub type Table = BTreeMap<String, Spanned<Shared>>;
 
 /// A table's span, `kind` (required), `name` (optional) and its other keys.
 pub type TableParts =
-    (Range<usize>, Spanned<String>, Option<Spanned<String>>, Vec<(String, Spanned<Value>)>);
+    (Range<usize>, Spanned<String>, Option<Spanned<String>>, Vec<(String, Spanned<Shared>)>);
 
 /// Splits a `[[methods]]` or `[[datasets]]` table into its span, `kind`, `name` and the rest.
 pub fn table_parts(table: Spanned<Table>, at: Located) -> Result<TableParts> {
     let span = table.span();
     let mut values = table.into_inner();
-    let string = |v: Spanned<Value>| match v.get_ref() {
+    let string = |v: Spanned<Shared>| match &**v.get_ref() {
         Value::String(s) => Ok(Spanned::new(v.span(), s.clone())),
         other => Err(at.error(
             v.span(),

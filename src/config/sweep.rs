@@ -9,29 +9,20 @@
 
 use std::ops::Range;
 
+use serde::Deserialize;
 use toml::Spanned;
-use toml::de::{DeArray, DeString, DeTable, DeValue};
+use toml::de::{DeString, DeTable, DeValue};
 
+use super::raw::Table;
 use crate::engine::Located;
 use crate::error::Result;
 
 /// The most entries a config's `[[datasets]]` (or `[[methods]]`) may expand to.
 const MAX_ENTRIES: usize = 10_000;
 
-/// The most values (numbers, strings, …) the expanded entries of a config may hold in all:
-/// each expanded entry is a copy of its entry.
-const MAX_VALUES: usize = 10_000_000;
-
-/// The number of scalar values in `v` (lists and tables counted by their contents) as a
-/// copy of it holds them: a sweep counts as the one value it is replaced by.
-fn weight(v: &DeValue) -> usize {
-    match v {
-        DeValue::Table(t) if t.contains_key("sweep") => 1,
-        DeValue::Array(a) => a.iter().map(|x| weight(x.get_ref())).sum::<usize>().max(1),
-        DeValue::Table(t) => t.values().map(|x| weight(x.get_ref())).sum::<usize>().max(1),
-        _ => 1,
-    }
-}
+/// The most bytes of swept values (as written) and labels the expanded entries of a config
+/// may hold in all: each keeps the text of the values it took.
+const MAX_TEXT: usize = 64 << 20;
 
 /// What an expanded entry took from its sweeps.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +37,15 @@ pub struct Swept {
 /// Where a swept value is written and what it is (`datasets[1].dim, sweep value 3 of 4`).
 pub type Origin = (Range<usize>, String);
 
+/// One expanded entry: the entry it comes from, the values its sweeps set (each swept key,
+/// and `name` when its placeholders were filled), and what it swept. The entry's other
+/// values are not copied: [`apply`] shares them.
+pub struct Pick<'i> {
+    pub entry: usize,
+    set: DeTable<'i>,
+    swept: Swept,
+}
+
 /// One swept key of an entry.
 struct Axis<'i> {
     key: String,
@@ -54,66 +54,98 @@ struct Axis<'i> {
     zip: Option<String>,
 }
 
-/// Expands the sweeps of the `table` array of `root` (`datasets` or `methods`) in place;
-/// returns, per expanded entry, what it swept, and the origins of swept values.
+/// The expansion of the `table` array of `root` (`datasets` or `methods`): one pick per
+/// expanded entry (an entry without sweeps is one pick), and the origins of the swept
+/// values, sorted by position.
 pub fn expand<'i>(
-    root: &mut DeTable<'i>,
+    root: &DeTable<'i>,
     table: &str,
     at: Located,
-) -> Result<(Vec<Swept>, Vec<Origin>)> {
-    let Some(entries) = root.get_mut(table) else { return Ok((Vec::new(), Vec::new())) };
-    let DeValue::Array(array) = entries.get_mut() else { return Ok((Vec::new(), Vec::new())) };
-    let mut out = DeArray::new();
-    let (mut swept, mut origins) = (Vec::new(), Vec::new());
+) -> Result<(Vec<Pick<'i>>, Vec<Origin>)> {
+    let Some(DeValue::Array(array)) = root.get(table).map(Spanned::get_ref) else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let (mut picks, mut origins) = (Vec::new(), Vec::new());
+    let mut text = 0usize;
     for (i, entry) in array.iter().enumerate() {
+        let unswept = Pick { entry: i, set: DeTable::new(), swept: Swept::default() };
         let DeValue::Table(t) = entry.get_ref() else {
-            out.push(entry.clone());
-            swept.push(Swept::default());
+            picks.push(unswept);
             continue;
         };
         let axes = axes(t, &format!("{table}[{i}]"), at)?;
         if axes.is_empty() {
-            out.push(entry.clone());
-            swept.push(Swept::default());
+            picks.push(unswept);
             continue;
         }
         let lengths: Vec<usize> = axes.iter().map(|g| g[0].values.len()).collect();
         let size = lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l)).unwrap_or(usize::MAX);
-        if size.saturating_add(out.len()) > MAX_ENTRIES {
+        if size.saturating_add(picks.len()) > MAX_ENTRIES {
             return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} entries; at most {MAX_ENTRIES} per config")));
         }
-        let copied = size.saturating_mul(weight(entry.get_ref()));
-        if copied > MAX_VALUES {
-            return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its sweeps expand to {size} copies of an entry of {} values, {copied} in all; at most {MAX_VALUES} per config (sweep fewer values or put the large value in a data file)", weight(entry.get_ref()))));
+        // Each expanded entry keeps the text and label of one value per axis.
+        let longest: usize = axes
+            .iter()
+            .flatten()
+            .map(|a| a.values.iter().zip(&a.labels).map(|(v, l)| v.span().len() + l.len()).max())
+            .map(Option::unwrap_or_default)
+            .sum();
+        text = text.saturating_add(size.saturating_mul(longest));
+        if text > MAX_TEXT {
+            return Err(at.error(axes[0][0].values[0].span(), format!("{table}[{i}]: its swept values are too long to keep with each of its {size} entries (at most {} MiB of swept text per config); sweep shorter values, e.g. put a long list in a data file", MAX_TEXT >> 20)));
+        }
+        for axis in axes.iter().flatten() {
+            for (j, v) in axis.values.iter().enumerate() {
+                let what = format!(
+                    "{table}[{i}].{}, sweep value {} of {}",
+                    axis.key,
+                    j + 1,
+                    axis.values.len()
+                );
+                origins.push((v.span(), what));
+            }
         }
         for pick in combinations(&lengths) {
-            let mut t = t.clone();
+            let mut set = DeTable::new();
             let mut s = Swept::default();
             let mut labels = Vec::new();
             for (group, &j) in axes.iter().zip(&pick) {
                 for axis in group {
                     let v = axis.values[j].clone();
-                    origins.push((
-                        v.span(),
-                        format!(
-                            "{table}[{i}].{}, sweep value {} of {}",
-                            axis.key,
-                            j + 1,
-                            axis.values.len()
-                        ),
-                    ));
-                    s.values.push((axis.key.clone(), text(&v, at)));
+                    s.values.push((axis.key.clone(), self::text(&v, at)));
                     labels.push((axis.key.as_str(), axis.labels[j].as_str()));
-                    t.insert(Spanned::new(v.span(), DeString::from(axis.key.clone())), v);
+                    set.insert(Spanned::new(v.span(), DeString::from(axis.key.clone())), v);
                 }
             }
-            s.suffix = name(&mut t, &labels, &format!("{table}[{i}]"), at)?;
-            out.push(Spanned::new(entry.span(), DeValue::Table(t)));
-            swept.push(s);
+            let (suffix, name) = name(t, &labels, &format!("{table}[{i}]"), at)?;
+            s.suffix = suffix;
+            set.extend(name);
+            picks.push(Pick { entry: i, set, swept: s });
         }
     }
-    *array = out;
-    Ok((swept, origins))
+    origins.sort_by_key(|(span, _)| span.start);
+    Ok((picks, origins))
+}
+
+/// The expanded entries of `picks`, each its entry of `entries` with the values its sweeps
+/// set; the other values are shared with the entry, not copied.
+pub fn apply(
+    entries: &[Spanned<Table>],
+    picks: Vec<Pick>,
+    at: Located,
+) -> Result<Vec<(Spanned<Table>, Swept)>> {
+    picks
+        .into_iter()
+        .map(|p| {
+            let base = &entries[p.entry];
+            let mut t = base.get_ref().clone();
+            if !p.set.is_empty() {
+                let de = toml::de::Deserializer::from(Spanned::new(base.span(), p.set));
+                t.extend(Table::deserialize(de).map_err(|e| super::serde_error(e, at))?);
+            }
+            Ok((Spanned::new(base.span(), t), p.swept))
+        })
+        .collect()
 }
 
 /// The swept keys of one entry, grouped so that each zip group is one axis (keys in file order).
@@ -225,17 +257,23 @@ fn label(v: &Spanned<DeValue>, at: Located) -> String {
     }
 }
 
-/// Fills the `{key}` placeholders of the entry's `name` with `labels` and returns an empty
-/// suffix; without placeholders returns `[key=label,...]` for the caller to append.
-fn name(t: &mut DeTable, labels: &[(&str, &str)], entry: &str, at: Located) -> Result<String> {
+/// Fills the `{key}` placeholders of the entry's `name` with `labels`: returns an empty
+/// suffix and the filled name to set; without placeholders returns `[key=label,...]` for
+/// the caller to append, and nothing to set.
+fn name<'i>(
+    t: &DeTable<'i>,
+    labels: &[(&str, &str)],
+    entry: &str,
+    at: Located,
+) -> Result<(String, Option<(Spanned<DeString<'i>>, Spanned<DeValue<'i>>)>)> {
     let suffix = format!(
         "[{}]",
         labels.iter().map(|(k, l)| format!("{k}={l}")).collect::<Vec<_>>().join(",")
     );
-    let Some(v) = t.get_mut("name") else { return Ok(suffix) };
+    let Some((k, v)) = t.get_key_value("name") else { return Ok((suffix, None)) };
     let Some(template) = v.get_ref().as_str().filter(|s| s.contains('{')).map(str::to_string)
     else {
-        return Ok(suffix);
+        return Ok((suffix, None));
     };
     let mut filled = String::new();
     let mut rest = template.as_str();
@@ -259,6 +297,6 @@ fn name(t: &mut DeTable, labels: &[(&str, &str)], entry: &str, at: Located) -> R
         rest = &rest[close + 1..];
     }
     filled.push_str(rest);
-    *v = Spanned::new(v.span(), DeValue::String(DeString::from(filled)));
-    Ok(String::new())
+    let value = Spanned::new(v.span(), DeValue::String(DeString::from(filled)));
+    Ok((String::new(), Some((k.clone(), value))))
 }

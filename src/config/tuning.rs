@@ -13,7 +13,7 @@ use toml::de::{DeTable, DeValue};
 use toml::{Spanned, Value};
 
 use super::{suggest, sweep};
-use crate::engine::{Checked, Located, Method};
+use crate::engine::{Checked, Located, Method, Shared};
 use crate::error::Result;
 
 /// How a tuned method is scored on a tuning split.
@@ -53,24 +53,24 @@ pub struct Tuning {
 }
 
 /// A grid key's listed values, each with its text as written.
-type GridValues = Vec<(Spanned<Value>, String)>;
+type GridValues = Vec<(Spanned<Shared>, String)>;
 
 /// A `tune` table as written: the grid keys with their listed values, and the settings.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct RawTune {
     span: Range<usize>,
     /// Each grid key with its values and their text as written.
     keys: Vec<(Spanned<String>, GridValues)>,
-    seed: Option<Spanned<Value>>,
-    splits: Option<Spanned<Value>>,
-    criterion: Option<Spanned<Value>>,
+    seed: Option<Spanned<Shared>>,
+    splits: Option<Spanned<Shared>>,
+    criterion: Option<Spanned<Shared>>,
 }
 
 /// The most grid points of one entry.
 const MAX_POINTS: usize = 1_000;
 
-/// Removes the `tune` table of every `[[methods]]` entry of `root` (after sweeps expanded
-/// them); returns one per entry, in order.
+/// Removes the `tune` table of every `[[methods]]` entry of `root` (as written, before its
+/// sweeps expand it); returns one per entry, in order.
 pub fn extract(root: &mut DeTable, at: Located) -> Result<Vec<Option<RawTune>>> {
     let Some(entries) = root.get_mut("methods") else { return Ok(Vec::new()) };
     let DeValue::Array(array) = entries.get_mut() else { return Ok(Vec::new()) };
@@ -126,9 +126,9 @@ fn raw(v: Spanned<DeValue>, i: usize, at: Located) -> Result<RawTune> {
 }
 
 /// A parsed value with its span; an integer beyond 64 bits is an error naming `key`.
-fn value(v: Spanned<DeValue>, key: &str, at: Located) -> Result<Spanned<Value>> {
+fn value(v: Spanned<DeValue>, key: &str, at: Located) -> Result<Spanned<Shared>> {
     let s = v.span();
-    Value::deserialize(v.into_deserializer()).map(|x| Spanned::new(s.clone(), x)).map_err(|e| {
+    Shared::deserialize(v.into_deserializer()).map(|x| Spanned::new(s.clone(), x)).map_err(|e| {
         let written = at.src.get(s.clone()).unwrap_or_default();
         let message = match suggest::too_large(e.message(), written) {
             Some(n) => suggest::out_of_range(key, n),
@@ -147,7 +147,7 @@ pub fn check(
     set: &[String],
     eval_seed: u64,
     at: Located,
-    check: impl Fn(Vec<(String, Spanned<Value>)>, Located) -> Result<Checked>,
+    check: impl Fn(Vec<(String, Spanned<Shared>)>, Located) -> Result<Checked>,
 ) -> Result<(Tuning, Vec<String>)> {
     let key = |k: &str| format!("methods[{i}].tune.{k}");
     if raw.keys.is_empty() {

@@ -2,10 +2,12 @@
 //! value with its byte span, so that each error names the file, the line and the key
 //! (`cfg.toml:12: methods[1].lambda: ...`, `cfg.toml:7: datasets[0].dim: ...`).
 
-use std::ops::Range;
+use std::ops::{Deref, Range};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
 use toml::{Spanned, Value};
 
 use crate::error::{Error, Result};
@@ -21,22 +23,60 @@ pub struct Located<'a> {
     /// The same for the values of one tuning grid point (searched after `swept`; kept apart
     /// so that checking a grid point does not copy every sweep's origins).
     pub grid: &'a [(Range<usize>, String)],
+    /// The byte offsets of the line ends of `src` (see [`newlines`]): a line number is a
+    /// binary search, not a scan of the text before it.
+    pub newlines: &'a [usize],
+}
+
+/// The byte offsets of the `\n`s of `src`, for [`Located::newlines`].
+pub fn newlines(src: &str) -> Vec<usize> {
+    src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect()
 }
 
 impl Located<'_> {
     /// An error at the line containing the start of `span`.
     pub fn error(&self, span: Range<usize>, mut message: String) -> Error {
         let offset = span.start.min(self.src.len());
-        if let Some((_, what)) =
-            self.swept.iter().chain(self.grid).find(|(s, _)| s.contains(&offset))
+        // `swept` is sorted by start and its spans are disjoint (the values of sweep lists).
+        let after = self.swept.partition_point(|(s, _)| s.start <= offset);
+        let swept = after.checked_sub(1).map(|i| &self.swept[i]);
+        if let Some((_, what)) = swept
+            .filter(|(s, _)| s.contains(&offset))
+            .or_else(|| self.grid.iter().find(|(s, _)| s.contains(&offset)))
         {
             message.push_str(&format!(" (at {what})"));
         }
         Error::Config {
             path: PathBuf::from(self.path),
-            line: self.src[..offset].matches('\n').count() + 1,
+            line: self.newlines.partition_point(|&n| n < offset) + 1,
             message,
         }
+    }
+}
+
+/// A value of an entry, shared by the entries a sweep expands it to: a large unswept value
+/// (a list of 400,000 means) is held once, however many values are swept beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shared(Arc<Value>);
+
+impl Shared {
+    /// A value to share.
+    pub fn new(v: Value) -> Self {
+        Shared(Arc::new(v))
+    }
+}
+
+impl Deref for Shared {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Shared {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Value::deserialize(d).map(Shared::new)
     }
 }
 
@@ -49,7 +89,7 @@ pub struct Entry<'a> {
     index: usize,
     span: Range<usize>,
     kind: Spanned<String>,
-    values: Vec<(String, Spanned<Value>)>,
+    values: Vec<(String, Spanned<Shared>)>,
 }
 
 impl<'a> Entry<'a> {
@@ -61,7 +101,7 @@ impl<'a> Entry<'a> {
         index: usize,
         span: Range<usize>,
         kind: Spanned<String>,
-        mut values: Vec<(String, Spanned<Value>)>,
+        mut values: Vec<(String, Spanned<Shared>)>,
     ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
         Entry { at, section, index, span, kind, values }
@@ -89,10 +129,10 @@ impl<'a> Entry<'a> {
 
     /// The raw value of `key`.
     pub fn value(&self, key: &str) -> Option<&Value> {
-        self.spanned(key).map(Spanned::get_ref)
+        self.spanned(key).map(|v| &**v.get_ref())
     }
 
-    fn spanned(&self, key: &str) -> Option<&Spanned<Value>> {
+    fn spanned(&self, key: &str) -> Option<&Spanned<Shared>> {
         self.values.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
@@ -121,12 +161,10 @@ impl<'a> Entry<'a> {
         self.at.error(self.span(key), message)
     }
 
-    /// The kind, keys and values as written in the file (`key=value;` each, in order): two
-    /// entries with the same text read the same data.
-    pub fn written(&self) -> String {
-        let text: String =
-            self.values.iter().map(|(k, v)| format!("{k}={};", &self.at.src[v.span()])).collect();
-        format!("{};{text}", self.kind())
+    /// The keys with the spans and the text of their values as written, in order: two
+    /// entries of one kind with the same texts read the same data.
+    pub fn written(&self) -> impl Iterator<Item = (&str, Range<usize>, &str)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v.span(), &self.at.src[v.span()]))
     }
 
     /// Maps a parameter error of a checked type to the line of the offending key (of
@@ -183,7 +221,7 @@ impl<'a> Entry<'a> {
     /// and the type in words.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
         let Some(v) = self.spanned(key) else { return Ok(None) };
-        v.get_ref().clone().try_into().map(Some).map_err(|e: toml::de::Error| {
+        Value::clone(v.get_ref()).try_into().map(Some).map_err(|e: toml::de::Error| {
             self.error(key, crate::config::suggest::type_message(e.message()))
         })
     }

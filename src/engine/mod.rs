@@ -12,7 +12,7 @@ pub mod memory;
 mod scores;
 mod store;
 
-pub use entry::{Entry, Lines, Located};
+pub use entry::{Entry, Lines, Located, Shared, newlines};
 pub use fitted::{Fitted, Reported};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
