@@ -257,6 +257,9 @@ fn label(v: &Spanned<DeValue>, at: Located) -> String {
     }
 }
 
+/// A key and the value an expanded entry sets it to.
+type Setting<'i> = (Spanned<DeString<'i>>, Spanned<DeValue<'i>>);
+
 /// Fills the `{key}` placeholders of the entry's `name` with `labels`: returns an empty
 /// suffix and the filled name to set; without placeholders returns `[key=label,...]` for
 /// the caller to append, and nothing to set.
@@ -265,7 +268,7 @@ fn name<'i>(
     labels: &[(&str, &str)],
     entry: &str,
     at: Located,
-) -> Result<(String, Option<(Spanned<DeString<'i>>, Spanned<DeValue<'i>>)>)> {
+) -> Result<(String, Option<Setting<'i>>)> {
     let suffix = format!(
         "[{}]",
         labels.iter().map(|(k, l)| format!("{k}={l}")).collect::<Vec<_>>().join(",")

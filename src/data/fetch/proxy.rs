@@ -15,10 +15,9 @@ pub fn for_url(url: &str, var: impl Fn(&str) -> Option<String>) -> Result<Option
     let var = |name: &str| var(name).filter(|v| !v.trim().is_empty());
     let uri: Uri = url.parse().map_err(|e| Error::Data(format!("{url}: not a URL: {e}")))?;
     let host = uri.host().unwrap_or_default().trim_matches(['[', ']']).to_ascii_lowercase();
-    if let Some(list) = var("NO_PROXY").or_else(|| var("no_proxy")) {
-        if list.split([',', ' ']).any(|entry| bypasses(entry, &host)) {
-            return Ok(None);
-        }
+    let no_proxy = var("NO_PROXY").or_else(|| var("no_proxy")).unwrap_or_default();
+    if no_proxy.split([',', ' ']).any(|entry| bypasses(entry, &host)) {
+        return Ok(None);
     }
     let names: [&str; 4] = match uri.scheme_str() {
         Some("https") => ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"],

@@ -31,10 +31,11 @@ pub fn roots(system: &[&str]) -> Result<Option<RootCerts>> {
     if file.is_none() && dir.is_none() {
         for bundle in system.iter().map(Path::new).filter(|p| p.is_file()) {
             // An unreadable or malformed system file is passed over, as curl would.
-            if let Ok(certs) = pem_certificates(bundle).map(Arc::new) {
-                if !certs.is_empty() {
-                    return Ok(Some(RootCerts::Specific(certs)));
+            match pem_certificates(bundle) {
+                Ok(certs) if !certs.is_empty() => {
+                    return Ok(Some(RootCerts::Specific(Arc::new(certs))));
                 }
+                _ => {}
             }
         }
         return Ok(None);
