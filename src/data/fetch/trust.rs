@@ -74,3 +74,31 @@ fn pem_certificates(path: &Path) -> Result<Vec<Certificate<'static>>> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A self-signed certificate (made with `openssl req -x509`; its key was thrown away).
+    const CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBijCCATGgAwIBAgIUDdXxs6h1XFs7BpJ3jqUXYXVwONswCgYIKoZIzj0EAwIw\nGzEZMBcGA1UEAwwQc3NsYWIgdHJ1c3QgdGVzdDAeFw0yNjExMjQxMDU4MjJaFw0z\nNjExMjExMDU4MjJaMBsxGTAXBgNVBAMMEHNzbGFiIHRydXN0IHRlc3QwWTATBgcq\nhkjOPQIBBggqhkjOPQMBBwNCAASqabI7LHZVKPdBlTW/uRKaKsLH//1TSWhaas7c\nqL9VYVxpQAZV9mKAWgaofzx860Cx9YTxIFrnrWvXw+Zhn60qo1MwUTAdBgNVHQ4E\nFgQUkCIWw6uXazzsDN2q8YTJ1kfoeeAwHwYDVR0jBBgwFoAUkCIWw6uXazzsDN2q\n8YTJ1kfoeeAwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiADL9S4\nyX+KD3hJKKHeGQLkUUZVNl6zza/ZJ7aUyAXBFQIgd7IgqaKYBu/euKgShlA9+T+9\n4nOF7Z6auDNLOtFq+t0=\n-----END CERTIFICATE-----";
+
+    #[test]
+    fn the_first_system_bundle_holding_a_certificate_is_used() {
+        if std::env::var_os("SSL_CERT_FILE").is_some() || std::env::var_os("SSL_CERT_DIR").is_some()
+        {
+            println!("SKIPPED (not counted as passed): SSL_CERT_FILE or SSL_CERT_DIR is set");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("sslab-trust-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (empty, bundle) = (dir.join("empty.pem"), dir.join("bundle.pem"));
+        std::fs::write(&empty, "no certificate here\n").unwrap();
+        std::fs::write(&bundle, format!("{CERT}\n{CERT}\n")).unwrap();
+        let path = |p: &Path| p.to_str().unwrap().to_string();
+        let (missing, empty, bundle) = (path(&dir.join("missing")), path(&empty), path(&bundle));
+        let got = roots(&[&missing, &empty, &bundle]).unwrap();
+        assert!(matches!(got, Some(RootCerts::Specific(c)) if c.len() == 2));
+        assert!(roots(&[&missing, &empty]).unwrap().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
