@@ -81,9 +81,10 @@ impl ScoreLog {
         let (split, mut record) = (split.to_string(), Vec::new());
         let mut put = |row: usize, class: String, score: f64| {
             record.clear();
-            // `{}` of an f64 is Rust's shortest representation that reads back exactly.
+            // `{:?}` of an f64: Rust's shortest form that reads back exactly, with an exponent
+            // for very large or small magnitudes (`1e-300`, not 300 zeros).
             record.extend([dataset.to_string(), split.clone(), method.to_string()]);
-            record.extend([set.to_string(), row.to_string(), class, format!("{score}")]);
+            record.extend([set.to_string(), row.to_string(), class, format!("{score:?}")]);
             w.write_record(&record)
         };
         let bad = |e: csv::Error| Error::Csv { path: self.path.clone(), message: e.to_string() };
