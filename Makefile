@@ -198,10 +198,18 @@ fuzz:
 # ~/.cache/sslab-py-venv (created when missing); `make test-python` also runs its tests
 # (scikit-learn's estimator checks, parity with the CLI; SKIPPED without python3/venv).
 PY_VENV ?= $(HOME)/.cache/sslab-py-venv
-.PHONY: python test-python
+.PHONY: python test-python bench-python
 python:
 	test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
 	$(PY_VENV)/bin/pip install ./python
 
 test-python:
 	SSLAB_PY_VENV=$(PY_VENV) python/run_tests.sh
+
+# Benchmark, not a test: Python fit against CLI fit on the same splits (QLDS at d = 400,
+# n = 2,000; TSVM on the 10^5-document corpus of bench-peers, generated when missing),
+# alternated rounds (BENCH_REPS, BENCH_TSVM_REPS), medians and load average in one table;
+# peak memory of a C- against an F-ordered input.
+bench-python: python
+	$(CARGO) build --release --locked --bin sslab
+	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py

@@ -1,9 +1,17 @@
-"""Benchmark, not a test: the Python package's overhead over the CLI's fit, and a no-copy
-check by peak memory. Numbers go to docs/python.md.
+"""Benchmark, not a test: the Python package's fit against the CLI's on the same rows, and a
+no-copy check by peak memory. `make bench-python` runs all of it and prints one table
+(numbers go to docs/python.md).
 
-Usage (the venv of `make python`; SSLAB_BIN: the CLI, PEERS: the `peers` example binary
-of `make bench-peers`, PEERS_DATA: its 10^5-document corpus):
-    python python/benches/overhead.py qlds | tsvm | memory
+Usage (the venv of `make python`; SSLAB_BIN: the CLI; PEERS_DATA: the 10^5-document corpus
+of `make bench-peers`, generated here by ../shared/bench/synth_sparse.py when missing):
+    python python/benches/overhead.py [qlds] [tsvm] [memory]     (default: all three)
+Repetitions: BENCH_REPS (QLDS rounds of 15 splits, default 5), BENCH_TSVM_REPS (default 3).
+Each round runs the CLI, then Python (alternated), one thread each; the table gives the
+medians over all fits (seconds) and the load average before and after. "CLI fit_seconds" is
+the column of results.csv (the library's fit and scoring; the split's rows were copied into
+labeled and unlabeled blocks before, when the split was drawn); "Python fit" the wall time
+of `est.fit` (input checks, that copy, the library's fit); "Python fit_seconds_" the
+library's fit inside it, the CLI's span.
 """
 
 import os
@@ -14,31 +22,78 @@ import tempfile
 import time
 
 import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
 import sslab
 
-REPS = 15
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.environ.get("PEERS_DATA", os.path.expanduser("~/.cache/sslab-peers-data"))
+SYNTH = os.path.join(HERE, "..", "..", "..", "shared", "bench", "synth_sparse.py")
+ROWS, MEMORY = [], []
+
+
+def cli_run(tmp, config):
+    """`sslab run` of the TOML text `config` in `tmp`, one thread: its results and splits."""
+    with open(os.path.join(tmp, "b.toml"), "w") as f:
+        f.write(config)
+    subprocess.run([os.environ["SSLAB_BIN"], "run", "b.toml", "--out", "out", "--quiet",
+                    "--threads", "1", "--force"], cwd=tmp, check=True, capture_output=True)
+    results = pd.read_csv(os.path.join(tmp, "out", "b", "results.csv"))
+    splits = pd.read_csv(os.path.join(tmp, "out", "b", "splits", "g.csv"), dtype=str)
+    rows = [([int(i) for i in r.labeled.split()], [int(i) for i in r.unlabeled.split()])
+            for r in splits.itertuples()]
+    return results, rows
+
+
+def python_fits(make, X, y, splits):
+    """Fit seconds of `make()` on each split's rows (labeled first, as the CLI orders them),
+    the library's share of them (`fit_seconds_`) and the errors on the unlabeled rows."""
+    seconds, inner, errors = [], [], []
+    for lab, unl in splits:
+        Xs = X[lab + unl]
+        Xs = Xs if sp.issparse(Xs) else np.ascontiguousarray(Xs)
+        ys = np.r_[y[lab], -np.ones(len(unl), int)]
+        est = make()
+        t = time.perf_counter()
+        est.fit(Xs, ys)
+        seconds.append(time.perf_counter() - t)
+        inner.append(est.fit_seconds_)
+        errors.append(np.mean(est.transduction_[len(lab):] != y[unl]))
+    return seconds, inner, errors
+
+
+def compare(what, config, make, X, y, reps):
+    """Alternates `reps` CLI runs of `config` and Python fits on the same splits."""
+    cli, py, lib = [], [], []
+    for _ in range(reps):
+        results, splits = cli_run(CONFIG_DIR, config)
+        cli += results.fit_seconds.tolist()
+        seconds, inner, errors = python_fits(make, X, y, splits)
+        py += seconds
+        lib += inner
+        # The same fits: the errors of results.csv.
+        assert errors == results.error.tolist(), (what, errors, results.error.tolist())
+    c, p, f = (statistics.median(v) for v in (cli, py, lib))
+    ROWS.append((what, f"{len(cli)}", f"{c:.4f}", f"{p:.4f}", f"{100 * (p - c) / c:+.1f} %",
+                 f"{f:.4f}", f"{100 * (f - c) / c:+.1f} %"))
 
 
 def qlds():
-    """QLDS(0.5, 1) at d = 400, n = 2,000 (100 labeled): the CLI's fit_seconds over 15
-    splits against the Python fit on the same splits' rows."""
-    import pandas as pd
-    from sklearn.datasets import dump_svmlight_file
-
-    tmp = tempfile.mkdtemp(prefix="sslab-bench-py-")
+    """QLDS(0.5, 1) at d = 400, n = 2,000 (100 labeled), 15 splits per round."""
     rng = np.random.default_rng(400)
     d, n = 400, 2000
-    mu = np.full(d, 1.5 / np.sqrt(d))
     y = np.where(np.arange(n) < n // 2, 1, -1)
-    X = rng.normal(size=(n, d)) + y[:, None] * mu
-    dump_svmlight_file(X, y, os.path.join(tmp, "g.svm"), zero_based=False)
-    X = None
-    with open(os.path.join(tmp, "b.toml"), "w") as f:
-        f.write(f"""[experiment]
+    X = rng.normal(size=(n, d)) + y[:, None] * np.full(d, 1.5 / np.sqrt(d))
+    dump_svmlight_file(X, y, os.path.join(CONFIG_DIR, "g.svm"), zero_based=False)
+    # The CLI reads the file's decimal text: Python reads the same numbers.
+    X, y = load_svmlight_file(os.path.join(CONFIG_DIR, "g.svm"), n_features=d)
+    X, y = np.ascontiguousarray(X.toarray()), (y > 0).astype(int)
+    config = f"""[experiment]
 name = "b"
 seed = 1
-splits = {REPS}
+splits = 15
 
 [[datasets]]
 name = "g"
@@ -53,81 +108,100 @@ unlabeled_per_class = 950
 kind = "qlds"
 alpha_l = 0.5
 alpha_u = 1.0
-""")
-    subprocess.run([os.environ["SSLAB_BIN"], "run", "b.toml", "--out", "out", "--quiet",
-                    "--threads", "1"], cwd=tmp, check=True, capture_output=True)
-    from sklearn.datasets import load_svmlight_file
-
-    X, y = load_svmlight_file(os.path.join(tmp, "g.svm"), n_features=d)
-    X, y = X.toarray(), (y > 0).astype(int)
-    cli = pd.read_csv(os.path.join(tmp, "out", "b", "results.csv")).fit_seconds.tolist()
-    splits = pd.read_csv(os.path.join(tmp, "out", "b", "splits", "g.csv"), dtype=str)
-    py = []
-    for row in splits.itertuples():
-        lab = [int(i) for i in row.labeled.split()]
-        unl = [int(i) for i in row.unlabeled.split()]
-        Xs = np.ascontiguousarray(X[lab + unl])
-        ys = np.r_[y[lab], -np.ones(len(unl), int)]
-        t = time.perf_counter()
-        sslab.QLDS(alpha_l=0.5, alpha_u=1.0, n_jobs=1).fit(Xs, ys)
-        py.append(time.perf_counter() - t)
-    report("QLDS(0.5,1) d=400 n=2000", statistics.median(cli), statistics.median(py))
+"""
+    compare("QLDS(0.5, 1), d = 400, n = 2,000", config,
+            lambda: sslab.QLDS(alpha_l=0.5, alpha_u=1.0, n_jobs=1), X, y,
+            int(os.environ.get("BENCH_REPS", 5)))
 
 
 def tsvm():
-    """Multi-switch TSVM on the 10^5-document corpus of `make bench-peers` (first 1,000
-    rows labeled, λ = 0.001, λ_u = 1, r = 0.5), one thread: the `peers tsvm` fit time
-    (the library's fit, as the CLI runs it) against the Python fit."""
-    import io
+    """Multi-switch TSVM (λ = 0.001, λ_u = 1, r = 0.5) on the 10^5 documents × 50,000 words
+    of `make bench-peers`, 500 labeled per class, the rest unlabeled: one split per round."""
+    if not os.path.exists(os.path.join(DATA, "lab_100000")):
+        os.makedirs(DATA, exist_ok=True)
+        subprocess.run([sys.executable, os.path.abspath(SYNTH), "100000", "50000", "50"],
+                       cwd=DATA, check=True)
+    labels = np.loadtxt(os.path.join(DATA, "lab_100000"))
+    # The corpus as one SVMlight file (label, then the examples line), for both sides.
+    path = os.path.join(CONFIG_DIR, "g.svm")
+    with open(os.path.join(DATA, "ex_100000")) as src, open(path, "w") as dst:
+        lines = 0
+        for label, line in zip(labels, src):
+            dst.write(f"{int(label)} {line}")
+            lines += 1
+    assert lines == len(labels) == 100000, lines
+    X, y = load_svmlight_file(path, n_features=50000)
+    X, y = sp.csr_matrix(X), (y > 0).astype(int)
+    config = """[experiment]
+name = "b"
+seed = 1
+splits = 1
 
-    import scipy.sparse as sp
-    from sklearn.datasets import load_svmlight_file
+[[datasets]]
+name = "g"
+kind = "svmlight"
+path = "g.svm"
+features = 50000
+labels = [1, -1]
+labeled_per_class = 500
+unlabeled = "rest"
 
-    data = os.environ["PEERS_DATA"]
-    out = subprocess.run([os.environ["PEERS"], "tsvm", data, "--threads", "1"], check=True,
-                         capture_output=True, text=True).stdout
-    cli = float(out.split("seconds=")[1].split()[0])
-    with open(os.path.join(data, "ex_100000")) as f:
-        text = "".join("0 " + line for line in f)
-    X, _ = load_svmlight_file(io.BytesIO(text.encode()), n_features=50000, zero_based=False)
-    X = sp.csr_matrix(X)
-    y = (np.loadtxt(os.path.join(data, "lab_100000")) > 0).astype(int)
-    y[1000:] = -1
-    est = sslab.TSVM(lambda_=1e-3, lambda_u=1.0, r=0.5, switches=10000, n_jobs=1)
-    t = time.perf_counter()
-    est.fit(X, y)
-    py = time.perf_counter() - t
-    report("TSVM 10^5 docs", cli, py)
-
-
-def report(what, cli, py):
-    print(f"{what}: CLI fit {cli:.4f} s, Python fit {py:.4f} s, overhead "
-          f"{100 * (py - cli) / cli:+.1f} %")
+[[methods]]
+kind = "tsvm"
+lambda = 0.001
+lambda_u = 1.0
+r = 0.5
+switches = 10000
+"""
+    compare("TSVM, 10^5 docs × 50,000 words", config,
+            lambda: sslab.TSVM(lambda_=1e-3, lambda_u=1.0, r=0.5, switches=10000, n_jobs=1),
+            X, y, int(os.environ.get("BENCH_TSVM_REPS", 3)))
 
 
 def memory():
     """Peak memory of one LS-SVM fit on a 20,000 × 400 float64 X (61 MiB) over the resident
     memory before it, C order (not copied) against F order (copied to C once); each in a
     fresh process. The library itself copies the rows once into its labeled and unlabeled
-    blocks (as the CLI does), and the QLDS solver centres them."""
+    blocks (as the CLI does), and the solver centres them."""
+    peaks = {}
     for order in ("C", "F"):
         code = f"""
 import numpy as np, resource, sslab
 rng = np.random.default_rng(0)
 X = np.asarray(rng.normal(size=(20000, 400)), order="{order}")
 y = np.full(20000, -1); y[:50] = 1; y[50:100] = 0
-page = resource.getpagesize()
-before = int(open("/proc/self/statm").read().split()[1]) * page / 1024
+before = int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize() / 2**20
 sslab.LSSVM(n_jobs=1).fit(X, y)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(before / 1024, after / 1024)
+print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
         out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                              text=True).stdout.split()
-        before, after = float(out[0]), float(out[1])
-        print(f"X order {order}: resident {before:.0f} MiB before fit, peak {after:.0f} MiB "
-              f"during it (+{after - before:.0f} MiB; X is 61 MiB)")
+        peaks[order] = float(out[1]) - float(out[0])
+    extra = peaks["F"] - peaks["C"]
+    MEMORY.append(f"peak over resident before the fit, LS-SVM on a 20,000 × 400 float64 X "
+                  f"(61 MiB): C order +{peaks['C']:.0f} MiB, F order +{peaks['F']:.0f} MiB; "
+                  f"F − C = {extra:.0f} MiB = {extra / 61:.2f} copies of X, so the C-contiguous "
+                  f"input is not copied")
+
+
+def load():
+    """The load averages over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
-    {"qlds": qlds, "tsvm": tsvm, "memory": memory}[sys.argv[1]]()
+    parts = sys.argv[1:] or ["qlds", "tsvm", "memory"]
+    before = load()
+    with tempfile.TemporaryDirectory(prefix="sslab-bench-py-") as CONFIG_DIR:
+        for part in parts:
+            {"qlds": qlds, "tsvm": tsvm, "memory": memory}[part]()
+    print(f"load average (1, 5, 15 min) before: {before}; after: {load()}; "
+          f"{os.cpu_count()} cores; one thread per fit")
+    if ROWS:
+        header = ("fit", "fits", "CLI fit_seconds", "Python fit", "overhead",
+                  "Python fit_seconds_", "vs CLI")
+        print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        for r in ROWS:
+            print("| " + " | ".join(r) + " |")
+    for m in MEMORY:
+        print(m)

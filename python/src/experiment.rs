@@ -11,8 +11,8 @@ use sslab::protocol::{self, RunOptions};
 
 use crate::errors::{no_panic, to_py};
 
-/// Runs the TOML experiment `config` into `out/<name>/` (its persisted splits, `rows.log`
-/// and `results.csv`) on `threads` threads and returns the path of `results.csv`.
+/// Runs the TOML experiment `config` into `out/<name>/` (its persisted splits, `rows.log`,
+/// `results.csv` and, when the config saves scores, `scores.csv`) on `threads` threads and returns the path of `results.csv`.
 #[pyfunction]
 #[pyo3(signature = (config, out, threads=None))]
 pub fn run(
@@ -30,6 +30,7 @@ pub fn run(
             let rows = protocol::run(&exp, &options, &dir).map_err(to_py)?;
             let path = dir.join("results.csv");
             protocol::write_results(&path, &rows).map_err(to_py)?;
+            protocol::write_scores(&exp, &rows, &[dir.join("rows.log")], &dir).map_err(to_py)?;
             Ok(path.display().to_string())
         })
     })

@@ -88,8 +88,9 @@ fn toml_value(v: &Bound<'_, PyAny>) -> Result<Value, String> {
     Err(format!("unsupported value of type {}", v.get_type()))
 }
 
-/// Scores of the unlabeled rows and, when test rows were given, of the test rows.
-type FitScores = (Py<PyAny>, Option<Py<PyAny>>);
+/// Scores of the unlabeled rows, of the test rows when given, and the wall time of the
+/// library's fit (`Method::fit` with scoring: the span of the CLI's `fit_seconds`).
+type FitScores = (Py<PyAny>, Option<Py<PyAny>>, f64);
 
 /// Fits `kind` with `params` on the C-contiguous float64 rows `x`: the rows `labeled` with
 /// class ids `classes_l` (< `n_classes`) are labeled, the others unlabeled; scores the
@@ -238,7 +239,8 @@ impl Rows {
     }
 }
 
-/// Fits `method` on `problem` with the GIL released; a panic becomes a `RuntimeError`.
+/// Fits `method` on `problem` with the GIL released, timing the fit as the CLI's runner
+/// does; a panic becomes a `RuntimeError`.
 fn run(
     py: Python<'_>,
     method: &dyn Method,
@@ -275,14 +277,19 @@ fn run(
                 .num_threads(n_jobs.unwrap_or(0))
                 .build()
                 .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?;
-            pool.install(|| method.fit(&split)).map_err(to_py)
+            pool.install(|| {
+                let start = std::time::Instant::now();
+                method.fit(&split).map(|f| (f, start.elapsed().as_secs_f64()))
+            })
+            .map_err(to_py)
         })
     })?;
+    let (fitted, seconds) = fitted;
     let out = |s: Scores| -> Py<PyAny> {
         match s {
             Scores::Binary(a) => a.into_pyarray(py).into_any().unbind(),
             Scores::PerClass(a) => a.into_pyarray(py).into_any().unbind(),
         }
     };
-    Ok((out(fitted.scores), fitted.test.map(out)))
+    Ok((out(fitted.scores), fitted.test.map(out), seconds))
 }

@@ -110,7 +110,7 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         lib_ids = 1 - ids if n_classes == 2 else ids
         # Inductive methods also score their labeled rows (a small copy), so that the
         # scores of every training row are known without a refit.
-        unlabeled_scores, labeled_scores = _fit(
+        unlabeled_scores, labeled_scores, self.fit_seconds_ = _fit(
             self, X, labeled, lib_ids, n_classes, X[labeled] if self._inductive else None
         )
         self._labeled, self._lib_ids = labeled, lib_ids
@@ -146,7 +146,7 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         elif not sp.issparse(self._X_fit) and sp.issparse(X):
             X = _as_input(X.toarray())
         n_classes = len(self.classes_)
-        _, test_scores = _fit(self, self._X_fit, self._labeled, self._lib_ids, n_classes, X)
+        _, test_scores, _ = _fit(self, self._X_fit, self._labeled, self._lib_ids, n_classes, X)
         return test_scores
 
     def predict(self, X):

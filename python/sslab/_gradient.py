@@ -33,7 +33,7 @@ class GradientSSL(BinaryDecisionMixin, SemiSupervisedClassifier):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`sslab.QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`sslab.QLDS`.
 
     Examples
     --------

@@ -25,6 +25,8 @@ _ATTRIBUTES = """
         Labels of the rows given to ``fit``.
     unlabeled_scores_ : ndarray of shape (n_unlabeled,) or (n_unlabeled, n_classes)
         Scores of the rows with ``y == -1``, in order.
+    fit_seconds_ : float
+        Wall time of the library's fit, the span of the CLI's ``fit_seconds``.
 
     Notes
     -----

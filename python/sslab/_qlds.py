@@ -39,6 +39,9 @@ class QLDS(BinaryDecisionMixin, SemiSupervisedClassifier):
         Labels of the rows given to ``fit``.
     unlabeled_scores_ : ndarray of shape (n_unlabeled,)
         Scores of the rows with ``y == -1``, in order (> 0: ``classes_[1]``).
+    fit_seconds_ : float
+        Wall time of the library's fit and scoring, the span of the CLI's ``fit_seconds``
+        (without the input checks and the copy of the rows into labeled and unlabeled blocks).
 
     Examples
     --------
@@ -96,7 +99,7 @@ class LSSVM(BinaryDecisionMixin, SemiSupervisedClassifier):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`QLDS`.
 
     Examples
     --------
@@ -152,7 +155,7 @@ class Spectral(BinaryDecisionMixin, SemiSupervisedClassifier):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`QLDS`.
 
     Examples
     --------
@@ -196,7 +199,7 @@ class SelfTraining(BinaryDecisionMixin, SemiSupervisedClassifier):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`QLDS`.
 
     Examples
     --------

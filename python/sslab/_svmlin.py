@@ -20,7 +20,7 @@ class LinearRLS(_Svmlin):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`sslab.QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`sslab.QLDS`.
 
     Examples
     --------
@@ -74,7 +74,7 @@ class TSVM(_Svmlin):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`sslab.QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`sslab.QLDS`.
 
     Examples
     --------
@@ -104,7 +104,7 @@ class DA(_Svmlin):
 
     Attributes
     ----------
-    classes_, n_features_in_, transduction_, unlabeled_scores_ : see :class:`sslab.QLDS`.
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`sslab.QLDS`.
 
     Examples
     --------

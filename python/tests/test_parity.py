@@ -1,9 +1,8 @@
 """Parity with the CLI: on the splits the CLI ran (its persisted split indices), each
-estimator's error equals the CLI's results.csv row exactly; the SVMlin paper's pcmac read
-with load_svmlight_file gives the CLI's test error exactly.
-
-The CLI does not write scores, so the scores are compared through the error and, below,
-between the dense and sparse paths (1e-10 relative).
+estimator's unlabeled scores equal the CLI's (its `scores.csv`, `save_scores = true`) to
+1e-10 relative and its error equals the CLI's results.csv row exactly; the SVMlin paper's
+pcmac read with load_svmlight_file gives the CLI's test error exactly. The dense and
+sparse paths of the SVMlin family give the same scores (1e-10 relative).
 """
 
 import io
@@ -23,6 +22,7 @@ CONFIG = """
 name = "parity"
 seed = 7
 splits = 3
+save_scores = true
 
 [[datasets]]
 name = "g"
@@ -83,19 +83,29 @@ def cli_run(tmp_path_factory, cli):
     (tmp / "g.toml").write_text(CONFIG)
     cli("run", "g.toml", "--out", "out", "--quiet", cwd=tmp)
     X, y = load_svmlight_file(str(tmp / "g.svm"), n_features=10)
-    results = pd.read_csv(tmp / "out" / "parity" / "results.csv")
+    run = tmp / "out" / "parity"
+    results = pd.read_csv(run / "results.csv")
+    scores = pd.read_csv(run / "scores.csv", keep_default_na=False, dtype={"class": str})
     # Classes 0/1 (1 = the CLI's +1): -1 marks unlabeled rows in scikit-learn's convention.
-    return X.toarray(), (y > 0).astype(int), _splits(tmp / "out" / "parity" / "splits" / "g.csv"), results
+    return X.toarray(), (y > 0).astype(int), _splits(run / "splits" / "g.csv"), results, scores
 
 
 @pytest.mark.parametrize("method", ESTIMATORS)
-def test_error_equals_the_cli_row(cli_run, method):
-    X, y, splits, results = cli_run
+def test_scores_and_error_equal_the_cli(cli_run, method):
+    X, y, splits, results, scores = cli_run
     for split, (labeled, unlabeled) in enumerate(splits):
         # The CLI's problem: labeled rows first, each part in the split's order.
         rows = labeled + unlabeled
         y_fit = np.r_[y[labeled], -np.ones(len(unlabeled))]
         est = ESTIMATORS[method]().fit(X[rows], y_fit)
+        cli = scores[(scores.method == method) & (scores.split == split)]
+        assert (cli.set == "unlabeled").all() and (cli["class"] == "").all()
+        assert cli.row.tolist() == unlabeled
+        # read_csv parses Rust's shortest round-trip form back to the same float.
+        cli_scores = cli.score.astype(float).to_numpy()
+        assert est.unlabeled_scores_.shape == cli_scores.shape
+        assert np.abs(cli_scores).max() > 0
+        np.testing.assert_allclose(est.unlabeled_scores_, cli_scores, rtol=1e-10, atol=0)
         error = np.mean(est.transduction_[len(labeled):] != y[unlabeled])
         row = results[(results.method == method) & (results.split == split)]
         assert row.status.item() == "ok"
@@ -104,7 +114,7 @@ def test_error_equals_the_cli_row(cli_run, method):
 
 @pytest.mark.parametrize("cls", [sslab.TSVM, sslab.DA, sslab.LinearRLS, sslab.LinearSVM])
 def test_sparse_and_dense_scores_agree(cli_run, cls):
-    X, y, splits, _ = cli_run
+    X, y, splits, _, _ = cli_run
     labeled, unlabeled = splits[0]
     rows = labeled + unlabeled
     y_fit = np.r_[y[labeled], -np.ones(len(unlabeled))]
@@ -130,11 +140,14 @@ PCMAC = REPO / "data" / "svmlin_pcmac"
     not (PCMAC / "training_examples").exists(),
     reason="pcmac not fetched: make data DATASETS=svmlin_pcmac",
 )
-def test_pcmac_sparse_tsvm_test_error_equals_the_cli(tmp_path, cli):
-    cli("run", REPO / "configs" / "svmlin_pcmac.toml", "--out", tmp_path, "--quiet",
-        cwd=REPO)
+def test_pcmac_sparse_tsvm_test_error_and_scores_equal_the_cli(tmp_path, cli):
+    config = (REPO / "configs" / "svmlin_pcmac.toml").read_text()
+    config = config.replace("[experiment]\n", "[experiment]\nsave_scores = true\n", 1)
+    (tmp_path / "pcmac.toml").write_text(config)
+    cli("run", tmp_path / "pcmac.toml", "--out", tmp_path, "--quiet", cwd=REPO)
     run = tmp_path / "svmlin_pcmac"
     results = pd.read_csv(run / "results.csv")
+    scores = pd.read_csv(run / "scores.csv", keep_default_na=False, dtype={"class": str})
     ((labeled, unlabeled),) = _splits(run / "splits" / "pcmac.csv")
     X = _svmlin_examples(PCMAC / "training_examples", 7511)
     X_test = _svmlin_examples(PCMAC / "test_examples", 7511)
@@ -157,5 +170,9 @@ def test_pcmac_sparse_tsvm_test_error_equals_the_cli(tmp_path, cli):
         assert sp.issparse(est._X_fit)
         error = np.mean(est.predict(X_test) != y_test)
         assert error == row.test_error, (row.method, error, row.test_error)
+        cli_test = scores[(scores.method == row.method) & (scores.set == "test")]
+        assert cli_test.row.tolist() == list(range(X_test.shape[0]))
+        np.testing.assert_allclose(est.decision_function(X_test),
+                                   cli_test.score.astype(float).to_numpy(), rtol=1e-10, atol=0)
         checked += 1
     assert checked == 6

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use sslab::{Result, protocol};
+use sslab::Result;
+use sslab::protocol::{self, status};
 
 use super::output::write_run;
 
@@ -15,6 +16,6 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let (exp, rows) = protocol::merge(&a.dir)?;
-    write_run(&exp, &rows, &a.dir)?;
+    write_run(&exp, &rows, &status::logs(&a.dir)?, &a.dir)?;
     protocol::check_failed(&rows)
 }

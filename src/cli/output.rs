@@ -32,10 +32,12 @@ pub fn create_parent(out: &Path) -> Result<()> {
     }
 }
 
-/// The outputs of a whole run in `dir`: results.csv and summary.md (also printed).
-pub fn write_run(exp: &Experiment, rows: &[ResultRow], dir: &Path) -> Result<()> {
+/// The outputs of a whole run in `dir` whose rows came from the row logs `logs`:
+/// results.csv, summary.md (also printed) and, when the config saves scores, scores.csv.
+pub fn write_run(exp: &Experiment, rows: &[ResultRow], logs: &[PathBuf], dir: &Path) -> Result<()> {
     let csv = dir.join("results.csv");
     protocol::write_results(&csv, rows)?;
+    protocol::write_scores(exp, rows, logs, dir)?;
     // The unlabeled error, and the test error where the datasets hold out test rows.
     let measures = [tables::ERROR, tables::TEST_ERROR]
         .into_iter()

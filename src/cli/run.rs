@@ -66,7 +66,7 @@ pub fn run(a: Args) -> Result<()> {
             dir.join(s.log_name()).display(),
             dir.display()
         ),
-        None => write_run(&exp, &rows, &dir)?,
+        None => write_run(&exp, &rows, &[dir.join("rows.log")], &dir)?,
     }
     let peak = peak_memory_mib().map_or("n/a".to_string(), |m| format!("{m:.0} MiB"));
     println!(

@@ -28,6 +28,8 @@ pub struct Experiment {
     pub splits: usize,
     /// Hash of the config's content, carried by every result row.
     pub hash: String,
+    /// Whether the run writes every fit's scores to `scores.csv` (default false).
+    pub save_scores: bool,
     pub datasets: Vec<DatasetSpec>,
     pub methods: Vec<MethodSpec>,
 }
@@ -182,7 +184,9 @@ pub(super) fn check(
             ),
         ));
     }
-    Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
+    let save_scores = exp.save_scores.unwrap_or(false);
+    let path = PathBuf::from(at.path);
+    Ok(Experiment { path, name, seed, splits, hash, save_scores, datasets, methods })
 }
 
 /// The longest experiment or dataset name, in bytes: they name files and folders, whose

@@ -32,6 +32,7 @@ pub struct Experiment {
     pub name: Spanned<String>,
     pub seed: Spanned<i64>,
     pub splits: Option<Spanned<i64>>,
+    pub save_scores: Option<bool>,
 }
 
 /// One `[[methods]]` or `[[datasets]]` table: each key with its value (shared by the

@@ -13,11 +13,13 @@ use crate::data::{DataSource, Dataset, LoadedData, Problem};
 use crate::error::{Error, Result};
 
 /// A drawn split: the problem, for a loaded dataset the split's rows of it (labeled first),
-/// and the held-out test rows with their truth (when the dataset has a test set).
+/// and the held-out test rows with their truth (when the dataset has a test set) and, for a
+/// loaded dataset, their rows (of the dataset file, or of the fixed test file).
 pub struct Drawn {
     pub problem: Problem,
     pub rows: Option<Vec<usize>>,
     pub test: Option<Arc<Dataset>>,
+    pub test_rows: Option<Vec<usize>>,
 }
 
 /// Split `split` of a dataset. Generated datasets draw fresh labeled and unlabeled points
@@ -37,21 +39,23 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
                 problem: Problem::new(labeled.x, labeled.y, unlabeled.x, unlabeled.y),
                 rows: None,
                 test: per_class.map(|t| Arc::new(generator.draw(t, &mut rng))),
+                test_rows: None,
             })
         }
         DataSource::Loaded(_) => {
             let data = spec.loaded()?.ok_or_else(|| Error::Data("no rows".into()))?;
             let rows = loaded_split(spec, data, split, &mut rng)?;
             let problem = data.dataset.problem(&rows.labeled, &rows.unlabeled);
-            let test = match (&data.test, rows.test.is_empty()) {
-                (Some(fixed), _) => Some(fixed.clone()),
-                (None, false) => Some(Arc::new(data.dataset.subset(&rows.test))),
-                (None, true) => None,
+            let (test, test_rows) = match (&data.test, rows.test.is_empty()) {
+                (Some(fixed), _) => (Some(fixed.clone()), Some((0..fixed.len()).collect())),
+                (None, false) => (Some(Arc::new(data.dataset.subset(&rows.test))), Some(rows.test)),
+                (None, true) => (None, None),
             };
             Ok(Drawn {
                 problem,
                 rows: Some(rows.labeled.into_iter().chain(rows.unlabeled).collect()),
                 test,
+                test_rows,
             })
         }
     }

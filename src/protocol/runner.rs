@@ -17,6 +17,7 @@ use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, done};
 use super::progress::{Fits, Progress};
+use super::scores::{ScoreLog, log_for};
 use super::shard::{self, Shard};
 use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
@@ -40,7 +41,8 @@ pub struct RunOptions {
 /// ([`RunLock`]): persists the split indices (`splits/`); tunes the methods with a `tune`
 /// block on the datasets of its tasks and writes `tuning.csv` (a shard:
 /// `tuning.shard-I-of-N.csv`); appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`)
-/// as they finish; returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
+/// as they finish, and their scores to the score log beside it when the config saves
+/// scores ([`ScoreLog`]); returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     if let Some(s) = opts.shard {
@@ -50,8 +52,12 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     exp.read_data()?;
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
-    let (log, previous) = RowLog::open(&dir.join(log_name), &exp.hash, opts.resume)?;
+    let (log, previous) = RowLog::open(&dir.join(&log_name), &exp.hash, opts.resume)?;
     let finished = done(&previous);
+    let scores = match exp.save_scores {
+        true => Some(ScoreLog::open(&log_for(&dir.join(log_name)), opts.resume, &finished)?),
+        false => None,
+    };
     let stores = dataset_stores(exp);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
@@ -60,7 +66,14 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
     let bar = fit_progress(exp, &tasks, &finished, opts.progress)?;
-    let task = Task { exp, finished: &finished, log: &log, bar: &bar, choices: &choices };
+    let task = Task {
+        exp,
+        finished: &finished,
+        log: &log,
+        scores: scores.as_ref(),
+        bar: &bar,
+        choices: &choices,
+    };
     let fresh: Vec<Vec<ResultRow>> = pool.install(|| {
         tasks.par_iter().map(|&(d, s)| task.run(d, s, &stores[d])).collect::<Result<_>>()
     })?;
@@ -164,6 +177,7 @@ struct Task<'a> {
     exp: &'a Experiment,
     finished: &'a HashSet<TaskKey>,
     log: &'a RowLog,
+    scores: Option<&'a ScoreLog>,
     bar: &'a Progress,
     choices: &'a Choices,
 }
@@ -207,7 +221,11 @@ impl Task<'_> {
                 };
                 let fit_seconds = start.elapsed().as_secs_f64();
                 let outcome = Outcome { entry, params, fitted, fit_seconds };
-                let row = row(self.exp, spec, split, &drawn, outcome);
+                let (row, fitted) = row(self.exp, spec, split, &drawn, outcome);
+                // The scores first: a task's scores count once its row is logged.
+                if let (Some(scores), Some(f)) = (self.scores, &fitted) {
+                    scores.append(&row, &drawn, f)?;
+                }
                 self.log.append(&row)?;
                 self.bar.inc(entry.method.cost(n, dim));
                 Ok(row)
@@ -226,14 +244,15 @@ struct Outcome<'a> {
 }
 
 /// The result row of one method entry on one split (and its test rows, if any), fitted
-/// ([`Outcome`]), with the values the fit reported; a failure becomes a `failed` row carrying the reason.
+/// ([`Outcome`]), with the values the fit reported, and the fit; a failure becomes a
+/// `failed` row carrying the reason (and no fit).
 fn row(
     exp: &Experiment,
     spec: &DatasetSpec,
     split: usize,
     drawn: &Drawn,
     outcome: Outcome<'_>,
-) -> ResultRow {
+) -> (ResultRow, Option<Fitted>) {
     let Outcome { entry: m, params, fitted, fit_seconds } = outcome;
     let (problem, test) = (&drawn.problem, drawn.test.as_deref());
     let mut row = ResultRow {
@@ -270,11 +289,12 @@ fn row(
                 row.test_error = Some(scores.error_on(&t.y, &t.classes));
                 row.test_prbep = Some(scores.prbep_on(&t.y));
             }
+            (row, Some(f))
         }
         Err(e) => {
             row.status = "failed".into();
             row.message = e.to_string();
+            (row, None)
         }
     }
-    row
 }

@@ -1,0 +1,44 @@
+"""The examples of docs/python.md run as written: the "Ten lines" block (QLDS(th) on
+mushrooms, TSVM on pcmac's word counts in a Pipeline with TfidfTransformer) from the
+repository root, printing the errors the page reports."""
+
+import contextlib
+import io
+import os
+import re
+
+import pytest
+
+from conftest import REPO
+
+PAGE = REPO / "docs" / "python.md"
+
+
+def _block(heading):
+    """The first ```python block after the line `## heading`."""
+    text = PAGE.read_text()
+    section = text.split(f"\n## {heading}\n", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.mark.skipif(
+    not (REPO / "data" / "mushrooms").exists() or not (REPO / "data" / "pcmac").exists(),
+    reason='needs make data DATASETS="mushrooms pcmac"',
+)
+def test_ten_lines_run_and_print_the_reported_errors():
+    code = _block("Ten lines")
+    assert len(code.strip().splitlines()) <= 16, "the example grew"
+    out = io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(REPO)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, str(PAGE), "exec"), {})
+    finally:
+        os.chdir(cwd)
+    printed = dict(line.rsplit(" ", 1) for line in out.getvalue().splitlines())
+    page = PAGE.read_text()
+    # The page's "Measured:" sentence quotes both errors to 3 decimals.
+    for name in ("QLDS(th) error", "TSVM error"):
+        value = float(printed[name])
+        assert f"{name} {value:.3f}" in page, (name, value)
