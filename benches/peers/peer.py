@@ -7,7 +7,7 @@ Usage: peer.py KIND ARGS..., printing one line `RESULT key=value ...`:
   covers the neighbour search only; `edges_differing` counts the edges of the union-
   symmetrised graph that differ from sslab's (EDGES: u32 pairs i < j);
 - `liblinear DATA S EPS`: LIBLINEAR `-s S -e EPS` on the supervised sparse problem (C =
-  1/(2λ), bias as a regularised constant feature); the time covers `train` only;
+  1/(2λ), bias as a regularised constant feature); the times (wall, CPU) cover `train` only;
 - `objective DATA FILE`: the primal objective of the weights in FILE (raw f64 or SVMlin's
   text weights file; the bias last).
 The supervised problem is the sparse set's rows but the last, λ = 0.001, objective
@@ -74,15 +74,15 @@ def liblinear(data, solver, eps):
     x, y = supervised(data)
     prob = problem(y, x)
     param = parameter(f"-s {solver} -c {1 / (2 * LAMBDA)} -B 1 -e {eps} -q")
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     model = train(prob, param)
-    secs = time.perf_counter() - t
+    secs, cpu = time.perf_counter() - t, time.process_time() - cpu
     w, b = model.get_decfun()
     w, b = np.array(w), float(b)
     if model.get_labels()[0] != 1:  # decision values are for the first label seen
         w, b = -w, -b
     obj, errors = objective(x, y, w, b)
-    print(f"RESULT seconds={secs:.4f} objective={float(obj)!r} errors={errors} of={len(y)}")
+    print(f"RESULT seconds={secs:.4f} cpu_seconds={cpu:.4f} objective={float(obj)!r} errors={errors} of={len(y)}")
 
 
 def exported(path):

@@ -65,8 +65,8 @@ def setup():
 
 
 def run(cmd, threads=1, cwd=None, env_extra=None):
-    """Runs `cmd`; returns its first RESULT line's fields with the process's wall time,
-    peak memory (MiB) and full output."""
+    """Runs `cmd`; returns its first RESULT line's fields with the process's wall and CPU
+    time, peak memory (MiB) and full output."""
     env = dict(os.environ, **(env_extra or {}))
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
         env[var] = str(threads)
@@ -79,12 +79,14 @@ def run(cmd, threads=1, cwd=None, env_extra=None):
         sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{out[-3000:]}")
     line = next((l for l in out.splitlines() if l.startswith("RESULT ")), "RESULT")
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
-    fields.update(process=wall, peak_mib=usage.ru_maxrss / 1024.0, output=out)
+    cpu = usage.ru_utime + usage.ru_stime
+    fields.update(process=wall, process_cpu=cpu, peak_mib=usage.ru_maxrss / 1024.0, output=out)
     return fields
 
 
 def svmlin_run(svmlin, kind, labels):
-    """SVMlin on the sparse set: its own solver time, and errors from its outputs file."""
+    """SVMlin on the sparse set: its own solver time (CPU time, from clock()), and errors
+    from its outputs file."""
     algo, lab = {"svm": ("1", "lab_svm"), "tsvm": ("2", "lab_ssl"), "da": ("3", "lab_ssl")}[kind]
     work = os.path.join(DATA, "svmlin-run")
     os.makedirs(work, exist_ok=True)
@@ -92,7 +94,7 @@ def svmlin_run(svmlin, kind, labels):
     r = run(cmd, cwd=work)
     # -A 1 reports its Newton solve; -A 2 and 3 report "... took T seconds." for the whole solve.
     took = re.findall(r"took ([0-9.e+-]+) seconds", r["output"]) or re.findall(r"converged.* and ([0-9.e+-]+) seconds", r["output"])
-    r["seconds"] = took[-1]
+    r["cpu_seconds"] = took[-1]
     scores = [float(v) for v in open(os.path.join(work, f"ex_{DOCS}.outputs")).read().split()]
     rows = range(DOCS - 1) if kind == "svm" else range(1_000, DOCS)
     r["errors"] = sum((scores[i] >= 0) != (float(labels[i]) > 0) for i in rows)
@@ -117,20 +119,74 @@ def med(results, key):
 
 
 def sparse_rows(binary, kernels, reps, svmlin, labels):
+    """Solver CPU time (SVMlin's timer counts CPU time: on a busy machine wall times are not
+    comparable), whole process CPU and wall time, peak memory, errors."""
     print("\n### MFN, TSVM, DA against SVMlin (1 thread)\n")
-    print("| task | sslab solver | SVMlin solver | ratio | sslab process | SVMlin process | ratio | peak MiB sslab / SVMlin | errors sslab / SVMlin | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| task | solver CPU sslab / SVMlin | ratio | process CPU sslab / SVMlin | ratio | process wall sslab / SVMlin | peak MiB sslab / SVMlin | errors sslab / SVMlin | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for kind in ("svm", "tsvm", "da"):
         if kind not in kernels:
             continue
         ours = lambda: run([binary, kind, DATA, "--threads", "1"])
         if svmlin is None:
             o, _, load = alternate(reps, ours, lambda: None)
-            print(f"| {kind} | {med(o, 'seconds'):.2f} s | SKIPPED (no g++) | | {med(o, 'process'):.2f} s | | | {med(o, 'peak_mib'):.0f} / – | {o[0]['errors']} / – | {load:.2f} |", flush=True)
+            print(f"| {kind} | {med(o, 'cpu_seconds'):.2f} s / SKIPPED (no g++) | | {med(o, 'process_cpu'):.2f} s / – | | {med(o, 'process'):.2f} s / – | {med(o, 'peak_mib'):.0f} / – | {o[0]['errors']} / – | {load:.2f} |", flush=True)
             continue
         o, t, load = alternate(reps, ours, lambda: svmlin_run(svmlin, kind, labels))
-        s_o, s_t, p_o, p_t, m_o, m_t = (med(o, "seconds"), med(t, "seconds"), med(o, "process"), med(t, "process"), med(o, "peak_mib"), med(t, "peak_mib"))
-        print(f"| {kind} ({o[0]['of']} scored) | {s_o:.2f} s | {s_t:.2f} s | {s_o / s_t:.2f} | {p_o:.2f} s | {p_t:.2f} s | {p_o / p_t:.2f} | {m_o:.0f} / {m_t:.0f} ({m_o / m_t:.2f}) | {o[0]['errors']} / {t[0]['errors']} | {load:.2f} |", flush=True)
+        pairs = [(med(o, k), med(t, k)) for k in ("cpu_seconds", "process_cpu", "process", "peak_mib")]
+        (s_o, s_t), (c_o, c_t), (w_o, w_t), (m_o, m_t) = pairs
+        print(f"| {kind} ({o[0]['of']} scored) | {s_o:.2f} / {s_t:.2f} s | {s_o / s_t:.2f} | {c_o:.2f} / {c_t:.2f} s | {c_o / c_t:.2f} | {w_o:.2f} / {w_t:.2f} s | {m_o:.0f} / {m_t:.0f} ({m_o / m_t:.2f}) | {o[0]['errors']} / {t[0]['errors']} | {load:.2f} |", flush=True)
+    cli_rows(binary, kernels, reps, svmlin, labels)
+
+
+CLI_CONFIG = """[experiment]
+name = "peers_cli_{kind}"
+seed = 1
+splits = 1
+
+[[datasets]]
+name = "sparse"
+kind = "svmlight"
+path = "{path}"
+features = 50000
+labeled = {labeled}
+unlabeled = "rest"
+
+[[methods]]
+kind = "{method}"
+lambda = 0.001
+{extra}
+"""
+
+
+def cli_rows(binary, kernels, reps, svmlin, labels):
+    """The command line's peak memory on the same set (as SVMlin-format text turned into one
+    SVMlight file): `sslab run -j 1` of a one-split config with the same numbers of
+    labeled rows (drawn by the config's seed, so its errors differ from the rows above)."""
+    sslab = os.path.join(os.path.dirname(os.path.dirname(binary)), "sslab")
+    svm_file = os.path.join(DATA, f"sparse_{DOCS}.svm")
+    if not os.path.exists(svm_file):
+        with open(os.path.join(DATA, f"ex_{DOCS}")) as ex, open(svm_file, "w") as out:
+            out.writelines(f"{y} {line}" for y, line in zip(labels, ex))
+    print("\n### The command line's peak memory (`sslab run -j 1`, one split, same set and sizes)\n")
+    print("| task | sslab run peak MiB | SVMlin peak MiB | ratio | sslab run wall | unlabeled error | load |")
+    print("|---|---|---|---|---|---|---|")
+    for kind in ("svm", "tsvm", "da"):
+        if kind not in kernels:
+            continue
+        method, labeled, extra = {"svm": ("linear_svm", DOCS - 1, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
+        config = os.path.join(DATA, f"peers_cli_{kind}.toml")
+        with open(config, "w") as f:
+            f.write(CLI_CONFIG.format(kind=kind, path=svm_file, labeled=labeled, method=method, extra=extra))
+        out = os.path.join(DATA, "cli-out")
+        ours = lambda: run([sslab, "run", "--force", "-q", "-j", "1", config, "-o", out])
+        theirs = (lambda: svmlin_run(svmlin, kind, labels)) if svmlin else (lambda: None)
+        o, t, load = alternate(reps, ours, theirs)
+        rows = open(os.path.join(out, f"peers_cli_{kind}", "results.csv")).read().splitlines()
+        error = dict(zip(rows[0].split(","), rows[1].split(","))).get("error", "?")
+        m_o = med(o, "peak_mib")
+        m_t = med(t, "peak_mib") if svmlin else float("nan")
+        print(f"| {kind} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error} | {load:.2f} |", flush=True)
 
 
 def liblinear_rows(binary, reps, svmlin, labels):
@@ -148,7 +204,7 @@ def liblinear_rows(binary, reps, svmlin, labels):
     best = min(found.values())
     gap = lambda v: (v - best) / abs(best)
     print(f"\n### Supervised L2-SVM against LIBLINEAR (1 thread; relative objective gap ≤ {GAP:g}, best objective {best!r})\n")
-    print("| solver | setting | gap | solver | ratio sslab / this | process | peak MiB | errors | load |")
+    print("| solver | setting | gap | solver CPU | ratio sslab / this | process wall | peak MiB | errors | load |")
     print("|---|---|---|---|---|---|---|---|---|")
     rows, o = [], []
     for s in (1, 2):
@@ -156,13 +212,14 @@ def liblinear_rows(binary, reps, svmlin, labels):
         mine, t, load = alternate(reps, ours, lambda: lib(s, eps))
         o += mine
         rows.append((f"LIBLINEAR -s {s}", f"-e {eps:g}", t, load))
-    t_ours = med(o, "seconds")
+    t_ours = med(o, "cpu_seconds")
     print(f"| sslab l2-SVM-MFN | default | {gap(found['sslab']):.1e} | {t_ours:.2f} s | 1 | {med(o, 'process'):.2f} s | {med(o, 'peak_mib'):.0f} | {first['errors']} | {load:.2f} |")
     if svmlin is not None:
-        print(f"| SVMlin L2-SVM-MFN (one run) | default | {gap(found['SVMlin']):.1e} | {float(theirs['seconds']):.2f} s | {t_ours / float(theirs['seconds']):.2f} | {theirs['process']:.2f} s | {theirs['peak_mib']:.0f} | {theirs['errors']} | {os.getloadavg()[0]:.2f} |")
+        t = float(theirs["cpu_seconds"])
+        print(f"| SVMlin L2-SVM-MFN (one run) | default | {gap(found['SVMlin']):.1e} | {t:.2f} s | {t_ours / t:.2f} | {theirs['process']:.2f} s | {theirs['peak_mib']:.0f} | {theirs['errors']} | {os.getloadavg()[0]:.2f} |")
     for name, setting, t, load in rows:
         g = gap(statistics.median(float(r["objective"]) for r in t))
-        print(f"| {name} | {setting} | {g:.1e} | {med(t, 'seconds'):.2f} s | {t_ours / med(t, 'seconds'):.2f} | {med(t, 'process'):.2f} s | {med(t, 'peak_mib'):.0f} | {t[0]['errors']} | {load:.2f} |", flush=True)
+        print(f"| {name} | {setting} | {g:.1e} | {med(t, 'cpu_seconds'):.2f} s | {t_ours / med(t, 'cpu_seconds'):.2f} | {med(t, 'process'):.2f} s | {med(t, 'peak_mib'):.0f} | {t[0]['errors']} | {load:.2f} |", flush=True)
 
 
 def dense_rows(binary, kernels, reps, usps):
