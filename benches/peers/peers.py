@@ -12,7 +12,7 @@ once into $PEERS_DATA, default ~/.cache/sslab-peers-data); USPS from data/ when 
 else from the mirror ../shared/data. Nothing is written into the repository.
 
 Usage: python3 benches/peers/peers.py SSLAB_PEERS_BINARY [KERNEL ...]
-(kernels: svm tsvm da liblinear qlds knn; all by default). The peer processes are
+(kernels: svm tsvm da cli-svm cli-tsvm cli-da liblinear qlds knn; all by default). The peer processes are
 benches/peers/peer.py run by the venv's python.
 """
 
@@ -121,6 +121,8 @@ def med(results, key):
 def sparse_rows(binary, kernels, reps, svmlin, labels):
     """Solver CPU time (SVMlin's timer counts CPU time: on a busy machine wall times are not
     comparable), whole process CPU and wall time, peak memory, errors."""
+    if not {"svm", "tsvm", "da"} & set(kernels):
+        return
     print("\n### MFN, TSVM, DA against SVMlin (1 thread)\n")
     print("| task | solver CPU sslab / SVMlin | ratio | process CPU sslab / SVMlin | ratio | process wall sslab / SVMlin | peak MiB sslab / SVMlin | errors sslab / SVMlin | load |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -136,7 +138,6 @@ def sparse_rows(binary, kernels, reps, svmlin, labels):
         pairs = [(med(o, k), med(t, k)) for k in ("cpu_seconds", "process_cpu", "process", "peak_mib")]
         (s_o, s_t), (c_o, c_t), (w_o, w_t), (m_o, m_t) = pairs
         print(f"| {kind} ({o[0]['of']} scored) | {s_o:.2f} / {s_t:.2f} s | {s_o / s_t:.2f} | {c_o:.2f} / {c_t:.2f} s | {c_o / c_t:.2f} | {w_o:.2f} / {w_t:.2f} s | {m_o:.0f} / {m_t:.0f} ({m_o / m_t:.2f}) | {o[0]['errors']} / {t[0]['errors']} | {load:.2f} |", flush=True)
-    cli_rows(binary, kernels, reps, svmlin, labels)
 
 
 CLI_CONFIG = """[experiment]
@@ -161,20 +162,22 @@ lambda = 0.001
 
 def cli_rows(binary, kernels, reps, svmlin, labels):
     """The command line's peak memory on the same set (as SVMlin-format text turned into one
-    SVMlight file): `sslab run -j 1` of a one-split config with the same numbers of
-    labeled rows (drawn by the config's seed, so its errors differ from the rows above)."""
+    SVMlight file): `sslab run -j 1` of a one-split config, 1,000 labeled rows for TSVM and
+    DA and 99,000 for the SVM (a split needs both classes among its unlabeled rows), drawn
+    by the config's seed, so its errors differ from the rows above. Kernels cli-svm,
+    cli-tsvm, cli-da."""
     sslab = os.path.join(os.path.dirname(os.path.dirname(binary)), "sslab")
     svm_file = os.path.join(DATA, f"sparse_{DOCS}.svm")
     if not os.path.exists(svm_file):
         with open(os.path.join(DATA, f"ex_{DOCS}")) as ex, open(svm_file, "w") as out:
             out.writelines(f"{y} {line}" for y, line in zip(labels, ex))
-    print("\n### The command line's peak memory (`sslab run -j 1`, one split, same set and sizes)\n")
+    print("\n### The command line's peak memory (`sslab run -j 1`, one split of the same set)\n")
     print("| task | sslab run peak MiB | SVMlin peak MiB | ratio | sslab run wall | unlabeled error | load |")
     print("|---|---|---|---|---|---|---|")
     for kind in ("svm", "tsvm", "da"):
-        if kind not in kernels:
+        if f"cli-{kind}" not in kernels:
             continue
-        method, labeled, extra = {"svm": ("linear_svm", DOCS - 1, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
+        method, labeled, extra = {"svm": ("linear_svm", 99_000, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
         config = os.path.join(DATA, f"peers_cli_{kind}.toml")
         with open(config, "w") as f:
             f.write(CLI_CONFIG.format(kind=kind, path=svm_file, labeled=labeled, method=method, extra=extra))
@@ -183,10 +186,10 @@ def cli_rows(binary, kernels, reps, svmlin, labels):
         theirs = (lambda: svmlin_run(svmlin, kind, labels)) if svmlin else (lambda: None)
         o, t, load = alternate(reps, ours, theirs)
         rows = open(os.path.join(out, f"peers_cli_{kind}", "results.csv")).read().splitlines()
-        error = dict(zip(rows[0].split(","), rows[1].split(","))).get("error", "?")
+        error = float(dict(zip(rows[0].split(","), rows[1].split(",")))["error"]) * 100
         m_o = med(o, "peak_mib")
         m_t = med(t, "peak_mib") if svmlin else float("nan")
-        print(f"| {kind} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error} | {load:.2f} |", flush=True)
+        print(f"| {kind} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error:.2f} % | {load:.2f} |", flush=True)
 
 
 def liblinear_rows(binary, reps, svmlin, labels):
@@ -249,11 +252,14 @@ def dense_rows(binary, kernels, reps, usps):
 
 
 def main():
-    binary, kernels = sys.argv[1], sys.argv[2:] or ["svm", "tsvm", "da", "liblinear", "qlds", "knn"]
+    binary = sys.argv[1]
+    kernels = sys.argv[2:] or ["svm", "tsvm", "da", "cli-svm", "cli-tsvm", "cli-da", "liblinear", "qlds", "knn"]
     reps = int(os.environ.get("PEERS_REPS", "3"))
     svmlin, labels, usps = setup()
     print(f"bench-peers {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, PEERS_REPS={reps}, SVMlin: {svmlin or 'SKIPPED (g++ missing)'}")
     sparse_rows(binary, kernels, reps, svmlin, labels)
+    if any(k.startswith("cli-") for k in kernels):
+        cli_rows(binary, kernels, reps, svmlin, labels)
     if "liblinear" in kernels:
         liblinear_rows(binary, reps, svmlin, labels)
     dense_rows(binary, kernels, reps, usps)
