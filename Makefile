@@ -163,10 +163,11 @@ tv-tables-tuned: build
 bench-graph:
 	$(CARGO) bench --profile release --locked --bench knn_usps
 
-# sslab next to numpy, scikit-learn and SVMlin's recorded times on the same data, alternated,
-# with ratios and peak memory (creates ~/.cache/sslab-peers-venv; PEERS_REPS, KERNELS).
+# sslab next to SVMlin (built from ../shared/bench/peers), LIBLINEAR, faiss, scikit-learn and
+# numpy, all run live on the same data, alternated, with ratios, peak memory and errors
+# (creates ~/.cache/sslab-peers-venv and ~/.cache/svmlin-1.0; PEERS_REPS, KERNELS).
 bench-peers:
-	$(CARGO) build --release --locked --example peers
+	$(CARGO) build --release --locked --bin sslab --example peers
 	python3 benches/peers/peers.py $(CARGO_TARGET_DIR)/release/examples/peers $(KERNELS)
 
 # TV paper: the whole multi-class experiment (6 methods × 4 label counts × 10 splits) into a

@@ -1,17 +1,21 @@
 //! sslab's side of `make bench-peers` (driven by `benches/peers/peers.py`, which runs the
 //! peers on the same data and prints the ratios). One kernel per process, so the driver
 //! reads each run's peak memory from the operating system. Usage:
-//! `peers KERNEL [ARGS] --threads N`, printing one line `RESULT key=value ...`:
+//! `peers KERNEL [ARGS] [--threads N] [--out FILE]`, printing one line `RESULT key=value ...`:
 //! - `svm DIR`: l2-SVM-MFN on `DIR/ex_100000`, `DIR/lab_100000` (all rows but the last
-//!   labeled, λ = 0.001);
+//!   labeled, λ = 0.001); errors on the labeled rows;
 //! - `tsvm DIR`, `da DIR`: the first 1,000 rows labeled, the rest unlabeled, λ = 0.001,
-//!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000);
+//!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows;
+//!   with `--out`, these three write the weights and then the bias;
 //! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400, n = 2,000 (100
-//!   labeled), median of 15; `qlds-export` writes the problem for the numpy peer; also the
-//!   GFLOP/s of the covariance step and of a 1,000³ faer product (fastest of 5: the peak);
-//! - `knn-export FILE`, `knn`: the exact k = 10 self-tuning graph on all USPS digits.
+//!   labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the problem
+//!   for the numpy peer; also the GFLOP/s of the covariance step and of a 1,000³ faer
+//!   product (fastest of 5: the peak);
+//! - `knn-export FILE`, `knn`: the exact k = 10 self-tuning graph on all USPS digits (from
+//!   `SSLAB_DATA_DIR`, default `data/`); with `--out`, its edges i < j as u32 pairs.
 //!
-//! Exports are raw little-endian f64: a header (rows, columns, labeled rows) then the data.
+//! Files are raw little-endian: exports a header (rows, columns, labeled rows) then the
+//! data then the labels of all rows, as f64.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -37,11 +41,14 @@ type Res<T> = Result<T, String>;
 
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let threads = match args.iter().position(|a| a == "--threads") {
-        Some(k) => {
-            args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?
-        }
+    let option = |name: &str| args.iter().position(|a| a == name).map(|k| args.get(k + 1));
+    let threads = match option("--threads") {
+        Some(v) => v.and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?,
         None => 1,
+    };
+    let out = match option("--out") {
+        Some(v) => Some(Path::new(v.ok_or("--out needs a file")?)),
+        None => None,
     };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -52,20 +59,24 @@ fn main() -> Res<()> {
     } else {
         faer::Par::rayon(threads)
     });
-    let pos: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
+    // Positional arguments: those that are neither an option nor an option's value.
+    let pos: Vec<&str> = (0..args.len())
+        .filter(|&k| !args[k].starts_with("--") && (k == 0 || !args[k - 1].starts_with("--")))
+        .map(|k| args[k].as_str())
         .collect();
     match (pos.first().copied(), pos.get(1).copied()) {
-        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm),
-        (Some("tsvm"), Some(dir)) => sparse(Path::new(dir), Kind::Tsvm { switches: SvmlinParams::SWITCHES }),
-        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da),
+        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, out),
+        (Some("tsvm"), Some(dir)) => {
+            sparse(Path::new(dir), Kind::Tsvm { switches: SvmlinParams::SWITCHES }, out)
+        }
+        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, out),
         (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
         (Some("qlds"), _) => qlds(),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
-        (Some("knn"), _) => knn(),
-        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE [--threads N]".into()),
+        (Some("knn"), _) => knn(out),
+        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE \
+                  [--threads N] [--out FILE]"
+            .into()),
     }
 }
 
@@ -81,7 +92,7 @@ fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
     Ok(Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned()))
 }
 
-fn sparse(dir: &Path, kind: Kind) -> Res<()> {
+fn sparse(dir: &Path, kind: Kind, out: Option<&Path>) -> Res<()> {
     let p = sparse_problem(dir, kind == Kind::Svm)?;
     let params = SvmlinParams {
         lambda: 1e-3,
@@ -90,9 +101,9 @@ fn sparse(dir: &Path, kind: Kind) -> Res<()> {
         ..SvmlinParams::new(kind)
     };
     let m = params.check().map_err(|e| e.to_string())?;
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
     let fit = m.fit(&p).map_err(|e| e.to_string())?;
-    let secs = t.elapsed().as_secs_f64();
+    let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let (x, y) = if kind == Kind::Svm { (&p.x_l, &p.y_l) } else { (&p.x_u, &p.y_u) };
     let s = fit.scores(x);
     let errors = s.iter().zip(y).filter(|(s, y)| (**s >= 0.0) != (**y > 0.0)).count();
@@ -102,8 +113,14 @@ fn sparse(dir: &Path, kind: Kind) -> Res<()> {
         Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
         Details::Rls { iterations, .. } => format!("cg={iterations}"),
     };
-    println!("RESULT seconds={secs:.4} errors={errors} of={} {work}", y.len());
-    Ok(())
+    println!("RESULT seconds={secs:.4} cpu_seconds={cpu:.2} errors={errors} of={} {work}", y.len());
+    match out {
+        Some(file) => {
+            let w = fit.w.iter().chain([&fit.bias]);
+            write(file, &w.flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>())
+        }
+        None => Ok(()),
+    }
 }
 
 /// The QLDS benchmark problem (the one of `make bench` at d = 400).
@@ -119,7 +136,8 @@ fn qlds_export(file: &Path) -> Res<()> {
     let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
     let mut out = Vec::new();
     header(&mut out, x_l.nrows() + x_u.nrows(), x_l.ncols(), x_l.nrows());
-    out.extend(x_l.iter().chain(x_u.iter()).chain(p.y_l.iter()).flat_map(|v| v.to_le_bytes()));
+    let labels = p.y_l.iter().chain(p.y_u.iter());
+    out.extend(x_l.iter().chain(x_u.iter()).chain(labels).flat_map(|v| v.to_le_bytes()));
     write(file, &out)
 }
 
@@ -127,11 +145,14 @@ fn qlds() -> Res<()> {
     let p = qlds_problem();
     let x_u = p.x_u.to_dense().into_owned();
     let q = QldsParams::new(0.5, 1.0).check().map_err(|e| e.to_string())?;
+    let mut errors = 0;
     let ms = median((0..15).map(|_| {
         let t = Instant::now();
         let f = q.fit(&p).expect("fit");
-        std::hint::black_box(f.predict(x_u.view()));
-        t.elapsed().as_secs_f64() * 1e3
+        let predicted = std::hint::black_box(f.predict(x_u.view()));
+        let secs = t.elapsed().as_secs_f64() * 1e3;
+        errors = predicted.iter().zip(&p.y_u).filter(|(a, b)| a != b).count();
+        secs
     }));
     // The covariance step alone: XᵀX of the n × d training rows, n·d·(d+1) flops as a
     // symmetric product (2·n·d² as a full one), against a 1,000³ faer product (the peak).
@@ -163,8 +184,9 @@ fn qlds() -> Res<()> {
         t.elapsed().as_secs_f64()
     }));
     println!(
-        "RESULT seconds={:.5} cov_seconds={cov:.5} cov_gflops={:.1} cov_gflops_as_full_product={:.1} peak_gflops={:.1}",
+        "RESULT seconds={:.5} errors={errors} of={} cov_seconds={cov:.5} cov_gflops={:.1} cov_gflops_as_full_product={:.1} peak_gflops={:.1}",
         ms / 1e3,
+        p.y_u.len(),
         sym_flops / cov / 1e9,
         2.0 * (n * d * d) as f64 / cov / 1e9,
         2.0 * (k * k * k) as f64 / peak / 1e9
@@ -187,7 +209,7 @@ fn knn_export(file: &Path) -> Res<()> {
     write(file, &out)
 }
 
-fn knn() -> Res<()> {
+fn knn(out: Option<&Path>) -> Res<()> {
     let x = usps()?;
     let t = Instant::now();
     let g = KnnGraph::default().build(x.view()).map_err(|e| e.to_string())?;
@@ -200,7 +222,29 @@ fn knn() -> Res<()> {
         }
     }
     println!("RESULT seconds={secs:.4} entries={} fingerprint={sum:016x}", g.nnz());
-    Ok(())
+    match out {
+        Some(file) => {
+            let pairs = (0..x.nrows())
+                .flat_map(|i| g.row(i).filter(move |e| e.0 > i).map(move |e| (i, e.0)));
+            let bytes = pairs.flat_map(|(i, j)| [i as u32, j as u32]).flat_map(u32::to_le_bytes);
+            write(file, &bytes.collect::<Vec<u8>>())
+        }
+        None => Ok(()),
+    }
+}
+
+/// CPU time of this process (user + system, from `/proc/self/stat`, in clock ticks of
+/// 1/100 s): what SVMlin's own timer (`clock()`) reports, so the two compare alike on a
+/// busy machine.
+fn cpu_seconds() -> Res<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").map_err(|e| e.to_string())?;
+    let after = stat.rsplit_once(')').ok_or("unreadable /proc/self/stat")?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => Ok((user + system) / 100.0),
+        _ => Err("unreadable /proc/self/stat".into()),
+    }
 }
 
 fn write(file: &Path, bytes: &[u8]) -> Res<()> {

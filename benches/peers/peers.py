@@ -1,21 +1,24 @@
-"""`make bench-peers`: sslab next to the tools a user would pick instead, on the same data.
+"""`make bench-peers`: sslab next to the tools a user would pick instead, all run live here.
 
 Each kernel runs as its own process (so its peak memory is the kernel's), sslab and the
-peer alternated (sslab first on even repetitions), REPS times; the table gives medians,
-the ratio sslab / peer and the load average when the row was measured.
+peer alternated (sslab first on even repetitions), PEERS_REPS times (default 3); tables give
+medians, ratios sslab / peer and the 1-minute load average while the row was measured.
 
-Peers: numpy (QLDS) and scikit-learn brute force (kNN), installed by pip into
-$PEERS_VENV (default ~/.cache/sslab-peers-venv) on first use. SVMlin v1.0 (C++) cannot be
-fetched offline here: its rows compare against the times recorded in issue 20 on this
-machine, labelled "recorded". The sparse set comes from ../shared/bench/synth_sparse.py
-(100,000 documents x 50,000 words), generated once into $PEERS_DATA.
+Peers: SVMlin v1.0 built from ../shared/bench/peers/svmlin-1.0 (build.sh, g++ -O3) into
+~/.cache/svmlin-1.0 (rows SKIPPED without g++); numpy, scikit-learn, liblinear-official and
+faiss-cpu installed by pip into $PEERS_VENV (default ~/.cache/sslab-peers-venv). The sparse
+set comes from ../shared/bench/synth_sparse.py (100,000 documents x 50,000 words, generated
+once into $PEERS_DATA, default ~/.cache/sslab-peers-data); USPS from data/ when fetched,
+else from the mirror ../shared/data. Nothing is written into the repository.
 
 Usage: python3 benches/peers/peers.py SSLAB_PEERS_BINARY [KERNEL ...]
-(kernels: svm tsvm da qlds knn; all by default). Environment: PEERS_REPS (default 3).
-A peer process is this script run by the venv's python as `peers.py --peer KIND ...`.
+(kernels: svm tsvm da cli-svm cli-tsvm cli-da liblinear qlds knn; all by default). The peer processes are
+benches/peers/peer.py run by the venv's python.
 """
 
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,138 +28,242 @@ HOME = os.path.expanduser("~")
 VENV = os.environ.get("PEERS_VENV", os.path.join(HOME, ".cache", "sslab-peers-venv"))
 DATA = os.environ.get("PEERS_DATA", os.path.join(HOME, ".cache", "sslab-peers-data"))
 HERE = os.path.dirname(os.path.abspath(__file__))
-SYNTH = os.path.join(HERE, "..", "..", "..", "shared", "bench", "synth_sparse.py")
+SHARED = os.path.join(HERE, "..", "..", "..", "shared")
 PY = os.path.join(VENV, "bin", "python")
-
-# SVMlin v1.0 (C++, -O3) on this machine, issue 20: seconds and peak MiB (not rerun here).
-RECORDED = {"svm": (2.91, 63.0), "tsvm": (25.3, 63.0), "da": (38.8, 63.0)}
-
-
-def peer(kind, path, threads):
-    """Runs one peer kernel in this (venv) process and prints its RESULT line."""
-    import numpy as np
-
-    raw = np.fromfile(path, dtype="<f8")
-    rows, cols, labeled = (int(v) for v in raw[:3])
-    x = raw[3 : 3 + rows * cols].reshape(rows, cols)
-    if kind == "knn":
-        from sklearn.neighbors import NearestNeighbors
-
-        t = time.perf_counter()
-        nn = NearestNeighbors(n_neighbors=10, algorithm="brute", n_jobs=threads).fit(x)
-        nn.kneighbors()
-        print(f"RESULT seconds={time.perf_counter() - t:.4f}")
-        return
-    y_l = raw[3 + rows * cols :]
-    x_l, x_u = x[:labeled], x[labeled:]
-
-    def qlds(alpha_l=0.5, alpha_u=1.0, eps=1e-3):
-        n = rows
-        mean = x.mean(axis=0)
-        cl, cu = x_l - mean, x_u - mean
-        c_l, c_u = cl.T @ cl / n, cu.T @ cu / n
-        lam = (1 + eps) * np.linalg.eigvalsh(c_l + c_u)[-1]
-        a = alpha_l * c_l - alpha_u * c_u + lam * np.eye(cols)
-        omega = np.linalg.solve(a, cl.T @ y_l / np.sqrt(n))
-        return np.where((x_u @ omega - mean @ omega) / np.sqrt(n) >= 0, 1.0, -1.0)
-
-    times = []
-    for _ in range(15):
-        t = time.perf_counter()
-        qlds()
-        times.append(time.perf_counter() - t)
-    print(f"RESULT seconds={statistics.median(times):.5f}")
+PEER = os.path.join(HERE, "peer.py")
+PACKAGES = ["numpy", "scipy", "scikit-learn", "liblinear-official", "faiss-cpu"]
+DOCS = 100_000
+GAP = 1e-6  # relative objective gap of the supervised L2-SVM rows
 
 
 def setup():
-    """The venv with numpy and scikit-learn, and the sparse set."""
+    """The venv, SVMlin (None without g++), the sparse set with its label files, USPS's folder."""
     if not os.path.exists(PY):
-        print(f"creating {VENV} (pip install numpy scikit-learn)", flush=True)
+        print(f"creating {VENV}", flush=True)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([PY, "-m", "pip", "install", "-q", "numpy", "scikit-learn"], check=True)
+    probe = "import numpy, scipy, sklearn, liblinear.liblinearutil, faiss"
+    if subprocess.run([PY, "-c", probe], capture_output=True).returncode != 0:
+        print(f"pip install {' '.join(PACKAGES)} into {VENV}", flush=True)
+        subprocess.run([PY, "-m", "pip", "install", "-q", *PACKAGES], check=True)
+    svmlin = None
+    if shutil.which("g++"):
+        build = os.path.join(SHARED, "bench", "peers", "svmlin-1.0", "build.sh")
+        out = subprocess.run(["bash", build], capture_output=True, text=True, check=True).stdout
+        svmlin = out.strip().splitlines()[-1]
     os.makedirs(DATA, exist_ok=True)
-    if not os.path.exists(os.path.join(DATA, "lab_100000")):
+    lab = os.path.join(DATA, f"lab_{DOCS}")
+    if not os.path.exists(lab):
         print(f"generating the sparse set into {DATA} (about a minute)", flush=True)
-        subprocess.run([PY, os.path.abspath(SYNTH), "100000", "50000", "50"], cwd=DATA, check=True)
+        synth = os.path.abspath(os.path.join(SHARED, "bench", "synth_sparse.py"))
+        subprocess.run([PY, synth, str(DOCS), "50000", "50"], cwd=DATA, check=True)
+    labels = open(lab).read().split()
+    for name, labeled in (("lab_svm", DOCS - 1), ("lab_ssl", 1_000)):
+        with open(os.path.join(DATA, name), "w") as f:
+            f.write("".join(f"{v}\n" for v in labels[:labeled]) + "0\n" * (DOCS - labeled))
+    usps = "data" if os.path.exists(os.path.join("data", "usps", "usps.h5")) else os.path.join(SHARED, "data")
+    return svmlin, labels, usps
 
 
-def run(cmd, env_threads):
-    """Runs `cmd`; returns its RESULT fields with the peak memory (MiB) of the process."""
-    env = dict(os.environ)
+def run(cmd, threads=1, cwd=None, env_extra=None):
+    """Runs `cmd`; returns its first RESULT line's fields with the process's wall and CPU
+    time, peak memory (MiB) and full output."""
+    env = dict(os.environ, **(env_extra or {}))
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
-        env[var] = str(env_threads)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, text=True)
+        env[var] = str(threads)
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd, text=True)
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{out}")
-    line = next(l for l in out.splitlines() if l.startswith("RESULT "))
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}\n{out[-3000:]}")
+    line = next((l for l in out.splitlines() if l.startswith("RESULT ")), "RESULT")
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
-    fields["peak_mib"] = usage.ru_maxrss / 1024.0
-    fields["process_cpu_s"] = f"{usage.ru_utime + usage.ru_stime:.2f}"
+    cpu = usage.ru_utime + usage.ru_stime
+    fields.update(process=wall, process_cpu=cpu, peak_mib=usage.ru_maxrss / 1024.0, output=out)
     return fields
 
 
-def fmt(v, unit):
-    return f"{v * 1e3:.1f} ms" if unit == "ms" else f"{v:.2f} s"
+def svmlin_run(svmlin, kind, labels):
+    """SVMlin on the sparse set: its own solver time (CPU time, from clock()), and errors
+    from its outputs file."""
+    algo, lab = {"svm": ("1", "lab_svm"), "tsvm": ("2", "lab_ssl"), "da": ("3", "lab_ssl")}[kind]
+    work = os.path.join(DATA, "svmlin-run")
+    os.makedirs(work, exist_ok=True)
+    cmd = [svmlin, "-A", algo, "-W", "0.001", "-U", "1", "-R", "0.5", os.path.join(DATA, f"ex_{DOCS}"), os.path.join(DATA, lab)]
+    r = run(cmd, cwd=work)
+    # -A 1 reports its Newton solve; -A 2 and 3 report "... took T seconds." for the whole solve.
+    took = re.findall(r"took ([0-9.e+-]+) seconds", r["output"]) or re.findall(r"converged.* and ([0-9.e+-]+) seconds", r["output"])
+    r["cpu_seconds"] = took[-1]
+    scores = [float(v) for v in open(os.path.join(work, f"ex_{DOCS}.outputs")).read().split()]
+    rows = range(DOCS - 1) if kind == "svm" else range(1_000, DOCS)
+    r["errors"] = sum((scores[i] >= 0) != (float(labels[i]) > 0) for i in rows)
+    r["of"] = len(rows)
+    r["weights"] = os.path.join(work, f"ex_{DOCS}.weights")
+    return r
+
+
+def alternate(reps, ours, theirs):
+    """Runs the two callables alternated; returns their results and the loads."""
+    a, b, loads = [], [], []
+    for rep in range(reps):
+        order = [(a, ours), (b, theirs)] if rep % 2 == 0 else [(b, theirs), (a, ours)]
+        for out, f in order:
+            loads.append(os.getloadavg()[0])
+            out.append(f())
+    return a, b, statistics.median(loads)
+
+
+def med(results, key):
+    return statistics.median(float(r[key]) for r in results)
+
+
+def sparse_rows(binary, kernels, reps, svmlin, labels):
+    """Solver CPU time (SVMlin's timer counts CPU time: on a busy machine wall times are not
+    comparable), whole process CPU and wall time, peak memory, errors."""
+    if not {"svm", "tsvm", "da"} & set(kernels):
+        return
+    print("\n### MFN, TSVM, DA against SVMlin (1 thread)\n")
+    print("| task | solver CPU sslab / SVMlin | ratio | process CPU sslab / SVMlin | ratio | process wall sslab / SVMlin | peak MiB sslab / SVMlin | errors sslab / SVMlin | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for kind in ("svm", "tsvm", "da"):
+        if kind not in kernels:
+            continue
+        ours = lambda: run([binary, kind, DATA, "--threads", "1"])
+        if svmlin is None:
+            o, _, load = alternate(reps, ours, lambda: None)
+            print(f"| {kind} | {med(o, 'cpu_seconds'):.2f} s / SKIPPED (no g++) | | {med(o, 'process_cpu'):.2f} s / – | | {med(o, 'process'):.2f} s / – | {med(o, 'peak_mib'):.0f} / – | {o[0]['errors']} / – | {load:.2f} |", flush=True)
+            continue
+        o, t, load = alternate(reps, ours, lambda: svmlin_run(svmlin, kind, labels))
+        pairs = [(med(o, k), med(t, k)) for k in ("cpu_seconds", "process_cpu", "process", "peak_mib")]
+        (s_o, s_t), (c_o, c_t), (w_o, w_t), (m_o, m_t) = pairs
+        print(f"| {kind} ({o[0]['of']} scored) | {s_o:.2f} / {s_t:.2f} s | {s_o / s_t:.2f} | {c_o:.2f} / {c_t:.2f} s | {c_o / c_t:.2f} | {w_o:.2f} / {w_t:.2f} s | {m_o:.0f} / {m_t:.0f} ({m_o / m_t:.2f}) | {o[0]['errors']} / {t[0]['errors']} | {load:.2f} |", flush=True)
+
+
+CLI_CONFIG = """[experiment]
+name = "peers_cli_{kind}"
+seed = 1
+splits = 1
+
+[[datasets]]
+name = "sparse"
+kind = "svmlight"
+path = "{path}"
+features = 50000
+labeled = {labeled}
+unlabeled = "rest"
+
+[[methods]]
+kind = "{method}"
+lambda = 0.001
+{extra}
+"""
+
+
+def cli_rows(binary, kernels, reps, svmlin, labels):
+    """The command line's peak memory on the same set (as SVMlin-format text turned into one
+    SVMlight file): `sslab run -j 1` of a one-split config, 1,000 labeled rows for TSVM and
+    DA and 99,000 for the SVM (a split needs both classes among its unlabeled rows), drawn
+    by the config's seed, so its errors differ from the rows above. Kernels cli-svm,
+    cli-tsvm, cli-da."""
+    sslab = os.path.join(os.path.dirname(os.path.dirname(binary)), "sslab")
+    svm_file = os.path.join(DATA, f"sparse_{DOCS}.svm")
+    if not os.path.exists(svm_file):
+        with open(os.path.join(DATA, f"ex_{DOCS}")) as ex, open(svm_file, "w") as out:
+            out.writelines(f"{y} {line}" for y, line in zip(labels, ex))
+    print("\n### The command line's peak memory (`sslab run -j 1`, one split of the same set)\n")
+    print("| task | sslab run peak MiB | SVMlin peak MiB | ratio | sslab run wall | unlabeled error | load |")
+    print("|---|---|---|---|---|---|---|")
+    for kind in ("svm", "tsvm", "da"):
+        if f"cli-{kind}" not in kernels:
+            continue
+        method, labeled, extra = {"svm": ("linear_svm", 99_000, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
+        config = os.path.join(DATA, f"peers_cli_{kind}.toml")
+        with open(config, "w") as f:
+            f.write(CLI_CONFIG.format(kind=kind, path=svm_file, labeled=labeled, method=method, extra=extra))
+        out = os.path.join(DATA, "cli-out")
+        ours = lambda: run([sslab, "run", "--force", "-q", "-j", "1", config, "-o", out])
+        theirs = (lambda: svmlin_run(svmlin, kind, labels)) if svmlin else (lambda: None)
+        o, t, load = alternate(reps, ours, theirs)
+        rows = open(os.path.join(out, f"peers_cli_{kind}", "results.csv")).read().splitlines()
+        error = float(dict(zip(rows[0].split(","), rows[1].split(",")))["error"]) * 100
+        m_o = med(o, "peak_mib")
+        m_t = med(t, "peak_mib") if svmlin else float("nan")
+        print(f"| {kind} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error:.2f} % | {load:.2f} |", flush=True)
+
+
+def liblinear_rows(binary, reps, svmlin, labels):
+    """The supervised L2-SVM at an equal relative objective gap: each LIBLINEAR solver at the
+    loosest -e (10^-1, 10^-2, ...) whose objective is within GAP of the best one found."""
+    objective = lambda w: run([PY, PEER, "objective", DATA, w])
+    lib = lambda s, e: run([PY, PEER, "liblinear", DATA, str(s), str(e)])
+    out = os.path.join(DATA, "sslab_svm.f64")
+    ours = lambda: run([binary, "svm", DATA, "--threads", "1", "--out", out])
+    first = ours()
+    found = {"sslab": float(objective(out)["objective"]), "reference": float(lib(2, 1e-10)["objective"])}
+    if svmlin is not None:
+        theirs = svmlin_run(svmlin, "svm", labels)
+        found["SVMlin"] = float(objective(theirs["weights"])["objective"])
+    best = min(found.values())
+    gap = lambda v: (v - best) / abs(best)
+    print(f"\n### Supervised L2-SVM against LIBLINEAR (1 thread; relative objective gap ≤ {GAP:g}, best objective {best!r})\n")
+    print("| solver | setting | gap | solver CPU | ratio sslab / this | process wall | peak MiB | errors | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows, o = [], []
+    for s in (1, 2):
+        eps = next(e for e in (10.0 ** -p for p in range(1, 11)) if gap(float(lib(s, e)["objective"])) <= GAP)
+        mine, t, load = alternate(reps, ours, lambda: lib(s, eps))
+        o += mine
+        rows.append((f"LIBLINEAR -s {s}", f"-e {eps:g}", t, load))
+    t_ours = med(o, "cpu_seconds")
+    print(f"| sslab l2-SVM-MFN | default | {gap(found['sslab']):.1e} | {t_ours:.2f} s | 1 | {med(o, 'process'):.2f} s | {med(o, 'peak_mib'):.0f} | {first['errors']} | {load:.2f} |")
+    if svmlin is not None:
+        t = float(theirs["cpu_seconds"])
+        print(f"| SVMlin L2-SVM-MFN (one run) | default | {gap(found['SVMlin']):.1e} | {t:.2f} s | {t_ours / t:.2f} | {theirs['process']:.2f} s | {theirs['peak_mib']:.0f} | {theirs['errors']} | {os.getloadavg()[0]:.2f} |")
+    for name, setting, t, load in rows:
+        g = gap(statistics.median(float(r["objective"]) for r in t))
+        print(f"| {name} | {setting} | {g:.1e} | {med(t, 'cpu_seconds'):.2f} s | {t_ours / med(t, 'cpu_seconds'):.2f} | {med(t, 'process'):.2f} s | {med(t, 'peak_mib'):.0f} | {t[0]['errors']} | {load:.2f} |", flush=True)
+
+
+def dense_rows(binary, kernels, reps, usps):
+    qlds_file, knn_file, edges = (os.path.join(DATA, f) for f in ("qlds_d400.f64", "usps.f64", "usps_edges.u32"))
+    env = {"SSLAB_DATA_DIR": usps}
+    if "qlds" in kernels:
+        run([binary, "qlds-export", qlds_file])
+        print("\n### QLDS(0.5, 1) fit + predict, d = 400, n = 2,000 (100 labeled), median of 15 in-process, against numpy\n")
+        print("| threads | sslab | numpy | ratio | errors sslab / numpy | load | sslab notes |")
+        print("|---|---|---|---|---|---|---|")
+        for th in (1, 2):
+            o, t, load = alternate(reps, lambda: run([binary, "qlds", "--threads", str(th)], th), lambda: run([PY, PEER, "qlds", qlds_file], th))
+            notes = " ".join(f"{k}={v}" for k, v in o[0].items() if k.startswith("cov") or k.startswith("peak_g"))
+            print(f"| {th} | {med(o, 'seconds') * 1e3:.1f} ms | {med(t, 'seconds') * 1e3:.1f} ms | {med(o, 'seconds') / med(t, 'seconds'):.2f} | {o[0]['errors']} / {t[0]['errors']} of {o[0]['of']} | {load:.2f} | {notes} |", flush=True)
+    if "knn" in kernels:
+        run([binary, "knn-export", knn_file], env_extra=env)
+        run([binary, "knn", "--out", edges], env_extra=env)
+        print("\n### Exact k = 10 kNN graph of all 9,298 USPS digits (sslab: with weights and symmetrisation; peers: neighbours only)\n")
+        print("| threads | sslab | scikit-learn brute | faiss IndexFlatL2 | sslab / sklearn | sslab / faiss | edges differing from sslab's (sklearn, faiss) | load |")
+        print("|---|---|---|---|---|---|---|---|")
+        for th in (1, 2):
+            ours = lambda: run([binary, "knn", "--threads", str(th)], th, env_extra=env)
+            o, sk, load1 = alternate(reps, ours, lambda: run([PY, PEER, "knn-sklearn", knn_file, str(th), edges], th))
+            o2, fa, load2 = alternate(reps, ours, lambda: run([PY, PEER, "knn-faiss", knn_file, str(th), edges], th))
+            t = med(o + o2, "seconds")
+            print(f"| {th} | {t:.3f} s | {med(sk, 'seconds'):.3f} s | {med(fa, 'seconds'):.3f} s | {t / med(sk, 'seconds'):.2f} | {t / med(fa, 'seconds'):.2f} | {sk[0]['edges_differing']}, {fa[0]['edges_differing']} of {sk[0]['edges']} | {max(load1, load2):.2f} |", flush=True)
 
 
 def main():
-    binary, kernels = sys.argv[1], sys.argv[2:] or ["svm", "tsvm", "da", "qlds", "knn"]
+    binary = sys.argv[1]
+    kernels = sys.argv[2:] or ["svm", "tsvm", "da", "cli-svm", "cli-tsvm", "cli-da", "liblinear", "qlds", "knn"]
     reps = int(os.environ.get("PEERS_REPS", "3"))
-    setup()
-    qlds_file, knn_file = os.path.join(DATA, "qlds_d400.f64"), os.path.join(DATA, "usps.f64")
-    if "qlds" in kernels:
-        run([binary, "qlds-export", qlds_file], 1)
-    if "knn" in kernels:
-        run([binary, "knn-export", knn_file], 1)
-    plan = []  # (row name, sslab command, peer command or None, threads, unit, recorded key)
-    for k in ("svm", "tsvm", "da"):
-        if k in kernels:
-            for t in (1, 2):
-                plan.append((f"{k} sparse, {t} thread(s)", [binary, k, DATA, "--threads", str(t)], None, t, "s", k))
-    if "qlds" in kernels:
-        for t in (1, 2):
-            peer_cmd = [PY, __file__, "--peer", "qlds", qlds_file, str(t)]
-            plan.append((f"QLDS fit+predict d=400 n=2000, {t} thread(s)", [binary, "qlds", "--threads", str(t)], peer_cmd, t, "ms", None))
-    if "knn" in kernels:
-        for t in (1, 2):
-            peer_cmd = [PY, __file__, "--peer", "knn", knn_file, str(t)]
-            plan.append((f"kNN k=10 USPS 9298x256, {t} thread(s)", [binary, "knn", "--threads", str(t)], peer_cmd, t, "s", None))
-    print(f"| kernel | sslab (median of {reps}) | sslab peak MiB | peer | peer peak MiB | sslab / peer | load (1 min) | notes |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, ours_cmd, peer_cmd, threads, unit, recorded in plan:
-        ours, theirs, loads = [], [], []
-        for rep in range(reps):
-            order = [("ours", ours_cmd), ("peer", peer_cmd)]
-            if rep % 2:
-                order.reverse()
-            for who, cmd in order:
-                if cmd is None:
-                    continue
-                loads.append(os.getloadavg()[0])
-                (ours if who == "ours" else theirs).append(run(cmd, threads))
-        t_ours = statistics.median(float(r["seconds"]) for r in ours)
-        m_ours = statistics.median(r["peak_mib"] for r in ours)
-        extra = {k: v for k, v in ours[0].items() if k not in ("seconds", "peak_mib", "process_cpu_s")}
-        extra["process_cpu_s"] = statistics.median(float(r["process_cpu_s"]) for r in ours)
-        notes = " ".join(f"{k}={v}" for k, v in extra.items())
-        if recorded:
-            t_peer, m_peer = RECORDED[recorded]
-            peer_txt, mem_txt = f"SVMlin {t_peer:.2f} s (recorded, 1 thread)", f"58–68 (recorded)"
-            ratio = f"{t_ours / t_peer:.2f} (mem {m_ours / m_peer:.2f})"
-        else:
-            t_peer = statistics.median(float(r["seconds"]) for r in theirs)
-            m_peer = statistics.median(r["peak_mib"] for r in theirs)
-            lib = "numpy" if "qlds" in peer_cmd else "scikit-learn brute"
-            peer_txt, mem_txt, ratio = f"{lib} {fmt(t_peer, unit)}", f"{m_peer:.0f}", f"{t_ours / t_peer:.2f}"
-        spread = f"{fmt(min(float(r['seconds']) for r in ours), unit)}–{fmt(max(float(r['seconds']) for r in ours), unit)}"
-        print(f"| {name} | {fmt(t_ours, unit)} ({spread}) | {m_ours:.0f} | {peer_txt} | {mem_txt} | {ratio} | {statistics.median(loads):.2f} | {notes} |", flush=True)
+    svmlin, labels, usps = setup()
+    print(f"bench-peers {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, PEERS_REPS={reps}, SVMlin: {svmlin or 'SKIPPED (g++ missing)'}")
+    sparse_rows(binary, kernels, reps, svmlin, labels)
+    if any(k.startswith("cli-") for k in kernels):
+        cli_rows(binary, kernels, reps, svmlin, labels)
+    if "liblinear" in kernels:
+        liblinear_rows(binary, reps, svmlin, labels)
+    dense_rows(binary, kernels, reps, usps)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--peer":
-        peer(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    else:
-        main()
+    main()

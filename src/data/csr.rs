@@ -1,18 +1,32 @@
 //! Compressed sparse row matrices: the storage of sparse datasets, with mat-vecs linear in
-//! the number of non-zeros.
+//! the number of non-zeros. Row selections share the stored entries of the matrix they
+//! come from (a split of a dataset costs two words per row, not a copy of its entries).
+
+use std::sync::Arc;
 
 use ndarray::{Array2, ArrayView1, ArrayViewMut1};
 
 use crate::error::{Error, Result};
 
-/// A CSR matrix: row `i` holds `indices[indptr[i]..indptr[i+1]]` (strictly increasing
-/// column indices) with `values` alongside.
-#[derive(Debug, Clone, PartialEq)]
+/// A CSR matrix: row `i` holds the column indices `indices[spans[i].0..spans[i].1]`
+/// (strictly increasing) with `values` alongside; the entry arrays may be shared with the
+/// matrices the rows were selected from or into.
+#[derive(Debug, Clone)]
 pub struct Csr {
     n_cols: usize,
-    indptr: Vec<usize>,
-    indices: Vec<u32>,
-    values: Vec<f64>,
+    spans: Vec<(usize, usize)>,
+    nnz: usize,
+    indices: Arc<Vec<u32>>,
+    values: Arc<Vec<f64>>,
+}
+
+impl PartialEq for Csr {
+    /// Equal shapes and equal rows, however the entries are stored.
+    fn eq(&self, other: &Self) -> bool {
+        self.n_cols == other.n_cols
+            && self.nrows() == other.nrows()
+            && (0..self.nrows()).all(|i| self.row(i) == other.row(i))
+    }
 }
 
 impl Csr {
@@ -50,12 +64,34 @@ impl Csr {
         if let Some(p) = values.iter().position(|v| !v.is_finite()) {
             return bad(format!("non-finite value at position {p}"));
         }
-        Ok(Csr { n_cols, indptr, indices, values })
+        Ok(Csr::from_parts(n_cols, &indptr, indices, values))
+    }
+
+    /// The matrix of checked CSR arrays.
+    fn from_parts(n_cols: usize, indptr: &[usize], indices: Vec<u32>, values: Vec<f64>) -> Csr {
+        Csr {
+            n_cols,
+            spans: indptr.windows(2).map(|w| (w[0], w[1])).collect(),
+            nnz: indices.len(),
+            indices: Arc::new(indices),
+            values: Arc::new(values),
+        }
+    }
+
+    /// The same storage with other rows.
+    fn with_spans(&self, spans: Vec<(usize, usize)>) -> Csr {
+        Csr {
+            n_cols: self.n_cols,
+            nnz: spans.iter().map(|s| s.1 - s.0).sum(),
+            spans,
+            indices: Arc::clone(&self.indices),
+            values: Arc::clone(&self.values),
+        }
     }
 
     /// Number of rows.
     pub fn nrows(&self) -> usize {
-        self.indptr.len() - 1
+        self.spans.len()
     }
 
     /// Number of columns.
@@ -63,15 +99,15 @@ impl Csr {
         self.n_cols
     }
 
-    /// Number of stored entries.
+    /// Number of stored entries of its rows.
     pub fn nnz(&self) -> usize {
-        self.values.len()
+        self.nnz
     }
 
     /// Column indices and values of row `i`.
     pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
-        let r = self.indptr[i]..self.indptr[i + 1];
-        (&self.indices[r.clone()], &self.values[r])
+        let (a, b) = self.spans[i];
+        (&self.indices[a..b], &self.values[a..b])
     }
 
     /// `out = A v` (`out` has one entry per row).
@@ -82,53 +118,19 @@ impl Csr {
         }
     }
 
-    /// The rows `rows` (in that order) as a new matrix.
+    /// The rows `rows` (in that order), sharing this matrix's entries.
     pub fn select_rows(&self, rows: &[usize]) -> Csr {
-        let mut indptr = Vec::with_capacity(rows.len() + 1);
-        indptr.push(0);
-        let (mut indices, mut values) = (Vec::new(), Vec::new());
-        for &r in rows {
-            let (idx, val) = self.row(r);
-            indices.extend_from_slice(idx);
-            values.extend_from_slice(val);
-            indptr.push(indices.len());
-        }
-        Csr { n_cols: self.n_cols, indptr, indices, values }
+        self.with_spans(rows.iter().map(|&r| self.spans[r]).collect())
     }
 
-    /// Rows `..at` and rows `at..` of the matrix it consumes: the larger part keeps the
-    /// storage in place and only the smaller one is copied.
-    pub fn split_rows(mut self, at: usize) -> (Csr, Csr) {
+    /// Rows `..at` and rows `at..` of the matrix it consumes, sharing its entries.
+    pub fn split_rows(self, at: usize) -> (Csr, Csr) {
         let at = at.min(self.nrows());
-        let cut = self.indptr[at];
-        if 2 * at <= self.nrows() {
-            let head = Csr {
-                n_cols: self.n_cols,
-                indptr: self.indptr[..=at].to_vec(),
-                indices: self.indices[..cut].to_vec(),
-                values: self.values[..cut].to_vec(),
-            };
-            self.indices.drain(..cut);
-            self.values.drain(..cut);
-            self.indptr.drain(..at);
-            self.indptr.iter_mut().for_each(|p| *p -= cut);
-            (head, self)
-        } else {
-            let indptr = self.indptr[at..].iter().map(|p| p - cut).collect();
-            let tail = Csr {
-                n_cols: self.n_cols,
-                indptr,
-                indices: self.indices[cut..].to_vec(),
-                values: self.values[cut..].to_vec(),
-            };
-            self.indptr.truncate(at + 1);
-            self.indices.truncate(cut);
-            self.values.truncate(cut);
-            (self, tail)
-        }
+        (self.with_spans(self.spans[..at].to_vec()), self.with_spans(self.spans[at..].to_vec()))
     }
 
-    /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns.
+    /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns. Blocks
+    /// sharing one storage stay on it; others are copied into a new one.
     pub fn vstack(n_cols: usize, blocks: &[&Csr]) -> Result<Csr> {
         if let Some(b) = blocks.iter().find(|b| b.n_cols != n_cols) {
             return Err(Error::Data(format!(
@@ -136,37 +138,55 @@ impl Csr {
                 b.n_cols
             )));
         }
+        if let Some(first) = blocks.first().filter(|f| {
+            blocks
+                .iter()
+                .all(|b| Arc::ptr_eq(&b.indices, &f.indices) && Arc::ptr_eq(&b.values, &f.values))
+        }) {
+            return Ok(first.with_spans(blocks.iter().flat_map(|b| b.spans.clone()).collect()));
+        }
         let mut indptr = vec![0];
         let (mut indices, mut values) = (Vec::new(), Vec::new());
         for b in blocks {
-            indptr.extend(b.indptr[1..].iter().map(|p| p + indices.len()));
-            indices.extend_from_slice(&b.indices);
-            values.extend_from_slice(&b.values);
+            for i in 0..b.nrows() {
+                let (idx, val) = b.row(i);
+                indices.extend_from_slice(idx);
+                values.extend_from_slice(val);
+                indptr.push(indices.len());
+            }
         }
-        Ok(Csr { n_cols, indptr, indices, values })
+        Ok(Csr::from_parts(n_cols, &indptr, indices, values))
     }
 
-    /// Bytes held by the three arrays (at their lengths): the CSR size of the matrix.
+    /// Bytes of the matrix in plain CSR form (row pointers, column indices and values of
+    /// its rows): its CSR size, whatever it shares.
     pub fn size_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.indptr.len() * size_of::<usize>()
-            + self.indices.len() * size_of::<u32>()
-            + self.values.len() * size_of::<f64>()
+        (self.nrows() + 1) * size_of::<usize>() + self.nnz * (size_of::<u32>() + size_of::<f64>())
     }
 
-    /// Applies `f(column, value)` to every stored value (the structure is unchanged).
+    /// Applies `f(row, column, value)` to every stored value (the structure is unchanged);
+    /// the matrix first gets storage of its own unless it is the only holder of its entries,
+    /// laid out once in row order.
     pub fn map_values(&mut self, mut f: impl FnMut(usize, usize, f64) -> f64) {
-        for i in 0..self.nrows() {
-            for k in self.indptr[i]..self.indptr[i + 1] {
-                self.values[k] = f(i, self.indices[k] as usize, self.values[k]);
+        let in_order = self.spans.first().is_none_or(|s| s.0 == 0)
+            && self.spans.windows(2).all(|w| w[0].1 == w[1].0)
+            && self.nnz == self.values.len();
+        if !in_order || Arc::strong_count(&self.values) > 1 {
+            *self = self.first_columns(self.n_cols);
+        }
+        let values = Arc::make_mut(&mut self.values);
+        for (i, &(a, b)) in self.spans.iter().enumerate() {
+            for k in a..b {
+                values[k] = f(i, self.indices[k] as usize, values[k]);
             }
         }
     }
 
-    /// The first `n` columns (all when there are fewer).
+    /// The first `n` columns (all when there are fewer), in storage of its own.
     pub fn first_columns(&self, n: usize) -> Csr {
         let n_cols = n.min(self.n_cols);
-        let mut indptr = Vec::with_capacity(self.indptr.len());
+        let mut indptr = Vec::with_capacity(self.nrows() + 1);
         indptr.push(0);
         let (mut indices, mut values) = (Vec::new(), Vec::new());
         for i in 0..self.nrows() {
@@ -176,7 +196,7 @@ impl Csr {
             values.extend_from_slice(&val[..keep]);
             indptr.push(indices.len());
         }
-        Csr { n_cols, indptr, indices, values }
+        Csr::from_parts(n_cols, &indptr, indices, values)
     }
 
     /// A dense copy.
@@ -225,6 +245,30 @@ mod tests {
             assert_eq!(Csr::vstack(3, &[&head, &tail]).unwrap(), a);
             assert_eq!((head.nrows(), tail.nrows()), (at, 3 - at));
         }
+    }
+
+    #[test]
+    fn selections_share_the_entries_and_map_values_stays_private() {
+        let a = example();
+        let picked = a.select_rows(&[2, 0, 2]);
+        assert!(Arc::ptr_eq(&picked.values, &a.values));
+        assert_eq!(picked.nnz(), 4);
+        assert_eq!(picked.size_bytes(), 4 * 8 + 4 * 12);
+        let (head, tail) = picked.clone().split_rows(1);
+        let stacked = Csr::vstack(3, &[&head, &tail]).unwrap();
+        assert!(Arc::ptr_eq(&stacked.values, &a.values));
+        assert_eq!(stacked, picked);
+        // A repeated row is scaled once per copy, and the shared original is untouched.
+        let mut scaled = picked.clone();
+        scaled.map_values(|_, _, v| 2.0 * v);
+        assert_eq!(scaled.to_dense(), 2.0 * picked.to_dense());
+        assert_eq!(a, example());
+        // The sole holder of its entries in row order is scaled in place.
+        let mut own = example();
+        let before = Arc::as_ptr(&own.values);
+        own.map_values(|i, j, v| v + (10 * i + j) as f64);
+        assert!(std::ptr::eq(Arc::as_ptr(&own.values), before));
+        assert_eq!(own.to_dense(), array![[1.0, 0.0, 4.0], [0.0, 0.0, 0.0], [0.0, 24.0, 0.0]]);
     }
 
     #[test]
