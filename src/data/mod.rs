@@ -22,6 +22,7 @@ pub mod split;
 pub mod svmlight;
 pub mod svmlin;
 pub mod synthetic;
+pub mod table;
 pub mod text;
 mod verify;
 
