@@ -68,7 +68,7 @@ impl Family for CommandFamily {
             .filter(|(k, _)| !["argv", "timeout"].contains(k))
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect();
-        let last = argv.last().map(|a| Path::new(a));
+        let last = argv.last().map(Path::new);
         let stem = last.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("command");
         let name = stem.to_string();
         Ok(Checked::new(name, Command { argv, timeout: Duration::from_secs_f64(timeout), params }))
