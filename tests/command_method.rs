@@ -194,6 +194,16 @@ fn its_keys_are_checked_at_their_line() {
     assert!(e.contains("methods[2].argv: program `no-such-program-x` not found"), "{e}");
     let e = bad("\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\ntimeout = 0\n");
     assert!(e.starts_with("c.toml:25: methods[2].timeout: must be > 0 seconds"), "{e}");
+    let e =
+        bad("\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\nk = 1\nparams = { k = 2 }\n");
+    assert!(e.starts_with("c.toml:26: methods[2].params: `k` is given twice"), "{e}");
+    // A `params` table is the same as its keys written in the entry.
+    let src = config(
+        "/bin/true",
+        "\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\nk = 1\nparams = { s = \"a\" }\n",
+    );
+    let exp = parse(&src, Path::new("c.toml")).unwrap();
+    assert_eq!(exp.methods[2].method.params(), "k=1 s=a");
 }
 
 /// `sslab run` with `extra` arguments; the `results.csv` lines without `fit_seconds`.

@@ -3,7 +3,7 @@
 //! runs `argv` (no shell) with the folder as its last argument under a timeout, and reads
 //! back the scores the program wrote. Every key of the entry other than `argv` and `timeout`
 //! is a parameter of the program, passed in `split.json`'s `params`: it sweeps and tunes
-//! like any key. A failure (exit status, timeout, missing file, wrong shape, NaN) is an
+//! like any key (the keys of a `params = { ... }` table count as keys of the entry). A failure (exit status, timeout, missing file, wrong shape, NaN) is an
 //! error carrying the reason and the tail of the program's stderr: a `failed` row.
 
 mod exchange;
@@ -63,11 +63,24 @@ impl Family for CommandFamily {
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err(m.error("timeout", format!("must be > 0 seconds, got {timeout}")));
         }
-        let params = m
-            .keys()
-            .filter(|(k, _)| !["argv", "timeout"].contains(k))
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
+        let mut params: Vec<(String, Value)> = Vec::new();
+        for (key, v) in m.keys().filter(|(k, _)| !["argv", "timeout"].contains(k)) {
+            let given = match (key, v) {
+                // `params = { k = 10 }` says the same as `k = 10`.
+                ("params", Value::Table(t)) => {
+                    t.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+                }
+                _ => vec![(key.to_string(), v.clone())],
+            };
+            for (k, v) in given {
+                if params.iter().any(|(p, _)| *p == k) {
+                    return Err(
+                        m.error(key, format!("`{k}` is given twice (as a key and in `params`)"))
+                    );
+                }
+                params.push((k, v));
+            }
+        }
         let last = argv.last().map(Path::new);
         let stem = last.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("command");
         let name = stem.to_string();
