@@ -73,7 +73,7 @@ fn error(s: &Array2<f64>, truth: &[usize]) -> f64 {
 }
 
 fn tempdir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sslab-command-{tag}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("sslab-cmdtest-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -259,12 +259,20 @@ fn a_killed_run_resumes_to_the_same_results_and_shards_merge_to_them() {
     while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 2 {
         std::thread::sleep(Duration::from_millis(5));
     }
+    let killed_pid = child.id();
     child.kill().unwrap();
     child.wait().unwrap();
     let logged = std::fs::read_to_string(&log).unwrap().lines().count();
     assert!(logged < 18, "killed before the end ({logged} rows)");
     finish(sslab_run(&cfg, &killed, &["--resume"]));
     assert_eq!(without_timing(&killed.join("cmd/results.csv")), expected);
+    // The killed run's split folder (its program died with it) was removed by the resume.
+    let prefix = format!("sslab-command-{killed_pid}-");
+    let left = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with(&prefix));
+    assert!(!left, "a folder of the killed run is left in the temporary directory");
     for i in 1..=2 {
         finish(sslab_run(&cfg, &sharded, &["--shard", &format!("{i}/2")]));
     }

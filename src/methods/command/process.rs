@@ -1,7 +1,8 @@
 //! Running a `command` method's program: a private temporary folder per run (removed when
-//! done), the program in its own process group with stdin and stdout closed and stderr kept
-//! in a file, a timeout that kills the whole group, and failure messages that end with the
-//! last lines of stderr.
+//! done; folders left by a killed sslab are removed by the next run), the program in its own
+//! process group with stdin and stdout closed and stderr kept in a file, killed when sslab
+//! dies, a timeout that kills the whole group, and failure messages that end with the last
+//! lines of stderr.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -27,7 +28,9 @@ impl Folder {
     /// A new folder readable by this user only, under the system's temporary directory.
     pub fn create() -> Result<Folder> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
+        static SWEPT: std::sync::Once = std::sync::Once::new();
         let base = std::env::temp_dir();
+        SWEPT.call_once(|| sweep(&base));
         loop {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
             let root = base.join(format!("sslab-command-{}-{n}", std::process::id()));
@@ -64,6 +67,27 @@ impl Drop for Folder {
     }
 }
 
+/// Removes the `sslab-command-PID-N` folders of processes that no longer exist (an sslab
+/// killed while a program ran), among those this user may remove.
+fn sweep(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("sslab-command-")) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        // SAFETY: kill(2) with signal 0 only checks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// Runs `argv` with the folder's `split/` appended; returns its wall time in seconds, or an
 /// error saying why it failed (start, exit status, signal, timeout) with stderr's tail.
 pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result<f64> {
@@ -71,15 +95,19 @@ pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result
     let err_file = File::create(&stderr).map_err(|e| Error::io(&stderr, e))?;
     let fail = |why: String| Error::Data(folder.failure(argv, &why));
     let start = Instant::now();
-    let mut child = std::process::Command::new(&argv[0])
-        .args(&argv[1..])
-        .arg(folder.io())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(err_file)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| fail(format!("cannot start: {e}")))?;
+    let mut command = std::process::Command::new(&argv[0]);
+    command.args(&argv[1..]).arg(folder.io()).stdin(Stdio::null()).stdout(Stdio::null());
+    command.stderr(err_file).process_group(0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe; the program gets SIGKILL when the thread that
+    // started it (a worker of the run, alive until the run ends) dies, e.g. sslab is killed.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().map_err(|e| fail(format!("cannot start: {e}")))?;
     let mut pause = Duration::from_millis(1);
     let status = loop {
         match child.try_wait().map_err(|e| fail(format!("cannot wait: {e}")))? {
