@@ -214,3 +214,11 @@ test-python:
 bench-python: python
 	$(CARGO) build --release --locked --bin sslab
 	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py
+
+# Issue 27 (docs/open-harness.md): the scikit-learn baselines of examples/methods/, run as
+# `kind = "command"` methods beside sslab's on two SSL-book sets; the venv's python3 first
+# on PATH. Writes into out/ (not tracked). 14.7 min wall on the shared 2 cores (192 Python
+# start-ups; 3.2 min CPU). Needs `make data DATASETS="ssl_digit1 ssl_g241c"`.
+.PHONY: sklearn-baselines
+sklearn-baselines: build
+	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/sklearn_baselines.toml --out out --quiet

@@ -129,7 +129,7 @@ fn its_keys_are_checked_with_file_and_line() {
     assert!(e.contains("datasets[0].test: a `boxes` dataset takes `per_class`"), "{e}");
     let e = sslab::config::parse(CONFIG, Path::new("boxes.toml")).unwrap_err().to_string();
     assert!(
-        e.starts_with("boxes.toml:9: datasets[0].kind: unknown kind `boxes` (known: synthetic, sparse_text, named, svmlight)"),
+        e.starts_with("boxes.toml:9: datasets[0].kind: unknown kind `boxes` (known: synthetic, sparse_text, named, svmlight, csv, npy)"),
         "{e}"
     );
 }

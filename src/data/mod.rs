@@ -12,6 +12,7 @@ pub mod h5;
 pub mod kinds;
 pub mod load;
 pub mod mat;
+pub mod npy;
 pub mod preprocess;
 pub mod registry;
 mod sizes;
@@ -21,6 +22,7 @@ pub mod split;
 pub mod svmlight;
 pub mod svmlin;
 pub mod synthetic;
+pub mod table;
 pub mod text;
 mod verify;
 

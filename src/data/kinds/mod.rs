@@ -2,13 +2,17 @@
 //! and the split sizes) through the located [`Entry`], as a method family reads its
 //! `[[methods]]` table, and is registered by one line in [`KINDS`].
 
+mod csv_file;
 mod files;
 mod named;
+mod npy_file;
 mod sparse_text;
 mod svmlight;
 mod synthetic;
 
+pub use csv_file::Csv;
 pub use named::Named;
+pub use npy_file::Npy;
 pub use sparse_text::SparseTextKind;
 pub use svmlight::Svmlight;
 pub use synthetic::Synthetic;
@@ -20,7 +24,8 @@ use crate::engine::{Entry, memory};
 use crate::error::Result;
 
 /// The dataset kinds a config may name, in the order listed in messages.
-pub const KINDS: &[&dyn DatasetKind] = &[&Synthetic, &SparseTextKind, &Named, &Svmlight];
+pub const KINDS: &[&dyn DatasetKind] =
+    &[&Synthetic, &SparseTextKind, &Named, &Svmlight, &Csv, &Npy];
 
 /// One dataset kind: the `kind` value it answers to and the reader of its table.
 pub trait DatasetKind: Sync {
