@@ -108,6 +108,7 @@ fn hostile_values_are_quoted_and_the_array_runs() {
     .collect();
     let in_run = [
         ".config.lock",
+        "config.base",
         ".run.lock",
         ".shard-1-of-2.lock",
         ".shard-2-of-2.lock",

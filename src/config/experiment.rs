@@ -21,6 +21,8 @@ use crate::error::Result;
 pub struct Experiment {
     /// The config file it came from.
     pub path: PathBuf,
+    /// Where its relative paths lead.
+    pub base: super::Base,
     pub name: String,
     pub seed: u64,
     /// Number of random splits per dataset (default 20).
@@ -179,7 +181,16 @@ pub(super) fn check(
             ),
         ));
     }
-    Ok(Experiment { path: PathBuf::from(at.path), name, seed, splits, hash, datasets, methods })
+    Ok(Experiment {
+        path: PathBuf::from(at.path),
+        base: at.base.clone(),
+        name,
+        seed,
+        splits,
+        hash,
+        datasets,
+        methods,
+    })
 }
 
 /// The longest experiment or dataset name, in bytes: they name files and folders, whose

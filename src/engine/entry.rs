@@ -21,6 +21,8 @@ pub struct Located<'a> {
     /// The same for the values of one tuning grid point (searched after `swept`; kept apart
     /// so that checking a grid point does not copy every sweep's origins).
     pub grid: &'a [(Range<usize>, String)],
+    /// Where the config's relative paths lead.
+    pub base: &'a crate::config::Base,
 }
 
 impl Located<'_> {
@@ -65,6 +67,11 @@ impl<'a> Entry<'a> {
     ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
         Entry { at, section, index, span, kind, values }
+    }
+
+    /// Where the config's relative paths lead.
+    pub fn base(&self) -> &crate::config::Base {
+        self.at.base
     }
 
     /// The entry's `kind`.

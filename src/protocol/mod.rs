@@ -20,6 +20,7 @@ pub mod tune;
 
 pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
+pub use lock::copy_config;
 pub use merge::merge;
 #[cfg(test)]
 pub(crate) use results::test_row;
@@ -27,7 +28,7 @@ pub use results::{ResultRow, check_failed, read_results, write_results};
 pub use runner::{RunOptions, finish_rows, run};
 pub use seeds::derive_seed;
 pub use shard::Shard;
-pub use slurm::SlurmJob;
+pub use slurm::{SlurmJob, SlurmOptions};
 
 #[cfg(test)]
 mod reported_tests;

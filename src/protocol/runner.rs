@@ -121,9 +121,9 @@ fn fit_progress(
 ) -> Result<Progress> {
     let (mut total, mut skipped) = (Fits::default(), Fits::default());
     for &(d, s) in tasks {
-        let (n, dim) = exp.datasets[d].shape()?;
+        let ((n, dim), l) = (exp.datasets[d].shape()?, exp.datasets[d].n_labeled()?);
         for m in &exp.methods {
-            let cost = m.method.cost(n, dim);
+            let cost = m.method.fit_cost(l, n, dim);
             total.add(cost);
             if finished.contains(&(exp.datasets[d].name.clone(), s, m.name.clone())) {
                 skipped.add(cost);
@@ -196,7 +196,7 @@ impl Task<'_> {
             test: test.map(|t| &t.x),
         };
         let limit = memory::limit()?;
-        let (n, dim) = spec.shape()?;
+        let ((n, dim), l) = (spec.shape()?, spec.n_labeled()?);
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
@@ -209,7 +209,7 @@ impl Task<'_> {
                 let outcome = Outcome { entry, params, fitted, fit_seconds };
                 let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;
-                self.bar.inc(entry.method.cost(n, dim));
+                self.bar.inc(entry.method.fit_cost(l, n, dim));
                 Ok(row)
             })
             .collect()
