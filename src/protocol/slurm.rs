@@ -36,11 +36,13 @@ pub struct SlurmJob {
 /// The user's `#SBATCH` options and setup lines.
 #[derive(Debug, Clone, Default)]
 pub struct SlurmOptions {
+    /// Partition (default: the cluster's).
     pub partition: Option<String>,
     /// Time limit per task, in one of SLURM's formats ([`check_time`]).
     pub time: Option<String>,
     /// Memory per node (`--mem`: a number, optionally with K, M, G or T).
     pub mem: Option<String>,
+    /// Account charged and quality of service.
     pub account: Option<String>,
     pub qos: Option<String>,
     /// Further `#SBATCH` lines, `KEY=VALUE` or `KEY`.
