@@ -49,7 +49,9 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
         values.push((key.clone(), Spanned::new(at..at, value)));
         keys.push(key);
     }
-    let at = Located { path: Path::new("<params>"), src: &src, swept: &[], grid: &[] };
+    // Method parameters hold no paths: the base is the working folder's.
+    let base = sslab::config::Base::of(Path::new("<params>")).map_err(to_py)?;
+    let at = Located { path: Path::new("<params>"), src: &src, swept: &[], grid: &[], base: &base };
     let family = FAMILIES
         .iter()
         .find(|f| f.kinds().contains(&kind))
