@@ -76,10 +76,26 @@ fn hostile_values_are_quoted_and_the_array_runs() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("partition"));
     assert!(!work.join("o u t").exists(), "a refused job writes nothing");
+    let o = sslab(&["slurm", "c.toml", "--shards", "2", "--time", "tomorrow", "--out", "o u t"]);
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && said.contains("--time \"tomorrow\": not a SLURM time limit; use minutes (90), MM:SS, HH:MM:SS (01:30:00), D-HH, D-HH:MM, D-HH:MM:SS (2-00:00:00) or UNLIMITED"), "{said}");
+    assert!(!work.join("o u t").exists(), "a refused job writes nothing");
     let o = sslab(&["slurm", "c.toml", "--shards", "2", "--cpus", "1", "--out", "o u t"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let run = work.join("o u t").join("x'$(touch PWNED)");
     let scripts = run.join("slurm");
+    // The paths are shown, and the array runs the run folder's copy of the config.
+    let shown = String::from_utf8_lossy(&o.stdout);
+    let copy = run.join("config.toml");
+    assert!(shown.contains(&format!("config copy     {} (of c.toml;", copy.display())), "{shown}");
+    let array = std::fs::read_to_string(scripts.join("array.sbatch")).unwrap();
+    assert!(
+        array.contains(&format!(
+            " run '{}' --shard",
+            copy.display().to_string().replace('\'', r"'\''")
+        )),
+        "{array}"
+    );
     for s in ["array.sbatch", "merge.sbatch", "submit.sh"] {
         let ok = Command::new("bash").arg("-n").arg(scripts.join(s)).status().unwrap();
         assert!(ok.success(), "{s} does not parse");
@@ -108,6 +124,7 @@ fn hostile_values_are_quoted_and_the_array_runs() {
     .collect();
     let in_run = [
         ".config.lock",
+        "config.base",
         ".run.lock",
         ".shard-1-of-2.lock",
         ".shard-2-of-2.lock",

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use sslab::data::{Csr, DataSource, Dataset, Features, FileSource, LoadedData, Problem};
-use sslab::engine::{Entry, Located, Method, Scores, Split, Store};
+use sslab::engine::{Entry, Located, Method, Scores, Shared, Split, Store};
 use sslab::methods::FAMILIES;
 use toml::{Spanned, Value};
 
@@ -46,10 +46,20 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
         src.push('\n');
         let at = src.len();
         src.push_str(&key);
-        values.push((key.clone(), Spanned::new(at..at, value)));
+        values.push((key.clone(), Spanned::new(at..at, Shared::new(value))));
         keys.push(key);
     }
-    let at = Located { path: Path::new("<params>"), src: &src, swept: &[], grid: &[] };
+    // Method parameters hold no paths: the base is the working folder's.
+    let base = sslab::config::Base::of(Path::new("<params>")).map_err(to_py)?;
+    let newlines = sslab::engine::newlines(&src);
+    let at = Located {
+        path: Path::new("<params>"),
+        src: &src,
+        swept: &[],
+        grid: &[],
+        newlines: &newlines,
+        base: &base,
+    };
     let family = FAMILIES
         .iter()
         .find(|f| f.kinds().contains(&kind))

@@ -80,6 +80,11 @@ impl DatasetSpec {
         Ok(self.test_sizes_of(self.loaded()?))
     }
 
+    /// Labeled points per split.
+    pub fn n_labeled(&self) -> Result<usize> {
+        Ok(self.class_sizes()?.0.iter().sum())
+    }
+
     /// Points per split (labeled and unlabeled) and features, without drawing a split.
     pub fn shape(&self) -> Result<(usize, usize)> {
         let data = self.loaded()?;
@@ -104,16 +109,7 @@ impl DatasetSpec {
             let labeled = Sizes::Total(k).per_class(&shares, &[]);
             return (labeled, Sizes::Total(d.len() - k).per_class(&shares, &[]));
         }
-        let labeled = self.labeled.per_class(&shares, &[]);
-        let test = self.test_sizes_of(Some(data));
-        let rest: Vec<usize> = d
-            .class_counts()
-            .iter()
-            .zip(&labeled)
-            .zip(&test)
-            .map(|((c, l), t)| c.saturating_sub(l + t))
-            .collect();
-        (labeled, self.unlabeled.per_class(&shares, &rest))
+        split_of(d, &self.labeled, &self.unlabeled, &self.test_sizes_of(Some(data)))
     }
 
     fn test_sizes_of(&self, data: Option<&LoadedData>) -> Vec<usize> {
@@ -172,12 +168,60 @@ impl DatasetSpec {
                         ),
                     ));
                 }
-                let u_and_test: Vec<usize> = u.iter().zip(test).map(|(u, t)| u + t).collect();
-                check_fit(d, &l, &u_and_test, at)?
+                self.check_fit(d, &l, &u, &test)?
             }
             Some(splits) => check_official(d, splits, at)?,
         }
         two_classes(&l, &u, at.name()).map_err(|m| at.entry_error(m))
+    }
+}
+
+impl DatasetSpec {
+    /// Errors unless `l` labeled, `u` unlabeled and `t` test rows per class fit in every class
+    /// of `d`: at the line of the size key to lower (labeled when the labeled and test rows
+    /// alone overflow, or the unlabeled are the rest), naming the entry and that key's largest
+    /// value that fits.
+    fn check_fit(&self, d: &Dataset, l: &[usize], u: &[usize], t: &[usize]) -> Result<()> {
+        let counts = d.class_counts();
+        let Some(k) = (0..counts.len()).find(|&k| l[k] + u[k] + t[k] > counts[k]) else {
+            return Ok(());
+        };
+        let lower_labeled = l[k] + t[k] > counts[k] || matches!(self.unlabeled, Sizes::Rest);
+        let (sizes, key) =
+            if lower_labeled { (&self.labeled, "labeled") } else { (&self.unlabeled, "unlabeled") };
+        // The largest value of the key that fits, the other sizes as they are.
+        let fits = |s: &Sizes| {
+            let (l, u) = match lower_labeled {
+                true => split_of(d, s, &self.unlabeled, t),
+                false => split_of(d, &self.labeled, s, t),
+            };
+            (0..counts.len()).all(|k| l[k] + u[k] + t[k] <= counts[k])
+        };
+        let room =
+            |k: usize| counts[k].saturating_sub(t[k] + if lower_labeled { u[k] } else { l[k] });
+        let (key, max) = match sizes {
+            Sizes::Total(n) => {
+                let top = (*n).min(d.len());
+                let max = (0..top).rev().find(|m| fits(&Sizes::Total(*m))).unwrap_or(0);
+                (key.to_string(), format!("{max}"))
+            }
+            Sizes::Each(_) => {
+                let max = (0..counts.len()).map(room).min().unwrap_or(0);
+                (format!("{key}_per_class"), format!("{max}"))
+            }
+            _ => (
+                format!("{key}_per_class"),
+                format!("{} for class `{}`", room(k), d.class_names[k]),
+            ),
+        };
+        let test = if t[k] > 0 { format!(" + {} test", t[k]) } else { String::new() };
+        Err(self.checks.at.error(
+            &key,
+            format!(
+                "`{}` asks for {} labeled + {} unlabeled{test} rows of class `{}`, which has only {}: {key} can be at most {max} here",
+                self.name, l[k], u[k], d.class_names[k], counts[k]
+            ),
+        ))
     }
 }
 
@@ -196,23 +240,23 @@ pub(super) fn two_classes(l: &[usize], u: &[usize], name: &str) -> std::result::
     Ok(())
 }
 
-/// Errors unless the per-class split sizes `l` and `u` fit in every class.
-fn check_fit(data: &Dataset, l: &[usize], u: &[usize], at: &Lines) -> Result<()> {
-    let counts = data.class_counts();
-    for k in 0..counts.len() {
-        if l[k] + u[k] > counts[k] {
-            return Err(at.entry_error(format!(
-                "{}: the split asks for {} labeled + {} unlabeled points of class `{}`, which has only {}",
-                at.name(),
-                l[k],
-                u[k],
-                data.class_names[k],
-                counts[k]
-            )));
-        }
-    }
-    Ok(())
+/// Labeled and unlabeled points per class of a split of `d` drawn beside `test` test rows.
+fn split_of(d: &Dataset, labeled: &Sizes, unlabeled: &Sizes, test: &[usize]) -> Split {
+    let shares = class_shares(d);
+    let labeled = labeled.per_class(&shares, &[]);
+    let rest: Vec<usize> = d
+        .class_counts()
+        .iter()
+        .zip(&labeled)
+        .zip(test)
+        .map(|((c, l), t)| c.saturating_sub(l + t))
+        .collect();
+    let unlabeled = unlabeled.per_class(&shares, &rest);
+    (labeled, unlabeled)
 }
+
+/// Points per class: labeled, unlabeled.
+type Split = (Vec<usize>, Vec<usize>);
 
 /// Errors unless the labeled rows of every official split hold two classes or more.
 fn check_official(data: &Dataset, splits: &[Vec<usize>], at: &Lines) -> Result<()> {

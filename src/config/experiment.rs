@@ -22,6 +22,8 @@ use crate::error::Result;
 pub struct Experiment {
     /// The config file it came from.
     pub path: PathBuf,
+    /// Where its relative paths lead.
+    pub base: super::Base,
     pub name: String,
     pub seed: u64,
     /// Number of random splits per dataset (default 20).
@@ -185,8 +187,17 @@ pub(super) fn check(
         ));
     }
     let save_scores = exp.save_scores.unwrap_or(false);
-    let path = PathBuf::from(at.path);
-    Ok(Experiment { path, name, seed, splits, hash, save_scores, datasets, methods })
+    Ok(Experiment {
+        path: PathBuf::from(at.path),
+        base: at.base.clone(),
+        name,
+        seed,
+        splits,
+        hash,
+        save_scores,
+        datasets,
+        methods,
+    })
 }
 
 /// The longest experiment or dataset name, in bytes: they name files and folders, whose

@@ -3,6 +3,7 @@
 //! `[[methods]]` entry is read by the family owning its `kind`, each `[[datasets]]` entry by
 //! its dataset kind (`data::kinds`); the split sizes and names are checked here.
 
+mod base;
 mod dataset_spec;
 mod datasets;
 mod experiment;
@@ -14,6 +15,7 @@ mod tuning;
 mod values;
 
 pub use crate::data::Test;
+pub use base::Base;
 pub use dataset_spec::DatasetSpec;
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
@@ -44,8 +46,8 @@ pub fn load(path: &Path) -> Result<Experiment> {
     parse(&src, path)
 }
 
-/// Validates config text with the built-in families and dataset kinds; `path` is only used
-/// in messages and stored in the result.
+/// Validates config text with the built-in families and dataset kinds; `path` names the file
+/// in messages, and the paths written in it are relative to its folder ([`Base`]).
 pub fn parse(src: &str, path: &Path) -> Result<Experiment> {
     parse_with(src, path, crate::methods::FAMILIES, crate::data::kinds::KINDS)
 }
@@ -58,7 +60,8 @@ pub fn parse_with(
     kinds: &[&dyn DatasetKind],
 ) -> Result<Experiment> {
     let newlines = crate::engine::newlines(src);
-    let plain = Located { path, src, swept: &[], grid: &[], newlines: &newlines };
+    let base = Base::of(path)?;
+    let plain = Located { path, src, swept: &[], grid: &[], newlines: &newlines, base: &base };
     let syntax =
         |e: toml::de::Error| plain.error(e.span().unwrap_or(0..0), e.message().to_string());
     let doc = toml::de::DeTable::parse(src).map_err(syntax)?;

@@ -173,7 +173,7 @@ fn present(root: &Path, name: &str, rel: &str) -> Result<PathBuf> {
         Ok(path)
     } else {
         Err(Error::Data(format!(
-            "{} is missing: run `sslab data fetch {name}` (or `make data`)",
+            "{} is missing: run `sslab data fetch {name}` (or `make data`); the data directory is $SSLAB_DATA_DIR, else `data` in the working folder",
             path.display()
         )))
     }

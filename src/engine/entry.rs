@@ -26,6 +26,8 @@ pub struct Located<'a> {
     /// The byte offsets of the line ends of `src` (see [`newlines`]): a line number is a
     /// binary search, not a scan of the text before it.
     pub newlines: &'a [usize],
+    /// Where the config's relative paths lead.
+    pub base: &'a crate::config::Base,
 }
 
 /// The byte offsets of the `\n`s of `src`, for [`Located::newlines`].
@@ -107,6 +109,11 @@ impl<'a> Entry<'a> {
         Entry { at, section, index, span, kind, values }
     }
 
+    /// Where the config's relative paths lead.
+    pub fn base(&self) -> &crate::config::Base {
+        self.at.base
+    }
+
     /// The entry's `kind`.
     pub fn kind(&self) -> &str {
         self.kind.get_ref()
@@ -124,7 +131,7 @@ impl<'a> Entry<'a> {
 
     /// Every key the entry sets with its value, in the order written.
     pub fn keys(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), v.get_ref()))
+        self.values.iter().map(|(k, v)| (k.as_str(), &**v.get_ref()))
     }
 
     /// Whether the entry sets `key`.

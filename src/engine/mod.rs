@@ -70,6 +70,13 @@ pub trait Method: Any + Debug + Send + Sync {
         (n * dim) as f64
     }
 
+    /// [`cost`](Self::cost) when it depends on the `labeled` count too (selection methods
+    /// fit every fold and grid point); the estimates of a run and of its shards use this.
+    fn fit_cost(&self, labeled: usize, n: usize, dim: usize) -> f64 {
+        let _ = labeled;
+        self.cost(n, dim)
+    }
+
     /// The memory (bytes) one fit needs on `n` points of `dim` features, roughly; a fit
     /// above [`memory::limit`] becomes a `failed` row instead of running. Default: two
     /// dense n×d copies.

@@ -1,15 +1,15 @@
 //! Estimated wall time of a run before running it: the methods' cost estimates
-//! (`Method::cost`, flops up to a constant) summed over the fits and tuning fits, turned
+//! (`Method::fit_cost`, flops up to a constant) summed over the fits and tuning fits, turned
 //! into seconds by one constant measured on committed runs (see [`SECONDS_PER_COST`]).
 
 use super::shard::{all_tasks, cost};
 use crate::config::Experiment;
 use crate::error::Result;
 
-/// Seconds of one thread per unit of `Method::cost`: the median over six committed runs
+/// Seconds of one thread per unit of `Method::fit_cost`: the median over six committed runs
 /// (qlds_table1, quickstart, svmlin_pcmac, svmlin_text, tv-usps-4v9, tv-usps-4v9-tuned) of
-/// Σ fit_seconds in results.csv / Σ cost; three other runs check it (docs/workflow.md).
-pub const SECONDS_PER_COST: f64 = 7.5e-11;
+/// Σ fit_seconds in results.csv / Σ cost; other runs check it (docs/workflow.md).
+pub const SECONDS_PER_COST: f64 = 5.85e-11;
 
 /// The summed cost of a run's fits and of its tuning fits, and of its largest task.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,13 +41,14 @@ pub fn estimate(exp: &Experiment) -> Result<Estimate> {
         .datasets
         .iter()
         .map(|d| {
-            let (n, dim) = d.shape()?;
+            let ((n, dim), l) = (d.shape()?, d.n_labeled()?);
             Ok(exp
                 .methods
                 .iter()
                 .filter_map(|m| m.tuning.as_ref())
                 .map(|t| {
-                    t.splits as f64 * t.grid.iter().map(|p| p.method.cost(n, dim)).sum::<f64>()
+                    t.splits as f64
+                        * t.grid.iter().map(|p| p.method.fit_cost(l, n, dim)).sum::<f64>()
                 })
                 .fold(0.0, |a, b| a + b))
         })

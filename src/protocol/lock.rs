@@ -100,9 +100,11 @@ impl RunLock {
     }
 }
 
-/// Leaves the run's config in its folder (`config.toml`, for `sslab merge` and `status`).
-fn copy_config(exp: &Experiment, dir: &Path) -> Result<()> {
+/// Leaves the run's config in its folder (`config.toml`, for `sslab merge`, `status` and
+/// the SLURM array) with the folders its relative paths lead to (`config.base`).
+pub fn copy_config(exp: &Experiment, dir: &Path) -> Result<()> {
     let text = std::fs::read(&exp.path).map_err(|e| Error::io(&exp.path, e))?;
+    exp.base.record(dir)?;
     write_atomic(&dir.join("config.toml"), &text)
 }
 

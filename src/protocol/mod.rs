@@ -21,6 +21,7 @@ pub mod tune;
 
 pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
+pub use lock::copy_config;
 pub use merge::merge;
 #[cfg(test)]
 pub(crate) use results::test_row;
@@ -29,7 +30,7 @@ pub use runner::{RunOptions, finish_rows, run};
 pub use scores::write_scores;
 pub use seeds::derive_seed;
 pub use shard::Shard;
-pub use slurm::SlurmJob;
+pub use slurm::{SlurmJob, SlurmOptions};
 
 #[cfg(test)]
 mod reported_tests;

@@ -2,7 +2,7 @@
 //! line on stderr when another tenth of the fits is done (at most one per [`QUIET`]), when a
 //! fit ends a minute or more after the last line, and at the end: fits done of total,
 //! elapsed time and the time left, estimated from the methods' cost estimates
-//! (`Method::cost`) of the fits done and still to do.
+//! (`Method::fit_cost`) of the fits done and still to do.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -36,7 +36,7 @@ struct Lines {
     next: usize,
 }
 
-/// A number of fits and their summed cost ([`Method::cost`](crate::engine::Method::cost)).
+/// A number of fits and their summed cost ([`Method::fit_cost`](crate::engine::Method::fit_cost)).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Fits {
     pub count: usize,

@@ -134,9 +134,9 @@ fn fit_progress(
 ) -> Result<Progress> {
     let (mut total, mut skipped) = (Fits::default(), Fits::default());
     for &(d, s) in tasks {
-        let (n, dim) = exp.datasets[d].shape()?;
+        let ((n, dim), l) = (exp.datasets[d].shape()?, exp.datasets[d].n_labeled()?);
         for m in &exp.methods {
-            let cost = m.method.cost(n, dim);
+            let cost = m.method.fit_cost(l, n, dim);
             total.add(cost);
             if finished.contains(&(exp.datasets[d].name.clone(), s, m.name.clone())) {
                 skipped.add(cost);
@@ -212,7 +212,7 @@ impl Task<'_> {
             index: split,
         };
         let limit = memory::limit()?;
-        let (n, dim) = spec.shape()?;
+        let ((n, dim), l) = (spec.shape()?, spec.n_labeled()?);
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
@@ -230,7 +230,7 @@ impl Task<'_> {
                     scores.append(&row, &drawn, f)?;
                 }
                 self.log.append(&row)?;
-                self.bar.inc(entry.method.cost(n, dim));
+                self.bar.inc(entry.method.fit_cost(l, n, dim));
                 Ok(row)
             })
             .collect()

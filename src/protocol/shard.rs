@@ -46,8 +46,8 @@ pub fn all_tasks(exp: &Experiment) -> Vec<(usize, usize)> {
 
 /// The estimated cost of one task of dataset `d`: its methods' costs on the split's shape.
 pub fn cost(exp: &Experiment, d: usize) -> Result<f64> {
-    let (n, dim) = exp.datasets[d].shape()?;
-    Ok(exp.methods.iter().map(|m| m.method.cost(n, dim)).sum())
+    let ((n, dim), l) = (exp.datasets[d].shape()?, exp.datasets[d].n_labeled()?);
+    Ok(exp.methods.iter().map(|m| m.method.fit_cost(l, n, dim)).sum())
 }
 
 /// The shard (0-based) of every task of [`all_tasks`], for `count` shards (a heap keeps

@@ -2,8 +2,9 @@
 # A test of `sslab slurm` against a real SLURM (not a mock): installs Debian's slurm-wlm and
 # munge when missing (as root), starts munged, slurmctld and slurmd on localhost with a
 # one-node configuration in a temporary folder, submits the generated job array and merge
-# job for a small config, waits for them, checks that the merged results equal a local
-# unsharded run (timing aside), and stops the daemons it started by their process ids.
+# job for a small config (with --time, --mem, --sbatch and --setup), waits for them, checks
+# that the setup line ran and the merged results equal a local unsharded run (timing
+# aside), and stops the daemons it started by their process ids.
 # Where it cannot run it prints "SKIPPED ... not passed" and why, and exits 0.
 # Usage: tests/slurm/run.sh [path/to/sslab]   (default: $CARGO_TARGET_DIR/release/sslab)
 set -euo pipefail
@@ -110,7 +111,9 @@ kind = "qlds"
 select = "th"
 grid = 5
 TOML
-"$SSLAB" slurm c.toml --shards 3 --cpus 1 --out out
+# The #SBATCH options and a setup line, as a user would pass them (memory: the node has 1 MB).
+"$SSLAB" slurm c.toml --shards 3 --cpus 1 --out out --time 0-00:10 --mem 1M \
+    --sbatch requeue --sbatch comment=sslab-test --setup 'echo "setup ran on $(hostname -s)"'
 submitted=$(bash out/slurm-test/slurm/submit.sh)
 echo "$submitted"
 squeue -h -o "job %i (%j): %T" | sed 's/^/  /'
@@ -123,6 +126,7 @@ for _ in $(seq 300); do
 done
 [ -z "$(squeue -h 2>/dev/null)" ] || fail "jobs still queued after 300 s: $(squeue)"
 [ -f out/slurm-test/results.csv ] || fail "the merge job $merge wrote no results.csv"
+grep -q "^setup ran on" out/slurm-test/slurm/shard-1.out || fail "the --setup line did not run"
 ls out/slurm-test/rows.shard-*-of-3.log >/dev/null
 
 "$SSLAB" run c.toml --out local --quiet >/dev/null

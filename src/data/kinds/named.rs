@@ -39,7 +39,7 @@ impl DatasetKind for Named {
         let test = test_table(entry, &["parts", "fraction"])?;
         let reg = Registry::builtin()?;
         let registered = reg.get(&name).map_err(|e| entry.error("dataset", e))?;
-        let root = load::data_dir();
+        let root = entry.base().data_dir.clone();
         let test_parts = test.as_ref().and_then(|t| t.parts.clone());
         // Without `parts`, the pool is every part not held out for testing.
         let parts = match (entry.get::<Vec<String>>("parts")?, &test_parts) {

@@ -3,7 +3,7 @@
 //! class keys of [`files`](super::files); `test = { path }` (read with the pool's width and
 //! label order) or `{ fraction }`. Checking the entry checks that the files exist.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::files::{self, Pool, Refine};
 use super::{DatasetKind, Source, test_table};
@@ -25,16 +25,20 @@ impl DatasetKind for Svmlight {
             return Err(entry.error("path", "required for an svmlight dataset"));
         };
         let test = test_table(entry, &["path", "fraction"])?;
-        let exists = |p: &Path, key: &str| {
-            std::fs::metadata(p).map(|_| ()).map_err(|e| entry.error(key, Error::io(p, e)))
+        let base = entry.base();
+        let exists = |written: &str, key: &str| {
+            let p = base.resolve(written);
+            std::fs::metadata(&p).map(|_| p.clone()).map_err(|e| {
+                entry.error(key, format!("{}{}", Error::io(&p, e), base.relative_note(written)))
+            })
         };
-        exists(Path::new(&path), "path")?;
-        let test_path = test.as_ref().and_then(|t| t.path.as_ref()).map(PathBuf::from);
-        if let Some(p) = &test_path {
-            exists(p, "test")?;
-        }
+        let path = exists(&path, "path")?;
+        let test_path = match test.as_ref().and_then(|t| t.path.as_deref()) {
+            Some(p) => Some(exists(p, "test")?),
+            None => None,
+        };
         let file = File {
-            path: PathBuf::from(path),
+            path,
             features: entry.count("features")?,
             labels: entry.get::<Vec<f64>>("labels")?,
             test: test_path,

@@ -36,6 +36,21 @@ pub fn dense_cost(n: usize, dim: usize) -> f64 {
     n * d * d + d * d * d
 }
 
+/// The cost of a selection over `points` grid points by `folds`-fold cross-validation
+/// (`folds` = 1: the oracle, scoring every unlabeled row): [`dense_cost`], then per fold and
+/// grid point a solve of size s = min(training labeled rows, d), 30·s² + s³/20 (its
+/// s² work dominates at these sizes; fitted to qlds_table1's QLDS(cv) times), and the
+/// scores of the held-out rows.
+fn selection_cost(labeled: usize, n: usize, dim: usize, folds: usize, points: usize) -> f64 {
+    let (l, d, f) = (labeled as f64, dim as f64, folds.max(1) as f64);
+    let (train, test) = match folds {
+        0 | 1 => (l, n.saturating_sub(labeled) as f64),
+        _ => (l * (f - 1.0) / f, l / f),
+    };
+    let s = train.min(d);
+    dense_cost(n, dim) + f * points as f64 * (30.0 * s * s + s * s * s / 20.0 + test * d)
+}
+
 /// The split's moments: three dense n×d copies and six d×d matrices, in bytes.
 pub fn dense_memory(n: usize, dim: usize) -> f64 {
     let (n, d) = (n as f64, dim as f64);
@@ -117,6 +132,19 @@ impl Method for SelectQlds {
         dense_cost(n, dim)
     }
 
+    fn fit_cost(&self, labeled: usize, n: usize, dim: usize) -> f64 {
+        match self.policy {
+            Policy::CrossValidation { folds } => {
+                selection_cost(labeled, n, dim, folds, self.grid.len())
+            }
+            Policy::Oracle => selection_cost(labeled, n, dim, 1, self.grid.len()),
+            // A spectrum-edge search per grid point, linear in d: 10⁵·d (fitted to the
+            // per-dataset times of qlds_table2_theory, d = 60 … 400).
+            Policy::GeneralTheory => dense_cost(n, dim) + self.grid.len() as f64 * 1e5 * dim as f64,
+            Policy::Theory { .. } => dense_cost(n, dim),
+        }
+    }
+
     fn memory(&self, n: usize, dim: usize) -> f64 {
         dense_memory(n, dim)
     }
@@ -146,6 +174,11 @@ impl Method for SelectQlds {
 impl Method for SelectLambda {
     fn cost(&self, n: usize, dim: usize) -> f64 {
         dense_cost(n, dim)
+    }
+
+    fn fit_cost(&self, labeled: usize, n: usize, dim: usize) -> f64 {
+        // The λ grid: 21 powers of ten around the top eigenvalue and the policy's λ.
+        selection_cost(labeled, n, dim, self.folds, 22)
     }
 
     fn memory(&self, n: usize, dim: usize) -> f64 {
