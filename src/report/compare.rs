@@ -110,6 +110,7 @@ mod tests {
             methods: vec!["A".into(), "C".into()],
             cells: vec![vec![cell(15.0), cell(3.0)]],
             stamp: "s".into(),
+            notes: Vec::new(),
         };
         let md = markdown(&table, &published, "Table 2");
         assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");

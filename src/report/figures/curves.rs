@@ -5,10 +5,11 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::config::suggest::did_you_mean;
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::report::swept;
-use crate::report::tables::records;
+use crate::report::tables::{distinct, records};
 
 /// One curve: `(x, mean, std)` points sorted by x.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,15 +22,15 @@ pub struct Curve {
 /// per method and per setting of the other swept keys (see [`swept::along`]), over the rows
 /// whose dataset name starts with `prefix`.
 pub fn along(
-    rows: &[ResultRow],
+    all: &[ResultRow],
     key: &str,
     prefix: &str,
     value: &dyn Fn(&ResultRow) -> Option<f64>,
 ) -> Result<Vec<Curve>> {
     let rows: Vec<ResultRow> =
-        rows.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
+        all.iter().filter(|r| r.dataset.starts_with(prefix)).cloned().collect();
     if rows.is_empty() {
-        return Err(Error::Report(format!("no result rows for datasets starting with `{prefix}`")));
+        return Err(no_prefix(all, prefix));
     }
     let seen = swept::along(&rows, key)?;
     // The other swept values of a row (its label minus this key's part) tell curves apart
@@ -61,6 +62,22 @@ pub fn along(
         c.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     Ok(curves)
+}
+
+/// The error for a prefix no dataset name starts with: the closest beginning of a name (by
+/// edit distance) and the names that exist, as far as they differ.
+fn no_prefix(rows: &[ResultRow], prefix: &str) -> Error {
+    let names = distinct(rows, |r| &r.dataset);
+    let n = prefix.chars().count();
+    let starts: Vec<String> = names.iter().map(|d| d.chars().take(n).collect()).collect();
+    let hint = did_you_mean(prefix, starts.iter().map(String::as_str));
+    let shown: Vec<&str> = names.iter().take(12).copied().collect();
+    let more =
+        if names.len() > 12 { format!(", … ({} in all)", names.len()) } else { String::new() };
+    Error::Report(format!(
+        "no result rows for datasets starting with `{prefix}`{hint}; datasets in the results: {}{more}",
+        shown.join(", ")
+    ))
 }
 
 /// What to draw.
