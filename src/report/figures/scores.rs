@@ -75,6 +75,8 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc("density")
+        .x_label_formatter(&|v| super::style::tick(*v))
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
@@ -106,6 +108,43 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     super::finish(&mut chart, &root, None, path)
 }
 
+/// Score densities of several runs laid over one another (Fig. 3: one panel for all
+/// sizes): per run (`name`, scores, ±1 labels) and class, the histogram density over common
+/// bins spanning the central 99 % of all scores, as curves (one colour and marker per run, a
+/// line style per class) for [`curves::draw`](super::curves::draw).
+pub fn density_curves(
+    runs: &[(String, Vec<f64>, Vec<f64>)],
+    bins: usize,
+) -> Result<Vec<super::curves::Curve>> {
+    let mut all: Vec<f64> = runs.iter().flat_map(|r| r.1.iter().copied()).collect();
+    if all.is_empty() || bins == 0 {
+        return Err(Error::Report("score densities need scores and bins ≥ 1".into()));
+    }
+    all.sort_by(f64::total_cmp);
+    let quantile = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
+    let (lo, hi) = (quantile(0.005), quantile(0.995));
+    let width = ((hi - lo) / bins as f64).max(f64::EPSILON);
+    let mut out = Vec::new();
+    for (name, scores, labels) in runs {
+        for (class, group) in [(1.0, "class +1"), (-1.0, "class −1")] {
+            let members = labels.iter().filter(|l| **l == class).count().max(1) as f64;
+            let mut counts = vec![0.0; bins];
+            for (s, _) in
+                scores.iter().zip(labels).filter(|(s, l)| **l == class && (lo..=hi).contains(*s))
+            {
+                counts[(((s - lo) / width) as usize).min(bins - 1)] += 1.0 / (members * width);
+            }
+            let points = counts
+                .iter()
+                .enumerate()
+                .map(|(b, v)| (lo + (b as f64 + 0.5) * width, *v, 0.0))
+                .collect();
+            out.push(super::curves::Curve { label: name.clone(), group: group.into(), points });
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +168,12 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let empty = ScoreHistogram { scores: &[], labels: &[], ..h };
         assert!(score_histogram(&empty, &path).is_err());
+        // Overlaid densities integrate to 1 per run and class (all points inside the range).
+        let runs = [("a".to_string(), scores.to_vec(), labels.to_vec())];
+        let c = density_curves(&runs, 4).unwrap();
+        assert_eq!(c.len(), 2);
+        let w = c[0].points[1].0 - c[0].points[0].0;
+        let mass: f64 = c[0].points.iter().map(|p| p.1 * w).sum();
+        assert!((mass - 1.0).abs() < 1e-9 && c[1].group == "class −1", "{mass}");
     }
 }
