@@ -79,7 +79,10 @@ fn overlay(a: &Args, exp: &sslab::config::Experiment, d: usize, m: usize) -> Res
     let curves = figures::scores::density_curves(&runs, a.bins)?;
     let plot = figures::curves::CurvePlot {
         curves: &curves,
-        title: format!("{} scores on unlabeled points, split {}", exp.methods[m].name, a.split),
+        title: format!(
+            "{} scores on unlabeled points, one curve per dataset and class, split {}",
+            exp.methods[m].name, a.split
+        ),
         x_label: "score f(x) on unlabeled points (central 99 % of all runs)".into(),
         y_label: "density".into(),
         stamp: report::stamp(&exp.hash),

@@ -128,10 +128,14 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
     };
     let cols = panels.len().min(2);
     let rows = panels.len().div_ceil(cols);
-    let size = (760 * cols as u32 + 270, 460 * rows as u32 + 70);
+    // The legend panel is as wide as its longest line.
+    let names = p.curves.iter().flat_map(|c| [c.label.as_str(), c.group.as_str()]);
+    let widest = names.map(|n| super::surface::extent(n, 14.0).0).max().unwrap_or(0);
+    let side_width = (widest as u32 + 80).clamp(160, 520);
+    let size = (760 * cols as u32 + side_width, 460 * rows as u32 + 70);
     let (root, plot) = super::canvas(path, size, &p.stamp)?;
     let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
-    let (body, side) = plot.split_horizontally(size.0 - 270);
+    let (body, side) = plot.split_horizontally(size.0 - side_width);
     let mut xs: Vec<f64> = all.iter().map(|q| q.0).collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
@@ -156,12 +160,14 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
                 .map_err(|e| fail(&e))?;
         }
     }
+    let hiding = hidden(p.curves);
     let mut entries: Vec<Entry> = methods
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let (c, mk) = style::look(i);
-            Entry { label: m.to_string(), colour: Some(c), marker: Some(mk), dash: Some(None) }
+            let dash = if hiding.contains(&(*m, "")) { Some(OVER) } else { None };
+            Entry { label: m.to_string(), colour: Some(c), marker: Some(mk), dash: Some(dash) }
         })
         .collect();
     if groups.len() > 1 && !p.facet {
@@ -175,6 +181,37 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
     }
     style::legend(&side.margin(40, 0, 4, 0), &entries)?;
     root.present().map_err(|e| fail(&e))
+}
+
+/// The dash of a curve drawn over an earlier one it coincides with, which shows through.
+const OVER: (u32, u32) = (9, 7);
+
+/// The (method, group) of curves whose means all coincide (within 0.3 % of the value range)
+/// with an earlier curve's of the same group, so that they would hide it; with the group
+/// also listed as (method, "") when every curve of the method does.
+fn hidden(curves: &[Curve]) -> Vec<(&str, &str)> {
+    let ys = curves.iter().flat_map(|c| c.points.iter().map(|q| q.1));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+    let tol = 0.003 * (hi - lo).max(f64::MIN_POSITIVE);
+    let same = |a: &Curve, b: &Curve| {
+        a.group == b.group
+            && a.points.len() == b.points.len()
+            && a.points.iter().zip(&b.points).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() <= tol)
+    };
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for (i, c) in curves.iter().enumerate() {
+        if curves[..i].iter().any(|e| same(e, c)) {
+            out.push((&c.label, &c.group));
+        }
+    }
+    for c in curves {
+        if curves.iter().filter(|d| d.label == c.label).all(|d| out.contains(&(&d.label, &d.group)))
+            && !out.contains(&(&c.label, ""))
+        {
+            out.push((&c.label, ""));
+        }
+    }
+    out
 }
 
 /// The distinct items in first-appearance order.
@@ -252,6 +289,8 @@ where
         .draw()
         .map_err(e)?;
     let methods_count = curves.iter().map(|c| c.1 + 1).max().unwrap_or(1);
+    let all: Vec<Curve> = curves.iter().map(|c| c.0.clone()).collect();
+    let hiding = hidden(&all);
     for &(c, m, g) in curves {
         let (colour, mk) = style::look(m);
         let band: Vec<(f64, f64)> = c
@@ -262,7 +301,14 @@ where
             .collect();
         chart.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.10)))).map_err(e)?;
         let line = c.points.iter().map(|q| (q.0, q.1));
-        match if faceted { None } else { style::dash(g) } {
+        let over = hiding.contains(&(c.label.as_str(), c.group.as_str()));
+        match if over {
+            Some(OVER)
+        } else if faceted {
+            None
+        } else {
+            style::dash(g)
+        } {
             None => {
                 chart.draw_series(LineSeries::new(line, colour.stroke_width(2))).map_err(e)?;
             }
@@ -352,6 +398,13 @@ mod tests {
         let svg = path.with_extension("svg");
         draw(&plot, &svg).unwrap();
         assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+        // A curve equal to an earlier one is drawn dashed over it.
+        let twin = |label: &str| Curve {
+            label: label.into(),
+            group: String::new(),
+            points: vec![(1.0, 2.0, 0.0), (2.0, 3.0, 0.0)],
+        };
+        assert_eq!(hidden(&[twin("a"), twin("b")]), [("b", "")]);
         // Bands stop at the admissible range: 40 ± 42.4 is drawn from 0.
         assert_eq!(band(&plot, &(10.0, 40.0, 42.4)), (0.0, 82.4));
         std::fs::remove_file(&path).unwrap();

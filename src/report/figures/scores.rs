@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::style::{Entry, Marker, legend};
 use crate::error::{Error, Result};
 
 /// What to draw: scores with their true labels (±1), a title and a footer stamp.
@@ -63,7 +64,8 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
     let top = densities.iter().flatten().copied().fold(curve_top, f64::max) * 1.1;
 
-    let (root, plot) = super::canvas(path, (900, 560), &h.stamp)?;
+    let (root, whole) = super::canvas(path, (1080, 560), &h.stamp)?;
+    let (plot, side) = whole.split_horizontally(880);
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 22))
         .margin(12)
@@ -80,20 +82,16 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
-    for ((_, name, colour), dens) in classes.iter().zip(&densities) {
+    for ((_, _, colour), dens) in classes.iter().zip(&densities) {
         let colour = *colour;
         chart
             .draw_series(dens.iter().enumerate().map(|(b, v)| {
                 let x0 = lo + b as f64 * width;
                 Rectangle::new([(x0, 0.0), (x0 + width, *v)], colour.mix(0.45).filled())
             }))
-            .map_err(|e| fail(&e))?
-            .label(*name)
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled())
-            });
+            .map_err(|e| fail(&e))?;
     }
-    for (&(mean, sd), (_, name, colour)) in h.gaussians.iter().flatten().zip(&classes) {
+    for (&(mean, sd), (_, _, colour)) in h.gaussians.iter().flatten().zip(&classes) {
         let colour = *colour;
         let pdf = |x: f64| {
             (-0.5 * ((x - mean) / sd).powi(2)).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt())
@@ -101,11 +99,31 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         let xs = (0..=400).map(|i| lo + (hi - lo) * i as f64 / 400.0);
         chart
             .draw_series(LineSeries::new(xs.map(|x| (x, pdf(x))), colour.stroke_width(3)))
-            .map_err(|e| fail(&e))?
-            .label(format!("theory, {name}"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
+            .map_err(|e| fail(&e))?;
     }
-    super::finish(&mut chart, &root, None, path)
+    // The legend beside the plot: the classes' bars, then the theory curves drawn.
+    let bar = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: name.to_string(),
+        // The bars' colour at 45 % over white.
+        colour: Some({
+            let on_white = |v: u8| (255.0 - 0.45 * (255.0 - f64::from(v))).round() as u8;
+            RGBColor(on_white(c.0), on_white(c.1), on_white(c.2))
+        }),
+        marker: Some(Marker::Square),
+        dash: None,
+    };
+    let theory = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: format!("theory, {name}"),
+        colour: Some(*c),
+        marker: None,
+        dash: Some(None),
+    };
+    let mut entries: Vec<Entry> = classes.iter().map(bar).collect();
+    if h.gaussians.is_some() {
+        entries.extend(classes.iter().map(theory));
+    }
+    legend(&side.margin(50, 0, 0, 0), &entries)?;
+    root.present().map_err(|e| fail(&e))
 }
 
 /// Score densities of several runs laid over one another (Fig. 3: one panel for all
