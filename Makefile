@@ -136,7 +136,7 @@ figures: build
 	$(RUN) configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
-			--title "$$d: $$v against the number of labeled examples per class" --out figures/qlds_curves_$${d}_$$v.png; done; done
+			--out figures/qlds_curves_$${d}_$$v.png; done; done
 
 # QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
 qlds-table1: build

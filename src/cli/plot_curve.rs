@@ -69,11 +69,11 @@ pub fn run(a: Args) -> Result<()> {
         "labeled_per_class" => "labeled examples per class".to_string(),
         x => x.replace("alpha_l", "αₗ").replace("alpha_u", "αᵤ"),
     };
-    let on =
-        if a.prefix.is_empty() { String::new() } else { format!(" (datasets {}…)", a.prefix) };
+    let on = a.prefix.trim_end_matches(['-', '_', ' ']);
+    let on = if on.is_empty() { String::new() } else { format!("{on}: ") };
     let plot = figures::curves::CurvePlot {
         curves: &curves,
-        title: a.title.unwrap_or_else(|| format!("{y_label} against {x_label}{on}")),
+        title: a.title.unwrap_or_else(|| format!("{on}{y_label} against {x_label}")),
         x_label,
         y_label,
         stamp: report::stamp(&hashes(&rows)),

@@ -186,13 +186,13 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
 /// The dash of a curve drawn over an earlier one it coincides with, which shows through.
 const OVER: (u32, u32) = (9, 7);
 
-/// The (method, group) of curves whose means all coincide (within 0.3 % of the value range)
+/// The (method, group) of curves whose means all coincide (within 1 % of the value range, a few pixels)
 /// with an earlier curve's of the same group, so that they would hide it; with the group
 /// also listed as (method, "") when every curve of the method does.
 fn hidden(curves: &[Curve]) -> Vec<(&str, &str)> {
     let ys = curves.iter().flat_map(|c| c.points.iter().map(|q| q.1));
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
-    let tol = 0.003 * (hi - lo).max(f64::MIN_POSITIVE);
+    let tol = 0.01 * (hi - lo).max(f64::MIN_POSITIVE);
     let same = |a: &Curve, b: &Curve| {
         a.group == b.group
             && a.points.len() == b.points.len()
