@@ -15,11 +15,10 @@ use plotters::prelude::*;
 use super::Area;
 use super::style::{self, Entry};
 use super::surface::SurfaceError;
-use crate::config::suggest::did_you_mean;
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::report::swept;
-use crate::report::tables::{distinct, records};
+use crate::report::tables::{no_prefix, records};
 
 /// One curve: `(x, mean, std)` points sorted by x, of one method (`label`) in one group (the
 /// row's other swept values, `key=value, …`; empty when all rows share them).
@@ -81,22 +80,6 @@ pub fn along(
     Ok(curves)
 }
 
-/// The error for a prefix no dataset name starts with: the closest beginning of a name (by
-/// edit distance) and the names that exist, as far as they differ.
-fn no_prefix(rows: &[ResultRow], prefix: &str) -> Error {
-    let names = distinct(rows, |r| &r.dataset);
-    let n = prefix.chars().count();
-    let starts: Vec<String> = names.iter().map(|d| d.chars().take(n).collect()).collect();
-    let hint = did_you_mean(prefix, starts.iter().map(String::as_str));
-    let shown: Vec<&str> = names.iter().take(12).copied().collect();
-    let more =
-        if names.len() > 12 { format!(", … ({} in all)", names.len()) } else { String::new() };
-    Error::Report(format!(
-        "no result rows for datasets starting with `{prefix}`{hint}; datasets in the results: {}{more}",
-        shown.join(", ")
-    ))
-}
-
 /// What to draw.
 #[derive(Debug, Clone)]
 pub struct CurvePlot<'a> {
@@ -150,7 +133,9 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
             .collect();
         let caption = panel.map(|g| g.replace("dataset=", ""));
         if log {
-            let r = (xs[0] / 1.15..xs[xs.len() - 1] * 1.15).log_scale().with_key_points(thin(&xs));
+            let r = (xs[0] / 1.15..xs[xs.len() - 1] * 1.15)
+                .log_scale()
+                .with_key_points(style::thin(&xs));
             panel_draw(area, r, ys.clone(), &mine, p, caption, panel.is_some())
                 .map_err(|e| fail(&e))?;
         } else {
@@ -227,16 +212,6 @@ fn unique<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 
 fn index(items: &[&str], item: &str) -> usize {
     items.iter().position(|x| *x == item).unwrap_or(0)
-}
-
-/// At most 12 of the sorted x values as ticks, always the first and the last.
-fn thin(xs: &[f64]) -> Vec<f64> {
-    let step = xs.len().div_ceil(12);
-    let mut t: Vec<f64> = xs.iter().step_by(step).copied().collect();
-    if t.last() != xs.last() {
-        t.extend(xs.last());
-    }
-    t
 }
 
 /// The y range: every mean and clipped band, padded by 5 %.

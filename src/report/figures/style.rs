@@ -151,6 +151,16 @@ fn segments(a: i32, b: i32, d: Option<(u32, u32)>) -> Vec<(i32, i32)> {
     out
 }
 
+/// At most 12 of the sorted x values as ticks, always the first and the last.
+pub fn thin(xs: &[f64]) -> Vec<f64> {
+    let step = xs.len().div_ceil(12);
+    let mut t: Vec<f64> = xs.iter().step_by(step).copied().collect();
+    if t.last() != xs.last() {
+        t.extend(xs.last());
+    }
+    t
+}
+
 /// A tick label: whole numbers without decimals (counts tick as 5, 10, 10000), others with
 /// up to four significant digits; never `-0`.
 pub fn tick(v: f64) -> String {

@@ -213,6 +213,22 @@ pub fn distinct<'a>(rows: &'a [ResultRow], field: fn(&ResultRow) -> &str) -> Vec
     out
 }
 
+/// The error for a prefix no dataset name starts with: the closest beginning of a name (by
+/// edit distance) and the first 12 names that exist.
+pub fn no_prefix(rows: &[ResultRow], prefix: &str) -> Error {
+    let names = distinct(rows, |r| &r.dataset);
+    let n = prefix.chars().count();
+    let starts: Vec<String> = names.iter().map(|d| d.chars().take(n).collect()).collect();
+    let hint = crate::config::suggest::did_you_mean(prefix, starts.iter().map(String::as_str));
+    let shown: Vec<&str> = names.iter().take(12).copied().collect();
+    let more =
+        if names.len() > 12 { format!(", … ({} in all)", names.len()) } else { String::new() };
+    Error::Report(format!(
+        "no result rows for datasets starting with `{prefix}`{hint}; datasets in the results: {}{more}",
+        shown.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
