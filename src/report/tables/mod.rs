@@ -202,7 +202,7 @@ pub fn no_match(what: &str, word: &str, known: &[&str]) -> Error {
 }
 
 /// The distinct values of `field` over `rows`, in first-appearance order.
-pub fn distinct<'a>(rows: &'a [ResultRow], field: fn(&ResultRow) -> &str) -> Vec<&'a str> {
+pub fn distinct(rows: &[ResultRow], field: fn(&ResultRow) -> &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for r in rows {
         let v = field(r);
