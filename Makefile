@@ -105,8 +105,9 @@ svmlin-tables: build
 		$(SSLAB) table results/svmlin_pcmac/results.csv --name svmlin_pcmac_$$v --value $$v; done
 	$(SSLAB) times results/svmlin_pcmac/results.csv --out results/tables/svmlin_pcmac_time.md
 
-svmlin-figures:
+svmlin-figures: build
 	$(CARGO) bench --profile release --locked --bench svmlin -- da-path
+	$(SSLAB) plot-losses --out figures
 
 # Registered datasets into data/ (DATASETS="adult usps" for a subset; MIRROR=dir to copy from).
 data: build
@@ -130,13 +131,12 @@ figures: build
 		--theory --estimator isotropic --bins 30 --out figures/qlds_fig1_$$d.png; done
 	for d in dvd electronics splice adult mushrooms; do $(SSLAB) plot-scores configs/qlds_table2.toml --dataset $$d \
 		--method "QLDS(th)" --theory --estimator isotropic --bins 30 --out figures/qlds_fig1_$$d.png; done
-	for s in n0200-d040 n0400-d080 n0800-d160 n1200-d240 n2000-d400; do \
-		$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-$$s --bins 30 \
-			--out figures/qlds_fig3_books_$$s.png; done
+	$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-n0200-d040 --bins 30 \
+		--overlay books-n0400-d080,books-n0800-d160,books-n1200-d240,books-n2000-d400 --out figures/qlds_fig3_books.png
 	$(RUN) configs/qlds_curves.toml --out results --quiet
 	for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
-			--title "$$d: $$v against the number of labeled examples per class" --out figures/qlds_curves_$${d}_$$v.png; done; done
+			--out figures/qlds_curves_$${d}_$$v.png; done; done
 
 # QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
 qlds-table1: build

@@ -49,6 +49,9 @@ pub enum Command {
         after_help = "Example:\n  sslab plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix books- \\\n      --value alpha_l -o figures/books_alpha_l.png"
     )]
     PlotCurve(plot_curve::Args),
+    /// The SVMlin paper's loss figures: Fig. 1 (TSVM's l2 loss on labeled and unlabeled
+    /// points) and Fig. 2 (the DA loss for several temperatures T).
+    PlotLosses(plot_losses::Args),
     /// Mean tuning error over the grid of one dataset and method of a tuning.csv, the chosen
     /// point ringed (PNG).
     PlotTuning(plot_tuning::Args),
@@ -103,6 +106,7 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Slurm(a) => slurm::run(a),
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
+        Command::PlotLosses(a) => plot_losses::run(a),
         Command::PlotScores(a) => plot_scores::run(a),
         Command::PlotTuning(a) => plot_tuning::run(a),
         Command::Shares(a) => shares::run(a),

@@ -6,6 +6,7 @@ pub mod merge;
 pub mod output;
 pub mod phase_diagram;
 pub mod plot_curve;
+pub mod plot_losses;
 pub mod plot_scores;
 pub mod plot_tuning;
 pub mod proportions;

@@ -30,9 +30,72 @@ pub struct Args {
     /// them): isotropic, labeled_shrinkage, all_minus_between, true_labels (a reference).
     #[arg(long, default_value = "isotropic")]
     estimator: String,
-    /// Output PNG.
+    /// Other datasets of the config laid over the first in one panel (Fig. 3: the sizes of
+    /// a concentration study), as score densities per dataset and class (comma-separated;
+    /// no theory overlay then).
+    #[arg(long, value_delimiter = ',')]
+    overlay: Vec<String>,
+    /// Output file; its extension is replaced per --format.
     #[arg(short, long)]
     out: PathBuf,
+    /// png, svg or both (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "png", value_parser = ["png", "svg"])]
+    format: Vec<String>,
+}
+
+/// The binary unlabeled scores of `method` on dataset `d`, split `split`, with the labels.
+fn binary_scores(
+    exp: &sslab::config::Experiment,
+    d: usize,
+    m: usize,
+    split: usize,
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    let (problem, _, fitted) = fit_split(exp, &exp.datasets[d], &exp.methods[m], split)?;
+    let Scores::Binary(scores) = &fitted.scores else {
+        return Err(Error::Data(format!(
+            "`{}` gives per-class scores; the histogram needs binary ones",
+            exp.methods[m].name
+        )));
+    };
+    Ok((scores.to_vec(), problem.y_u.to_vec()))
+}
+
+/// `--overlay`: the densities of every listed dataset in one panel.
+fn overlay(a: &Args, exp: &sslab::config::Experiment, d: usize, m: usize) -> Result<()> {
+    let names: Vec<&str> = exp.datasets.iter().map(|x| x.name.as_str()).collect();
+    let mut runs = vec![(names[d].to_string(), binary_scores(exp, d, m, a.split)?)];
+    for name in &a.overlay {
+        let Some(k) = names.iter().position(|n| n == name) else {
+            let hint = sslab::config::suggest::did_you_mean(name, names.iter().copied());
+            return Err(Error::Data(format!(
+                "--overlay: no dataset `{name}` in the config{hint} (datasets: {})",
+                names.join(", ")
+            )));
+        };
+        runs.push((name.clone(), binary_scores(exp, k, m, a.split)?));
+    }
+    let runs: Vec<(String, Vec<f64>, Vec<f64>)> =
+        runs.into_iter().map(|(n, (s, l))| (n, s, l)).collect();
+    let curves = figures::scores::density_curves(&runs, a.bins)?;
+    let plot = figures::curves::CurvePlot {
+        curves: &curves,
+        title: format!(
+            "{} scores on unlabeled points, one curve per dataset and class, split {}",
+            exp.methods[m].name, a.split
+        ),
+        x_label: "score f(x) on unlabeled points (central 99 % of all runs)".into(),
+        y_label: "density".into(),
+        stamp: report::stamp(&exp.hash),
+        bounds: (Some(0.0), None),
+        facet: false,
+    };
+    for ext in &a.format {
+        let out = a.out.with_extension(ext);
+        create_parent(&out)?;
+        figures::curves::draw(&plot, &out)?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -42,6 +105,9 @@ pub fn run(a: Args) -> Result<()> {
             "split {} does not exist ({} splits)",
             a.split, exp.splits
         )));
+    }
+    if !a.overlay.is_empty() {
+        return overlay(&a, &exp, d, m);
     }
     let (spec, method) = (&exp.datasets[d], &exp.methods[m]);
     let estimator = Estimator::parse(&a.estimator)?;
@@ -108,7 +174,7 @@ pub fn run(a: Args) -> Result<()> {
         labels: problem.y_u.as_slice().unwrap_or(&[]),
         title: match (fitted.number("alpha_l"), fitted.number("alpha_u")) {
             (Some(al), Some(au)) => format!(
-                "{} (α_l = {al:.2}, α_u = {au:.2}) on {}, split {}: error {:.2}%{}",
+                "{} (αₗ = {al:.2}, αᵤ = {au:.2}) on {}, split {}: error {:.2}%{}",
                 method.name,
                 spec.name,
                 a.split,
@@ -127,8 +193,11 @@ pub fn run(a: Args) -> Result<()> {
         bins: a.bins,
         gaussians,
     };
-    figures::score_histogram(&hist, &a.out)?;
-    println!("wrote {}", a.out.display());
+    for ext in &a.format {
+        let out = a.out.with_extension(ext);
+        figures::score_histogram(&hist, &out)?;
+        println!("wrote {}", out.display());
+    }
     if let Some(rows) = fit {
         let csv = a.out.with_extension("csv");
         report::write_csv(&csv, &rows)?;

@@ -46,6 +46,7 @@ pub fn run(a: Args) -> Result<()> {
     report::write_csv(&a.csv, &points)?;
     let curve = |label: &str, error: fn(&ProportionPoint) -> f64| figures::curves::Curve {
         label: label.into(),
+        group: String::new(),
         points: points.iter().map(|p| (p.unlabeled_share, 100.0 * error(p), 0.0)).collect(),
     };
     let curves = [
@@ -66,6 +67,8 @@ pub fn run(a: Args) -> Result<()> {
         x_label: "share of class +1 among unlabeled points".into(),
         y_label: "theoretical error (%)".into(),
         stamp,
+        bounds: (Some(0.0), Some(100.0)),
+        facet: false,
     };
     figures::curves::draw(&plot, &a.out)?;
     println!("wrote {} and {}", a.csv.display(), a.out.display());

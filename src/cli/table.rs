@@ -32,6 +32,10 @@ pub struct Args {
     /// or gamma, a swept key, fit_seconds; lower taken as better).
     #[arg(long, default_value = "error")]
     value: String,
+    /// Only these datasets, in this order (comma-separated; names as in results.csv before
+    /// --rows relabels them).
+    #[arg(long, value_delimiter = ',')]
+    datasets: Option<Vec<String>>,
     /// One table row per value of this swept key (a results.csv column) instead of one
     /// per dataset; a method key is dropped from the method names.
     #[arg(long)]
@@ -47,12 +51,21 @@ pub fn run(a: Args) -> Result<()> {
         "test_prbep" => tables::TEST_PRBEP,
         column => tables::Measure::column(&rows, column)?,
     };
+    if let Some(list) = &a.datasets {
+        let known = tables::distinct(&rows, |r| &r.dataset);
+        if let Some(missing) = list.iter().find(|d| !known.contains(&d.as_str())) {
+            return Err(tables::no_match("dataset", missing, &known));
+        }
+        rows.retain(|r| list.contains(&r.dataset));
+        rows.sort_by_key(|r| list.iter().position(|d| *d == r.dataset));
+    }
     if let Some(key) = &a.rows {
         rows = report::swept::along(&rows, key)?.into_iter().map(|(r, _)| r).collect();
     }
     if let Some(list) = &a.methods {
-        if let Some(missing) = list.iter().find(|m| !rows.iter().any(|r| &r.method == *m)) {
-            return Err(Error::Data(format!("no rows for method `{missing}` in the results")));
+        let known = tables::distinct(&rows, |r| &r.method);
+        if let Some(missing) = list.iter().find(|m| !known.contains(&m.as_str())) {
+            return Err(tables::no_match("method", missing, &known));
         }
         rows.retain(|r| list.contains(&r.method));
         rows.sort_by_key(|r| list.iter().position(|m| *m == r.method));

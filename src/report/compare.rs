@@ -51,12 +51,12 @@ pub fn markdown(ours: &Table, published: &[Published], source: &str) -> String {
         let m = ours.methods.iter().position(|x| *x == p.method);
         let ours_cell = d.zip(m).and_then(|(d, m)| ours.cells[d][m].as_ref());
         let mean = if p.mean.is_nan() { "lost".to_string() } else { format!("{:.2}", p.mean) };
-        let paper = format!("{mean}{} ± {:.2}", if p.worse { " ↓" } else { "" }, p.std);
+        let paper = format!("{mean} ± {:.2}{}", p.std, if p.worse { " ↓" } else { "" });
         let (mine, dist, ok) = match ours_cell {
             None => ("–".to_string(), "–".to_string(), "–".to_string()),
             Some(c) => {
                 let mine =
-                    format!("{:.2}{} ± {:.2}", c.mean, if c.worse() { " ↓" } else { "" }, c.std);
+                    format!("{:.2} ± {:.2}{}", c.mean, c.std, if c.worse() { " ↓" } else { "" });
                 match distance(c.mean, c.std, p) {
                     Some(z) => {
                         within.1 += 1;
@@ -110,9 +110,10 @@ mod tests {
             methods: vec!["A".into(), "C".into()],
             cells: vec![vec![cell(15.0), cell(3.0)]],
             stamp: "s".into(),
+            notes: Vec::new(),
         };
         let md = markdown(&table, &published, "Table 2");
-        assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ↓ ± 2.00 | +2.50 | no |  |"), "{md}");
+        assert!(md.contains("| d | A | 15.00 ± 1.00 | 10.00 ± 2.00 ↓ | +2.50 | no |  |"), "{md}");
         assert!(md.contains("| d | B | – | 5.00 ± 0.00 | – | – | label lost |"));
         assert!(md.contains("| d | C | 3.00 ± 1.00 | lost ± 1.50 | – | – | mean lost |"), "{md}");
         assert!(md.contains("0 of 1 compared cells within 2 std"));

@@ -7,23 +7,27 @@ use crate::protocol::ResultRow;
 
 /// The rows that sweep `key`, relabelled: `dataset` becomes the key's value (after the row's
 /// other swept values, if any, or after the dataset's name where entries would otherwise
-/// merge) and `method` loses the key's part of its name (`TV-SVM[gamma=0.1,mu=1]` →
-/// `TV-SVM[mu=1]`); returns them with the key's value of each row.
+/// merge) and, where the sweep put the key's value into method names, `method` loses it
+/// (`TV-SVM[gamma=0.1,mu=1]` → `TV-SVM[mu=1]`); returns them with the key's value of each row.
 pub fn along(rows: &[ResultRow], key: &str) -> Result<Vec<(ResultRow, String)>> {
+    let swept: Vec<(&ResultRow, &str)> = rows
+        .iter()
+        .filter_map(|r| r.swept.iter().find(|(k, _)| k == key).map(|(_, v)| (r, v.as_str())))
+        .collect();
+    let named = in_method_names(&swept, key);
     let mut out = Vec::new();
-    for r in rows {
-        let Some((_, v)) = r.swept.iter().find(|(k, _)| k == key) else { continue };
-        let method = strip(&r.method, key, v);
+    for &(r, v) in &swept {
+        let method = if named { strip(&r.method, key, v) } else { r.method.clone() };
         let others: Vec<String> = r
             .swept
             .iter()
             .filter(|(k, _)| k != key)
+            .filter(|(k, v)| element(&method, k).is_none_or(|(_, _, l)| l != v))
             .map(|(k, v)| format!("{k}={v}"))
-            .filter(|kv| !method.contains(kv.as_str()))
             .collect();
         let mut label = others;
         label.push(format!("{key}={v}"));
-        out.push((ResultRow { dataset: label.join(", "), method, ..r.clone() }, v.clone()));
+        out.push((ResultRow { dataset: label.join(", "), method, ..r.clone() }, v.to_string()));
     }
     if out.is_empty() {
         let keys: BTreeSet<&str> =
@@ -57,16 +61,53 @@ pub fn along(rows: &[ResultRow], key: &str) -> Result<Vec<(ResultRow, String)>> 
     Ok(out)
 }
 
-/// `name` without the part naming `key`'s value `v`: `key=v` (default names), else the
-/// last `v` (names from placeholders); emptied brackets and separators are dropped.
+/// Whether the sweep of `key` put its value into method names: rows differing in the key's
+/// value never share a method name (or, with one value, every name carries the default
+/// `[key=value]` suffix). A key swept by datasets leaves method names whole however they
+/// read (`TSVM(S=10000)` at 10 labeled examples per class stays `TSVM(S=10000)`).
+fn in_method_names(swept: &[(&ResultRow, &str)], key: &str) -> bool {
+    let mut per_method: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for &(r, v) in swept {
+        per_method.entry(r.method.as_str()).or_default().insert(v);
+    }
+    let values: BTreeSet<&str> = swept.iter().map(|&(_, v)| v).collect();
+    let suffixed = |&(r, v): &(&ResultRow, &str)| element(&r.method, key).is_some_and(|e| e.2 == v);
+    per_method.values().all(|s| s.len() == 1) && (values.len() > 1 || swept.iter().all(suffixed))
+}
+
+/// The `key=label` element of a name's bracketed suffix (`M[a=1,key=label]`): its byte
+/// range and its label.
+fn element<'a>(name: &'a str, key: &str) -> Option<(usize, usize, &'a str)> {
+    let open = name.rfind('[')?;
+    let close = open + name[open..].find(']')?;
+    let mut at = open + 1;
+    for part in name[open + 1..close].split(',') {
+        let end = at + part.len();
+        if let Some(label) = part.strip_prefix(key).and_then(|p| p.strip_prefix('=')) {
+            return Some((at, end, label));
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// `name` without the part naming `key`'s value `v`: the `key=…` element of its bracketed
+/// suffix (default names), else the last whole occurrence of `v` (names filled from `{key}`
+/// placeholders; digits inside a longer number do not count); emptied brackets and
+/// separators are dropped.
 fn strip(name: &str, key: &str, v: &str) -> String {
-    let pair = format!("{key}={v}");
-    let mut s = match (name.find(&pair), name.rfind(v)) {
-        (Some(i), _) => format!("{}{}", &name[..i], &name[i + pair.len()..]),
-        (None, Some(i)) if !v.is_empty() => format!("{}{}", &name[..i], &name[i + v.len()..]),
-        _ => name.to_string(),
+    let glued = |c: char| c.is_alphanumeric() || c == '.';
+    let whole = |i: usize| !name[..i].ends_with(glued) && !name[i + v.len()..].starts_with(glued);
+    let cut = element(name, key).map(|(a, b, _)| (a, b)).or_else(|| {
+        let mut at = name.rmatch_indices(v).map(|(i, _)| i);
+        at.find(|&i| !v.is_empty() && whole(i)).map(|i| (i, i + v.len()))
+    });
+    let mut s = match cut {
+        Some((a, b)) => format!("{}{}", &name[..a], &name[b..]),
+        None => name.to_string(),
     };
-    for (from, to) in [("[,", "["), (",,", ","), (",]", "]"), ("[]", "")] {
+    let emptied = [("[,", "["), (",,", ","), (",]", "]"), ("[]", ""), ("(,", "("), (",)", ")")];
+    for (from, to) in emptied {
         s = s.replace(from, to);
     }
     s.trim_end_matches([' ', '-', '_', '=', ',']).to_string()
@@ -117,5 +158,32 @@ mod tests {
         let labels: Vec<String> =
             along(&rows, "m").unwrap().into_iter().map(|(r, _)| r.dataset).collect();
         assert_eq!(labels, ["a-m1: m=1", "b-m1: m=1"]);
+    }
+
+    #[test]
+    fn numbers_in_method_names_survive_a_dataset_sweep() {
+        // Regression: the value of a dataset key was cut out of method names as a substring
+        // (`TSVM(S=10000)` → `TSVM(S=000)` at m = 10, `QLDS(1,0.5)` → `QLDS(1,0.)` at m = 5).
+        let mut rows = Vec::new();
+        for m in ["5", "10", "50"] {
+            for method in ["TSVM(S=10000)", "QLDS(1,0.5)", "M[m=2]"] {
+                rows.push(row(&format!("b-{m}"), method, &[("dataset", "b"), ("m", m)]));
+            }
+        }
+        let a = along(&rows, "m").unwrap();
+        let methods: BTreeSet<&str> = a.iter().map(|(r, _)| r.method.as_str()).collect();
+        assert_eq!(methods, BTreeSet::from(["TSVM(S=10000)", "QLDS(1,0.5)", "M[m=2]"]));
+        assert_eq!(a[3].0.dataset, "dataset=b, m=10");
+        // A method key filled into a placeholder name: only the whole number goes.
+        let rows: Vec<ResultRow> = ["0.5", "5", "10"]
+            .iter()
+            .map(|u| row("d", &format!("QLDS(5,{u})"), &[("alpha_u", u)]))
+            .collect();
+        let names: Vec<String> =
+            along(&rows, "alpha_u").unwrap().into_iter().map(|(r, _)| r.method).collect();
+        assert_eq!(names, ["QLDS(5)", "QLDS(5)", "QLDS(5)"]);
+        assert_eq!(strip("QLDS(1,0.5)", "m", "5"), "QLDS(1,0.5)");
+        assert_eq!(strip("TSVM[S=10000,m=10]", "m", "10"), "TSVM[S=10000]");
+        assert_eq!(strip("TSVM[m=100]", "m", "100"), "TSVM");
     }
 }

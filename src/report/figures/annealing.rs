@@ -47,6 +47,8 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
         .configure_mesh()
         .x_desc("temperature T (log scale; annealing runs right to left)")
         .y_desc("objective")
+        .x_label_formatter(&|v| super::style::tick(*v))
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;

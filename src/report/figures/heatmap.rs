@@ -29,7 +29,8 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
     }
     let lo = h.values.iter().flatten().copied().fold(f64::INFINITY, f64::min);
     let hi = h.values.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
-    let (root, plot) = super::canvas(path, (900, 640), &h.stamp)?;
+    let (root, whole) = super::canvas(path, (980, 640), &h.stamp)?;
+    let (plot, bar) = whole.split_horizontally(860);
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 20))
         .margin(14)
@@ -81,5 +82,41 @@ pub fn heatmap(h: &Heatmap, path: &Path) -> Result<()> {
                 .map_err(|e| fail(&e))?;
         }
     }
+    colour_bar(&bar, (lo, hi), &shade, h.format).map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))
+}
+
+/// The colour scale beside the cells: the shades from `lo` (bottom) to `hi`, ticked with
+/// the cells' number format.
+fn colour_bar(
+    area: &super::Area,
+    (lo, hi): (f64, f64),
+    shade: &dyn Fn(f64) -> RGBColor,
+    format: fn(f64) -> String,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<super::surface::SurfaceError>| e.to_string();
+    let top = if hi > lo { hi } else { lo + 1.0 };
+    let mut bar = ChartBuilder::on(area)
+        .margin_top(48)
+        .margin_bottom(58)
+        .margin_left(8)
+        .set_label_area_size(LabelAreaPosition::Right, 62)
+        .build_cartesian_2d(0.0..1.0, lo..top)
+        .map_err(e)?;
+    bar.configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .y_labels(6)
+        .y_label_formatter(&|v| format(*v))
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(e)?;
+    let steps = 100;
+    bar.draw_series((0..steps).map(|k| {
+        let (a, b) = (k as f64 / steps as f64, (k + 1) as f64 / steps as f64);
+        let (ya, yb) = (lo + a * (top - lo), lo + b * (top - lo));
+        Rectangle::new([(0.0, ya), (1.0, yb)], shade(0.5 * (ya + yb)).filled())
+    }))
+    .map_err(e)?;
+    Ok(())
 }

@@ -1,11 +1,15 @@
-//! PNG figures with plotters, one file per figure kind. Text uses the bundled DejaVu Sans
-//! (`assets/fonts`), so no system font is needed.
+//! Figures with plotters, one file per figure kind, as PNG or SVG (by the output's
+//! extension). Text uses the bundled DejaVu Sans (`assets/fonts`), so no system font is
+//! needed; PNG text is laid out by [`surface`].
 
 mod annealing;
 pub mod curves;
 mod heatmap;
+pub mod losses;
 mod scaling;
-mod scores;
+pub mod scores;
+pub mod style;
+pub mod surface;
 mod theory_check;
 mod tuning;
 
@@ -25,15 +29,17 @@ use plotters::style::FontStyle;
 
 use crate::error::{Error, Result};
 
-/// A drawing area of a PNG figure.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+pub use surface::Surface;
 
-/// A white PNG of `size` at `path` whose bottom 30 px hold the provenance `stamp`; returns
+/// A drawing area of a figure.
+type Area<'a> = DrawingArea<Surface<'a>, Shift>;
+
+/// A white PNG (or SVG, by the extension) of `size` at `path` whose bottom 30 px hold the provenance `stamp`; returns
 /// the root (to `present` at the end) and the plot area above the footer.
 fn canvas<'a>(path: &'a Path, size: (u32, u32), stamp: &str) -> Result<(Area<'a>, Area<'a>)> {
     register_font();
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
-    let root = BitMapBackend::new(path, size).into_drawing_area();
+    let root = Surface::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(&e))?;
     let (plot, footer) = root.split_vertically(size.1 - 30);
     let grey = ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90));
@@ -44,7 +50,7 @@ fn canvas<'a>(path: &'a Path, size: (u32, u32), stamp: &str) -> Result<(Area<'a>
 /// The tail of every figure with series: the legend box (at `position`, else plotters'
 /// default place) in the shared style, then the PNG written to `path`.
 fn finish<'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>,
+    chart: &mut ChartContext<'a, Surface<'a>, CT>,
     root: &Area<'a>,
     position: Option<SeriesLabelPosition>,
     path: &Path,

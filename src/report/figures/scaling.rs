@@ -49,6 +49,8 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         .configure_mesh()
         .x_desc("unlabeled examples")
         .y_desc("training time (s, CPU)")
+        .x_label_formatter(&|v| super::style::tick(*v))
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::style::{Entry, Marker, legend};
 use crate::error::{Error, Result};
 
 /// What to draw: scores with their true labels (±1), a title and a footer stamp.
@@ -63,7 +64,8 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
     let top = densities.iter().flatten().copied().fold(curve_top, f64::max) * 1.1;
 
-    let (root, plot) = super::canvas(path, (900, 560), &h.stamp)?;
+    let (root, whole) = super::canvas(path, (1080, 560), &h.stamp)?;
+    let (plot, side) = whole.split_horizontally(880);
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 22))
         .margin(12)
@@ -75,23 +77,21 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc("density")
+        .x_label_formatter(&|v| super::style::tick(*v))
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
-    for ((_, name, colour), dens) in classes.iter().zip(&densities) {
+    for ((_, _, colour), dens) in classes.iter().zip(&densities) {
         let colour = *colour;
         chart
             .draw_series(dens.iter().enumerate().map(|(b, v)| {
                 let x0 = lo + b as f64 * width;
                 Rectangle::new([(x0, 0.0), (x0 + width, *v)], colour.mix(0.45).filled())
             }))
-            .map_err(|e| fail(&e))?
-            .label(*name)
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled())
-            });
+            .map_err(|e| fail(&e))?;
     }
-    for (&(mean, sd), (_, name, colour)) in h.gaussians.iter().flatten().zip(&classes) {
+    for (&(mean, sd), (_, _, colour)) in h.gaussians.iter().flatten().zip(&classes) {
         let colour = *colour;
         let pdf = |x: f64| {
             (-0.5 * ((x - mean) / sd).powi(2)).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt())
@@ -99,11 +99,68 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
         let xs = (0..=400).map(|i| lo + (hi - lo) * i as f64 / 400.0);
         chart
             .draw_series(LineSeries::new(xs.map(|x| (x, pdf(x))), colour.stroke_width(3)))
-            .map_err(|e| fail(&e))?
-            .label(format!("theory, {name}"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(3)));
+            .map_err(|e| fail(&e))?;
     }
-    super::finish(&mut chart, &root, None, path)
+    // The legend beside the plot: the classes' bars, then the theory curves drawn.
+    let bar = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: name.to_string(),
+        // The bars' colour at 45 % over white.
+        colour: Some({
+            let on_white = |v: u8| (255.0 - 0.45 * (255.0 - f64::from(v))).round() as u8;
+            RGBColor(on_white(c.0), on_white(c.1), on_white(c.2))
+        }),
+        marker: Some(Marker::Square),
+        dash: None,
+    };
+    let theory = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: format!("theory, {name}"),
+        colour: Some(*c),
+        marker: None,
+        dash: Some(None),
+    };
+    let mut entries: Vec<Entry> = classes.iter().map(bar).collect();
+    if h.gaussians.is_some() {
+        entries.extend(classes.iter().map(theory));
+    }
+    legend(&side.margin(50, 0, 0, 0), &entries)?;
+    root.present().map_err(|e| fail(&e))
+}
+
+/// Score densities of several runs laid over one another (Fig. 3: one panel for all
+/// sizes): per run (`name`, scores, ±1 labels) and class, the histogram density over common
+/// bins spanning the central 99 % of all scores, as curves (one colour and marker per run, a
+/// line style per class) for [`curves::draw`](super::curves::draw).
+pub fn density_curves(
+    runs: &[(String, Vec<f64>, Vec<f64>)],
+    bins: usize,
+) -> Result<Vec<super::curves::Curve>> {
+    let mut all: Vec<f64> = runs.iter().flat_map(|r| r.1.iter().copied()).collect();
+    if all.is_empty() || bins == 0 {
+        return Err(Error::Report("score densities need scores and bins ≥ 1".into()));
+    }
+    all.sort_by(f64::total_cmp);
+    let quantile = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
+    let (lo, hi) = (quantile(0.005), quantile(0.995));
+    let width = ((hi - lo) / bins as f64).max(f64::EPSILON);
+    let mut out = Vec::new();
+    for (name, scores, labels) in runs {
+        for (class, group) in [(1.0, "class +1"), (-1.0, "class −1")] {
+            let members = labels.iter().filter(|l| **l == class).count().max(1) as f64;
+            let mut counts = vec![0.0; bins];
+            for (s, _) in
+                scores.iter().zip(labels).filter(|(s, l)| **l == class && (lo..=hi).contains(*s))
+            {
+                counts[(((s - lo) / width) as usize).min(bins - 1)] += 1.0 / (members * width);
+            }
+            let points = counts
+                .iter()
+                .enumerate()
+                .map(|(b, v)| (lo + (b as f64 + 0.5) * width, *v, 0.0))
+                .collect();
+            out.push(super::curves::Curve { label: name.clone(), group: group.into(), points });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -129,5 +186,12 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let empty = ScoreHistogram { scores: &[], labels: &[], ..h };
         assert!(score_histogram(&empty, &path).is_err());
+        // Overlaid densities integrate to 1 per run and class (all points inside the range).
+        let runs = [("a".to_string(), scores.to_vec(), labels.to_vec())];
+        let c = density_curves(&runs, 4).unwrap();
+        assert_eq!(c.len(), 2);
+        let w = c[0].points[1].0 - c[0].points[0].0;
+        let mass: f64 = c[0].points.iter().map(|p| p.1 * w).sum();
+        assert!((mass - 1.0).abs() < 1e-9 && c[1].group == "class −1", "{mass}");
     }
 }

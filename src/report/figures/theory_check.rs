@@ -36,6 +36,8 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .configure_mesh()
         .x_desc("theoretical error")
         .y_desc("empirical error (mean ± std over draws)")
+        .x_label_formatter(&|v| super::style::tick(*v))
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::curves::PALETTE;
+use super::style::COLOURS as PALETTE;
 use crate::error::{Error, Result};
 
 /// One line of the plot: its label and (x position, mean error, std) points.
@@ -58,6 +58,7 @@ pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
                 String::new()
             }
         })
+        .y_label_formatter(&|v| super::style::tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;

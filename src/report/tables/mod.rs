@@ -5,10 +5,14 @@
 
 use polars::prelude::*;
 
+mod missing;
+mod render;
+
 pub use super::measure::{ERROR, Measure, PRBEP, Source, TEST_ERROR, TEST_PRBEP, error_percent};
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::stats::signed_rank_p_greater;
+pub use render::{cell, csv, latex, markdown};
 
 /// Significance level of the one-sided paired Wilcoxon signed-rank test.
 pub const ALPHA: f64 = 0.05;
@@ -45,6 +49,8 @@ pub struct Table {
     /// `cells[d][m]`, None where the method has no successful split on the dataset.
     pub cells: Vec<Vec<Option<Cell>>>,
     pub stamp: String,
+    /// Printed under the table: the methods without a value on some dataset, and why.
+    pub notes: Vec<String>,
 }
 
 /// Per (dataset, method), in first-appearance order: `dataset, method, value_mean,
@@ -180,112 +186,47 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
             cell.p_value = Some(signed_rank_p_greater(&diffs));
         }
     }
-    Ok(Table { measure, datasets, methods, cells, stamp: stamp.to_string() })
+    let notes = missing::notes(rows, &measure, &datasets, &methods, &cells);
+    Ok(Table { measure, datasets, methods, cells, stamp: stamp.to_string(), notes })
 }
 
-/// The test description printed under every table.
-fn legend(t: &Table) -> String {
-    format!(
-        "{}, mean ± std over splits; bold: best mean; ↓: significantly worse than \
-         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {}",
-        t.measure.label, t.stamp
-    )
+/// The error for a name that matches nothing: a did-you-mean suggestion (by edit distance)
+/// and the names that exist (`no rows for method `QLDS(tH)` (did you mean `QLDS(th)`?);
+/// methods in the results: …`).
+pub fn no_match(what: &str, word: &str, known: &[&str]) -> Error {
+    let hint = crate::config::suggest::did_you_mean(word, known.iter().copied());
+    Error::Report(format!(
+        "no rows for {what} `{word}`{hint}; {what}s in the results: {}",
+        known.join(", ")
+    ))
 }
 
-/// Markdown rendering.
-pub fn markdown(t: &Table) -> String {
-    let methods: Vec<String> = t.methods.iter().map(|m| cell(m)).collect();
-    let mut out =
-        format!("| dataset | {} |\n|---|{}\n", methods.join(" | "), "---|".repeat(t.methods.len()));
-    for (d, row) in t.datasets.iter().zip(&t.cells) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|c| match c {
-                None => "–".into(),
-                Some(c) if c.best => {
-                    format!("**{}{}**", t.measure.show(c.mean), spread(t, c, " ± "))
-                }
-                Some(c) => format!(
-                    "{}{}{}",
-                    t.measure.show(c.mean),
-                    if c.worse() { " ↓" } else { "" },
-                    spread(t, c, " ± ")
-                ),
-            })
-            .collect();
-        out.push_str(&format!("| {} | {} |\n", cell(d), cells.join(" | ")));
-    }
-    out.push_str(&format!("\n{}\n", legend(t)));
-    out
-}
-
-/// `sep` and the std of a cell over two splits or more; nothing over one split.
-fn spread(t: &Table, c: &Cell, sep: &str) -> String {
-    if c.splits >= 2 { format!("{sep}{}", t.measure.show(c.std)) } else { String::new() }
-}
-
-/// A name as one Markdown table cell: `|` escaped, line breaks as spaces.
-pub fn cell(name: &str) -> String {
-    name.replace('|', "\\|").replace(['\r', '\n'], " ")
-}
-
-/// LaTeX (booktabs) rendering.
-pub fn latex(t: &Table) -> String {
-    let esc = |s: &str| s.replace('_', "\\_").replace('%', "\\%").replace('&', "\\&");
-    let mut out = format!(
-        "% {}\n\\begin{{tabular}}{{l{}}}\n\\toprule\ndataset & {} \\\\\n\\midrule\n",
-        legend(t),
-        "r".repeat(t.methods.len()),
-        t.methods.iter().map(|m| esc(m)).collect::<Vec<_>>().join(" & ")
-    );
-    for (d, row) in t.datasets.iter().zip(&t.cells) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|c| match c {
-                None => "--".into(),
-                Some(c) if c.best => {
-                    format!("\\textbf{{{}}}{}", t.measure.show(c.mean), spread(t, c, " $\\pm$ "))
-                }
-                Some(c) => format!(
-                    "{}{}{}",
-                    t.measure.show(c.mean),
-                    if c.worse() { "$\\downarrow$" } else { "" },
-                    spread(t, c, " $\\pm$ ")
-                ),
-            })
-            .collect();
-        out.push_str(&format!("{} & {} \\\\\n", esc(d), cells.join(" & ")));
-    }
-    out.push_str("\\bottomrule\n\\end{tabular}\n");
-    out
-}
-
-/// CSV rendering, one line per cell: `dataset,method,mean,std,splits,best,p_value,worse`.
-pub fn csv(t: &Table) -> Result<String> {
-    let mut w = ::csv::Writer::from_writer(Vec::new());
-    let io = |e: ::csv::Error| Error::Report(e.to_string());
-    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"])
-        .map_err(io)?;
-    for (d, row) in t.datasets.iter().zip(&t.cells) {
-        for (m, c) in t.methods.iter().zip(row) {
-            if let Some(c) = c {
-                let p = c.p_value.map_or(String::new(), |p| format!("{p:.6}"));
-                let rec = [
-                    d.clone(),
-                    m.clone(),
-                    format!("{:.4}", c.mean),
-                    format!("{:.4}", c.std),
-                    c.splits.to_string(),
-                    c.best.to_string(),
-                    p,
-                    c.worse().to_string(),
-                ];
-                w.write_record(&rec).map_err(io)?;
-            }
+/// The distinct values of `field` over `rows`, in first-appearance order.
+pub fn distinct(rows: &[ResultRow], field: fn(&ResultRow) -> &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for r in rows {
+        let v = field(r);
+        if !out.contains(&v) {
+            out.push(v);
         }
     }
-    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?)
-        .map_err(|e| Error::Report(e.to_string()))
+    out
+}
+
+/// The error for a prefix no dataset name starts with: the closest beginning of a name (by
+/// edit distance) and the first 12 names that exist.
+pub fn no_prefix(rows: &[ResultRow], prefix: &str) -> Error {
+    let names = distinct(rows, |r| &r.dataset);
+    let n = prefix.chars().count();
+    let starts: Vec<String> = names.iter().map(|d| d.chars().take(n).collect()).collect();
+    let hint = crate::config::suggest::did_you_mean(prefix, starts.iter().map(String::as_str));
+    let shown: Vec<&str> = names.iter().take(12).copied().collect();
+    let more =
+        if names.len() > 12 { format!(", … ({} in all)", names.len()) } else { String::new() };
+    Error::Report(format!(
+        "no result rows for datasets starting with `{prefix}`{hint}; datasets in the results: {}{more}",
+        shown.join(", ")
+    ))
 }
 
 #[cfg(test)]
@@ -378,10 +319,40 @@ mod tests {
         assert!(cell(1).worse() && cell(1).splits == 8);
         assert_eq!(cell(1).p_value, Some(1.0 / 256.0));
         assert!(!cell(2).worse());
-        assert!(markdown(&t).contains("23.50 ↓ ±"));
-        assert!(latex(&t).contains("23.50$\\downarrow$ $\\pm$"));
+        assert!(markdown(&t).contains("| 23.50 ± 2.45 ↓ |"), "{}", markdown(&t));
+        assert!(latex(&t).contains("23.50 $\\pm$ 2.45 $\\downarrow$"), "{}", latex(&t));
         let csv = csv(&t).unwrap();
         assert!(csv.lines().nth(2).unwrap().starts_with("d,bad,23.5000,"));
         assert!(csv.lines().nth(2).unwrap().ends_with(",0.003906,true"));
+    }
+
+    #[test]
+    fn methods_without_a_value_are_named_under_the_table_with_the_reason() {
+        let mut rows = Vec::new();
+        for s in 0..3 {
+            rows.push(ResultRow { test_error: Some(0.2), ..row("a", "inductive", s, 0.1) });
+            rows.push(row("a", "transductive", s, 0.1));
+            rows.push(row("b", "inductive", s, 0.1));
+            let mut failed = row("a", "broken", s, f64::NAN);
+            failed.status = "failed".into();
+            failed.message = "singular matrix\nmore".into();
+            rows.push(failed);
+        }
+        let t = build(&rows, TEST_ERROR, "").unwrap();
+        assert_eq!(t.methods, ["inductive"]);
+        assert_eq!(
+            t.notes,
+            [
+                "No value: transductive on a (transductive: it scores the unlabeled points only, \
+                 not the held-out test rows).",
+                "No value: inductive on b (b holds out no test rows).",
+                "No value: broken on a (all 3 fits failed: singular matrix).",
+            ]
+        );
+        assert!(markdown(&t).ends_with("(all 3 fits failed: singular matrix).\n"));
+        assert!(latex(&t).contains("\n% No value: broken on a"));
+        assert!(build(&rows, ERROR, "").unwrap().notes[0].starts_with("No value: broken on a "));
+        let e = no_match("method", "Inductive", &distinct(&rows, |r| &r.method)).to_string();
+        assert!(e.contains("(did you mean `inductive`?); methods in the results: inductive, transductive, broken"), "{e}");
     }
 }
