@@ -189,6 +189,17 @@ fn scorecard_page(
                 )
             ));
         }
+        let ablations: Vec<String> = papers
+            .iter()
+            .filter(|a| a.explains(p))
+            .map(|a| link(&format!("#{}", a.name), &a.name))
+            .collect();
+        if !ablations.is_empty() {
+            body.push_str(&format!(
+                "<p>Ablations on this paper's mismatches: {}.</p>\n",
+                ablations.join(", ")
+            ));
+        }
         let covering: Vec<&Run> = runs.iter().filter(|r| p.covers(&r.rows)).collect();
         if covering.is_empty() {
             body.push_str("<p>No run folder of this report reproduces this table.</p>\n");

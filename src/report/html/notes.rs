@@ -53,7 +53,7 @@ mod tests {
 
     #[test]
     fn raw_html_is_text_and_unknown_links_are_text() {
-        let md = "# T\n\n<script>x()</script> and [a](../x.md), [b](qlds.md#t), ![i](p.png)\n\n| a | b |\n|---|---|\n| 1 | <b> |\n";
+        let md = "# T\n\nSee <script>x()</script> and [a](../x.md), [b](qlds.md#t), ![i](p.png)\n\n| a | b |\n|---|---|\n| 1 | <b> |\n";
         let site = |d: &str| d.strip_suffix(".md#t").map(|s| format!("notes-{s}.html"));
         let h = markdown(md, 1, &|d| web_or(d, &site));
         assert!(h.starts_with("<h2>T</h2>"), "{h}");

@@ -25,7 +25,7 @@ h3{font-size:1.05em;margin-top:1.2em}nav{padding:.6em 0;border-bottom:1px solid 
 a{color:#0b5cad}code{background:#f1f3f5;padding:0 .2em;border-radius:3px;font-size:.92em}\
 .wide{overflow-x:auto;margin:.5em 0}table{border-collapse:collapse;font-size:.88em;margin:.2em 0}\
 th,td{border:1px solid #cfd6dd;padding:.25em .5em;text-align:left;vertical-align:top}\
-th{background:#eef1f4;position:sticky;top:0}td.num{text-align:right;white-space:nowrap}\
+th{background:#eef1f4}td:first-child,th:first-child{white-space:nowrap}td.num{text-align:right;white-space:nowrap}\
 td small{color:#3d4650;display:block}.legend,.stamp{color:#4a545e;font-size:.85em;max-width:60em}\
 .ok{background:#d7f0d2}.near{background:#fdf0c4}.far{background:#f7d4d0}.none{background:#f3f4f6}\
 .chosen{outline:2px solid #1f6feb;outline-offset:-2px;font-weight:600}\

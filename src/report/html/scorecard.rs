@@ -13,6 +13,8 @@ use crate::report::tables::{self, ERROR, Table};
 /// One published table: its file's stem, its leading `#` comment and its cells.
 pub struct PaperTable {
     pub name: String,
+    /// From `configs/ablations/` (a hypothesis test), not a table of the paper.
+    pub ablation: bool,
     pub about: String,
     pub cells: Vec<Published>,
 }
@@ -36,6 +38,7 @@ pub fn load(root: &Path) -> Result<Vec<PaperTable>> {
             let file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             out.push(PaperTable {
                 name: file.trim_end_matches(suffix).to_string(),
+                ablation: suffix == "_paper.csv",
                 about: about.join(" "),
                 cells: load_published(&path)?,
             });
@@ -61,6 +64,27 @@ impl PaperTable {
     /// The reproduction notes' name (`docs/reproduction/<paper>.md`): the name's first part.
     pub fn paper(&self) -> &str {
         self.name.split('_').next().unwrap_or(&self.name)
+    }
+
+    /// This ablation tests a mismatch of `table`: its comment names `published/<table>.csv`,
+    /// or, naming none, the same paper and a same "Table N".
+    pub fn explains(&self, table: &PaperTable) -> bool {
+        if !self.ablation || table.ablation {
+            return false;
+        }
+        if self.about.contains("published/") {
+            return self.about.contains(&format!("published/{}.csv", table.name));
+        }
+        let numbers = |about: &str| -> Vec<String> {
+            about
+                .split("Table ")
+                .skip(1)
+                .map(|w| w.chars().take_while(char::is_ascii_digit).collect())
+                .collect()
+        };
+        let theirs = numbers(&table.about);
+        self.paper() == table.paper()
+            && numbers(&self.about).iter().any(|n| !n.is_empty() && theirs.contains(n))
     }
 
     /// The published cell of (dataset, method).
@@ -128,12 +152,13 @@ pub fn grid(table: &PaperTable, ours: &Table) -> (String, Score) {
             });
             let theirs =
                 if p.mean.is_nan() { "lost".to_string() } else { format!("{:.2}", p.mean) };
+            // A paper without stds: no "± 0.00".
+            let spread = if p.std > 0.0 { format!(" ± {:.2}", p.std) } else { String::new() };
             row.push_str(&format!(
-                "<td class=\"num {}\" title=\"{}\">{}<small>paper {theirs} ± {:.2}{}</small><small>{}</small></td>",
+                "<td class=\"num {}\" title=\"{}\">{}<small>paper {theirs}{spread}{}</small><small>{}</small></td>",
                 tier(z),
                 esc(&p.note),
                 esc(&mine),
-                p.std,
                 if p.worse { " ↓" } else { "" },
                 z.map_or("–".to_string(), |z| format!("{z:+.2} std")),
             ));
@@ -159,4 +184,60 @@ pub fn grid(table: &PaperTable, ours: &Table) -> (String, Score) {
         ));
     }
     (html, score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::test_row;
+
+    fn table(name: &str, ablation: bool, about: &str, cells: &[(&str, &str)]) -> PaperTable {
+        let cells = cells
+            .iter()
+            .map(|(d, m)| Published {
+                dataset: d.to_string(),
+                method: m.to_string(),
+                mean: 10.0,
+                std: 0.0,
+                worse: false,
+                note: String::new(),
+            })
+            .collect();
+        PaperTable { name: name.into(), ablation, about: about.into(), cells }
+    }
+
+    #[test]
+    fn runs_cover_tables_and_ablations_explain_the_tables_they_name() {
+        let t2 = table(
+            "qlds_table2",
+            false,
+            "QLDS paper, Table 2: error",
+            &[("a", "M"), ("b", "M"), ("c", "M")],
+        );
+        let t4 = table("qlds_table4", false, "QLDS paper, Table 4 (appendix)", &[("a", "N")]);
+        let rows = [test_row("a", "M", 0, 0.1), test_row("b", "M", 0, 0.1)];
+        assert!(t2.covers(&rows) && !t4.covers(&rows));
+        assert!(!t2.covers(&rows[..1]), "1 of 3 cells is not half");
+        let named =
+            table("qlds_x", true, "Transcribed from configs/published/qlds_table4.csv", &[]);
+        let unnamed = table("qlds_y", true, "The QLDS paper's Table 2 rows", &[]);
+        let other = table("tv_z", true, "The TV paper's Table 2 rows", &[]);
+        assert!(named.explains(&t4) && !named.explains(&t2));
+        assert!(unnamed.explains(&t2) && !unnamed.explains(&t4));
+        assert!(!other.explains(&t2) && !t2.explains(&t2));
+        // The paper gives no std, so ours scales: a is 11 ± 1.41 (+0.71 std), b 21 ± 1.41
+        // (+7.78 std), c is missing.
+        let rows = [
+            test_row("a", "M", 0, 0.10),
+            test_row("a", "M", 1, 0.12),
+            test_row("b", "M", 0, 0.20),
+            test_row("b", "M", 1, 0.22),
+        ];
+        let ours = crate::report::tables::build(&rows, ERROR, "s").unwrap();
+        let (html, score) = grid(&t2, &ours);
+        assert_eq!((score.within, score.compared, score.cells), (1, 2, 3), "{html}");
+        assert!(html.contains("class=\"num ok\"") && html.contains("+0.71 std"), "{html}");
+        assert!(html.contains("class=\"num far\"") && html.contains("+7.78 std"), "{html}");
+        assert!(html.contains("paper 10.00<"), "{html}");
+    }
 }
