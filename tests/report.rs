@@ -27,7 +27,7 @@ fn report(cwd: &Path, root: &Path, out: &Path) {
 }
 
 /// The quoted values of `attr="…"` in `html`, `&amp;` read back.
-fn values<'a>(html: &'a str, attr: &str) -> Vec<String> {
+fn values(html: &str, attr: &str) -> Vec<String> {
     let key = format!(" {attr}=\"");
     html.match_indices(&key)
         .map(|(i, _)| {

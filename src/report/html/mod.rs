@@ -12,6 +12,7 @@ pub mod page;
 mod run;
 mod scorecard;
 mod sections;
+mod svg;
 
 use std::path::{Path, PathBuf};
 

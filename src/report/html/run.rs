@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::page::{esc, link, page};
 use super::scorecard::PaperTable;
-use super::{notes, sections};
+use super::{notes, sections, svg};
 use crate::error::Result;
 use crate::protocol::{self, ResultRow};
 use crate::report::{self, swept, tables, times};
@@ -230,7 +230,8 @@ impl Run {
         Ok(b)
     }
 
-    /// One error table per swept key (but `dataset`), a row per value of the key.
+    /// One error table per swept key (but `dataset`), a row per value of the key, and its
+    /// curves where the values are numbers.
     fn swept(&self) -> Result<String> {
         let stamp = report::stamp(&self.hashes().join("+"));
         let keys: BTreeSet<&str> =
@@ -239,11 +240,19 @@ impl Run {
         for key in keys.into_iter().filter(|k| *k != "dataset") {
             let rows: Vec<ResultRow> =
                 swept::along(&self.rows, key)?.into_iter().map(|(r, _)| r).collect();
-            b.push_str(&format!("<h3>Error along <code>{}</code></h3>\n", esc(key)));
-            b.push_str(&sections::summary(
-                &tables::build(&rows, tables::ERROR, &stamp)?,
-                &|_, _| None,
-            ));
+            let table = tables::build(&rows, tables::ERROR, &stamp)?;
+            let body =
+                format!("{}{}", sections::summary(&table, &|_, _| None), svg::curves(&table, key));
+            // Many settings (several keys swept at once) fold away to keep the page readable.
+            b.push_str(&if table.datasets.len() > 12 {
+                format!(
+                    "<details><summary>Error along <code>{}</code>: {} settings</summary>\n{body}</details>\n",
+                    esc(key),
+                    table.datasets.len()
+                )
+            } else {
+                format!("<h3>Error along <code>{}</code></h3>\n{body}", esc(key))
+            });
         }
         Ok(b)
     }

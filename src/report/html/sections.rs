@@ -142,7 +142,9 @@ pub fn tuning(path: &Path) -> Result<String> {
 
 /// The failed fits, one line per (dataset, method, reason) with the splits it hit.
 pub fn failures(rows: &[ResultRow]) -> String {
-    let mut groups: Vec<((&str, &str, &str), Vec<usize>)> = Vec::new();
+    // (dataset, method, reason) and the splits it hit.
+    type Group<'a> = ((&'a str, &'a str, &'a str), Vec<usize>);
+    let mut groups: Vec<Group> = Vec::new();
     for r in rows.iter().filter(|r| !r.is_ok()) {
         let key = (r.dataset.as_str(), r.method.as_str(), r.message.as_str());
         match groups.iter_mut().find(|(k, _)| *k == key) {
