@@ -144,7 +144,7 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
     let (card, scores) = scorecard_page(&papers, &loaded, &note_names)?;
     put("scorecard.html".into(), card)?;
     put("index.html".into(), index(&loaded, &scores, &note_names))?;
-    let figs: String = loose.iter().map(|f| run::figure(f)).collect();
+    let figs = run::gallery(&loose);
     put(
         "figures.html".into(),
         page::page(
@@ -157,8 +157,8 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
     Ok(written)
 }
 
-/// One line of the scorecard's summary: table, run id, score.
-type Line = (String, String, scorecard::Score);
+/// One line of the scorecard's summary: table, run id, an ablation's, score.
+type Line = (String, String, bool, scorecard::Score);
 
 /// The scorecard page, and its lines for the index.
 fn scorecard_page(
@@ -216,7 +216,7 @@ fn scorecard_page(
                 score.cells,
                 esc(&ours.stamp)
             ));
-            lines.push((p.name.clone(), r.id.clone(), score));
+            lines.push((p.name.clone(), r.id.clone(), p.ablation, score));
         }
     }
     Ok((page::page("Reproduction scorecard", &body), lines))
@@ -232,25 +232,31 @@ fn index(runs: &[Run], scores: &[Line], notes: &[String]) -> String {
     b.push_str("<h2>Reproduction scorecard</h2>\n");
     let name_of =
         |id: &str| runs.iter().find(|r| r.id == id).map_or(id.to_string(), |r| r.name.clone());
-    let rows: Vec<String> = scores
-        .iter()
-        .map(|(table, id, s)| {
-            let share = if s.compared > 0 { 100.0 * s.within as f64 / s.compared as f64 } else { 0.0 };
-            format!(
-                "<td>{}</td><td>{}</td><td class=\"num {}\">{} of {} ({share:.0} %)</td><td class=\"num\">{}</td>",
-                link(&format!("scorecard.html#{table}"), table),
-                link(&format!("run-{id}.html"), &name_of(id)),
-                if share >= 75.0 { "ok" } else if share >= 40.0 { "near" } else { "far" },
-                s.within,
-                s.compared,
-                s.cells
-            )
-        })
-        .collect();
-    b.push_str(&page::table(
-        &["paper table", "run", "cells within 2 std", "cells in the paper"],
-        &rows,
-    ));
+    for (ablations, what) in [(false, "paper table"), (true, "ablation")] {
+        let rows: Vec<String> = scores
+            .iter()
+            .filter(|(_, _, a, _)| *a == ablations)
+            .map(|(table, id, _, s)| {
+                let share =
+                    if s.compared > 0 { 100.0 * s.within as f64 / s.compared as f64 } else { 0.0 };
+                format!(
+                    "<td>{}</td><td>{}</td><td class=\"num {}\">{} of {} ({share:.0} %)</td><td class=\"num\">{}</td>",
+                    link(&format!("scorecard.html#{table}"), table),
+                    link(&format!("run-{id}.html"), &name_of(id)),
+                    if share >= 75.0 { "ok" } else if share >= 40.0 { "near" } else { "far" },
+                    s.within,
+                    s.compared,
+                    s.cells
+                )
+            })
+            .collect();
+        if !rows.is_empty() {
+            b.push_str(&page::table(
+                &[what, "run", "cells within 2 std", "cells in the paper"],
+                &rows,
+            ));
+        }
+    }
     b.push_str("<p class=\"legend\">Cells compared: those with our number and the paper's mean; within 2 std: \
                 |ours − paper| ≤ 2 × the paper's std (ours where it gives none). Green: at least 75 % \
                 of the compared cells within, yellow: at least 40 %, red: fewer.</p>\n");
@@ -283,18 +289,27 @@ fn index(runs: &[Run], scores: &[Line], notes: &[String]) -> String {
                     format!("{ok} ok, {failed} failed")
                 };
                 format!(
-                    "<td>{}</td>{}{}{}{}<td class=\"num\">{}</td>",
+                    "<td>{}</td>{}{}{}{}<td class=\"num\">{}</td>{}",
                     link(&format!("run-{}.html", r.id), &r.name),
                     td(&r.hashes().join(", ")),
                     td(&fits),
                     td(&r.commits().join(", ")),
                     td(&r.date()),
-                    r.figures.len()
+                    r.figures.len(),
+                    td(&r.about())
                 )
             })
             .collect();
         b.push_str(&page::table(
-            &["run", "config hash", "fits", "commit", "date", "figures"],
+            &[
+                "run",
+                "config hash",
+                "fits",
+                "commit",
+                "date",
+                "figures",
+                "about (the config's leading comment)",
+            ],
             &rows,
         ));
     }

@@ -31,7 +31,8 @@ td small{color:#3d4650;display:block}.legend,.stamp{color:#4a545e;font-size:.85e
 .chosen{outline:2px solid #1f6feb;outline-offset:-2px;font-weight:600}\
 .swatch{display:inline-block;padding:0 .5em;border:1px solid #cfd6dd;margin-right:.4em}\
 pre{background:#f6f8fa;border:1px solid #d5dae0;padding:.7em;overflow-x:auto;font-size:.85em;line-height:1.35}\
-img{max-width:100%;height:auto;border:1px solid #e1e5e9}figure{margin:1em 0}\
+img{max-width:100%;height:auto;border:1px solid #e1e5e9}figure{margin:0}\
+.gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:1.2em;margin:1em 0}\
 figcaption{font-size:.85em;color:#4a545e}dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}\
 dt{font-weight:600}dd{margin:0}details{margin:.4em 0}summary{cursor:pointer;color:#0b5cad}";
 

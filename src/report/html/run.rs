@@ -4,9 +4,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::notes::markdown;
 use super::page::{esc, link, page};
 use super::scorecard::PaperTable;
-use super::{notes, sections, svg};
+use super::sections::{failures, summary as summary_table, tuning as tuning_grids};
+use super::svg::curves;
 use crate::error::Result;
 use crate::protocol::{self, ResultRow};
 use crate::report::{self, swept, tables, times};
@@ -95,6 +97,18 @@ impl Run {
         })
     }
 
+    /// The config's leading comment (what the run is), cut at 160 characters.
+    pub fn about(&self) -> String {
+        let text = self.config.as_ref().map_or("", |(_, t)| t.as_str());
+        let comment: Vec<&str> =
+            text.lines().map_while(|l| l.strip_prefix('#')).map(str::trim).collect();
+        let comment = comment.join(" ");
+        match comment.char_indices().nth(160) {
+            Some((i, _)) => format!("{}…", &comment[..i]),
+            None => comment,
+        }
+    }
+
     /// Successful and failed fits.
     pub fn counts(&self) -> (usize, usize) {
         let ok = self.rows.iter().filter(|r| r.is_ok()).count();
@@ -111,7 +125,7 @@ impl Run {
         let mut parts: Vec<(&str, &str, String)> = Vec::new();
         if self.rows.is_empty() {
             if let Some(md) = &self.summary {
-                parts.push(("summary", "Summary", notes::markdown(md, 2, notes_link)));
+                parts.push(("summary", "Summary", markdown(md, 2, notes_link)));
             }
         } else {
             parts.push(("summary", "Summary", self.summaries(papers)?));
@@ -121,17 +135,13 @@ impl Run {
             }
         }
         if !self.figures.is_empty() {
-            let figs = self.figures.iter().map(|f| figure(f)).collect();
+            let figs = gallery(&self.figures);
             parts.push(("figures", "Figures", figs));
         }
         let tuning = self.dir.join("tuning.csv");
         if tuning.is_file() {
             let intro = "<p>Mean error over the tuning splits per grid point (open a line for its grid); the chosen point is outlined.</p>\n";
-            parts.push((
-                "tuning",
-                "Tuning grids",
-                format!("{intro}{}", sections::tuning(&tuning)?),
-            ));
+            parts.push(("tuning", "Tuning grids", format!("{intro}{}", tuning_grids(&tuning)?)));
         }
         if !self.rows.is_empty() {
             let stamp = report::stamp(&self.hashes().join("+"));
@@ -141,10 +151,10 @@ impl Run {
                 "Times",
                 format!(
                     "<p>Fit + scoring time per split in ms, mean ± std.</p>\n{}",
-                    notes::markdown(&md, 2, notes_link)
+                    markdown(&md, 2, notes_link)
                 ),
             ));
-            parts.push(("failed", "Failed fits", sections::failures(&self.rows)));
+            parts.push(("failed", "Failed fits", failures(&self.rows)));
         }
         let config = match &self.config {
             Some((path, text)) => format!(
@@ -224,7 +234,7 @@ impl Run {
             b.push_str(&format!(
                 "<h3>{}</h3>\n{}",
                 esc(&t.measure.label),
-                sections::summary(&t, &paper)
+                summary_table(&t, &paper)
             ));
         }
         Ok(b)
@@ -241,8 +251,7 @@ impl Run {
             let rows: Vec<ResultRow> =
                 swept::along(&self.rows, key)?.into_iter().map(|(r, _)| r).collect();
             let table = tables::build(&rows, tables::ERROR, &stamp)?;
-            let body =
-                format!("{}{}", sections::summary(&table, &|_, _| None), svg::curves(&table, key));
+            let body = format!("{}{}", summary_table(&table, &|_, _| None), curves(&table, key));
             // Many settings (several keys swept at once) fold away to keep the page readable.
             b.push_str(&if table.datasets.len() > 12 {
                 format!(
@@ -258,12 +267,19 @@ impl Run {
     }
 }
 
-/// A figure of the site's `img/` folder, captioned with its file name.
-pub fn figure(file: &str) -> String {
-    format!(
-        "<figure><img src=\"img/{0}\" alt=\"{0}\"><figcaption>{0}</figcaption></figure>\n",
-        esc(file)
-    )
+/// Figures of the site's `img/` folder side by side, each captioned with its file name and
+/// linked to itself at full size.
+pub fn gallery(files: &[String]) -> String {
+    let figs: String = files
+        .iter()
+        .map(|f| {
+            format!(
+                "<figure><a href=\"img/{0}\"><img src=\"img/{0}\" alt=\"{0}\"></a><figcaption>{0}</figcaption></figure>\n",
+                esc(f)
+            )
+        })
+        .collect();
+    format!("<div class=\"gallery\">\n{figs}</div>\n")
 }
 
 /// `[experiment] name` of a config's text.
