@@ -160,35 +160,33 @@ fn trim(y: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::tables::{Cell, ERROR};
+    use crate::protocol::test_row;
+    use crate::report::tables::{ERROR, build};
 
     #[test]
     fn one_chart_per_setting_with_a_line_per_method_and_escaped_names() {
         assert_eq!(ticks(3.2, 41.0), (0.0, 10.0));
         assert_eq!(ticks(18.0, 19.1), (18.0, 0.25));
-        let cell = |mean| Some(Cell { mean, std: 1.0, splits: 3, best: false, p_value: None });
-        let t = Table {
-            measure: ERROR,
-            datasets: ["d=a, m=5", "d=a, m=50", "d=b, m=5", "d=b, m=50"].map(String::from).to_vec(),
-            methods: vec!["<M>".into(), "N".into()],
-            cells: vec![
-                vec![cell(10.0), cell(12.0)],
-                vec![cell(5.0), None],
-                vec![cell(1.0), cell(2.0)],
-                vec![cell(3.0), cell(4.0)],
-            ],
-            stamp: String::new(),
-        };
-        let svg = curves(&t, "m");
+        // Two splits per (setting, method); N has no value at (a, 50).
+        let cells = [
+            ("d=a, m=5", "<M>", 0.10),
+            ("d=a, m=5", "N", 0.12),
+            ("d=a, m=50", "<M>", 0.05),
+            ("d=b, m=5", "<M>", 0.01),
+            ("d=b, m=5", "N", 0.02),
+            ("d=b, m=50", "<M>", 0.03),
+            ("d=b, m=50", "N", 0.04),
+        ];
+        let rows: Vec<_> = cells
+            .iter()
+            .flat_map(|(d, m, e)| (0..2).map(move |s| test_row(d, m, s, e + 0.01 * s as f64)))
+            .collect();
+        let svg = curves(&build(&rows, ERROR, "").unwrap(), "m");
         assert_eq!(svg.matches("<svg").count(), 2);
         assert_eq!(svg.matches("<polyline").count(), 4);
         assert!(svg.contains("&lt;M&gt;") && !svg.contains("<M>"));
         assert!(svg.contains("m (log scale)") && svg.contains("· d=a"));
-        let text = Table {
-            datasets: vec!["m=x".into(), "m=y".into()],
-            cells: vec![vec![None, None]; 2],
-            ..t
-        };
-        assert_eq!(curves(&text, "m"), "");
+        let text = [test_row("m=x", "A", 0, 0.1), test_row("m=y", "A", 0, 0.1)];
+        assert_eq!(curves(&build(&text, ERROR, "").unwrap(), "m"), "");
     }
 }
