@@ -29,6 +29,7 @@ MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
 test:
 	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
 	$(MAKE) test-python
+	$(MAKE) test-report
 
 # Writes into out/ (not tracked), so a first command leaves git clean; results/quickstart
 # holds the committed reference run.
@@ -222,3 +223,14 @@ bench-python: python
 .PHONY: sklearn-baselines
 sklearn-baselines: build
 	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/sklearn_baselines.toml --out out --quiet
+
+# The HTML report (issue 32, docs/report.md): every run folder under results/ as a static site
+# in out/report/ (open out/report/index.html; `make reproduce-tables` first for fresh tables).
+# test-report opens every page in headless Chromium, checks links, images and that every run
+# folder appears, and keeps screenshots in out/report-screenshots/ (SKIPPED without chromium).
+.PHONY: report test-report
+report: build
+	$(SSLAB) report --out out/report
+
+test-report: build
+	tests/report/run.sh $(SSLAB)

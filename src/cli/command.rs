@@ -10,7 +10,7 @@ use super::*;
     name = "sslab",
     version,
     about = "Semi-supervised classification experiments",
-    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-fit, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
+    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      report, table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-fit, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -37,6 +37,12 @@ pub enum Command {
         after_help = "Example:\n  sslab slurm my.toml --shards 8 --cpus 4 --time 02:00:00 -o /shared/results\n  bash /shared/results/<name>/slurm/submit.sh\n  sslab status /shared/results/<name>                # while it runs"
     )]
     Slurm(slurm::Args),
+    /// A static HTML site of run folders (index, reproduction scorecard, a page per run)
+    /// that opens offline.
+    #[command(
+        after_help = "Examples:\n  sslab report                                      # every run under results/ into out/report/\n  sslab report results/quickstart --out /tmp/site"
+    )]
+    Report(report::Args),
     /// Tables from result files: OUT/NAME.{md,tex,csv}, and OUT/NAME_vs_paper.md with
     /// --published.
     #[command(
@@ -104,6 +110,7 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
         Command::Merge(a) => merge::run(a),
         Command::Status(a) => status::run(a),
         Command::Slurm(a) => slurm::run(a),
+        Command::Report(a) => report::run(a),
         Command::Table(a) => table::run(a),
         Command::PlotCurve(a) => plot_curve::run(a),
         Command::PlotLosses(a) => plot_losses::run(a),

@@ -10,6 +10,7 @@ pub mod plot_losses;
 pub mod plot_scores;
 pub mod plot_tuning;
 pub mod proportions;
+pub mod report;
 pub mod run;
 pub mod shares;
 pub mod slurm;

@@ -5,6 +5,7 @@ pub mod columns;
 pub mod compare;
 mod csv_rows;
 pub mod figures;
+pub mod html;
 mod measure;
 mod stamp;
 pub mod swept;
