@@ -5,6 +5,8 @@
 
 use polars::prelude::*;
 
+pub mod rank;
+
 pub use super::measure::{ERROR, Measure, PRBEP, Source, TEST_ERROR, TEST_PRBEP, error_percent};
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
