@@ -76,6 +76,8 @@ pub fn run(a: Args) -> Result<()> {
                 dataset_store: &Default::default(),
                 split_store: &Default::default(),
                 test: None,
+                seed: sslab::protocol::derive_seed(exp.seed, &spec.name, a.split),
+                index: a.split,
             };
             let g = method.method.theory(&split, &fitted)?.ok_or_else(no_theory)?;
             let fit = SplitFit {

@@ -34,6 +34,8 @@ pub fn run(a: Args) -> Result<()> {
             dataset_store: &dataset_store,
             split_store: &split_store,
             test: None,
+            seed: protocol::derive_seed(exp.seed, &spec.name, s),
+            index: s,
         };
         let fitted = method.method.fit(&split)?;
         let (predicted, means) = match &fitted.scores {

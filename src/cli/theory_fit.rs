@@ -77,6 +77,8 @@ pub fn fit_split(
         dataset_store: &dataset_store,
         split_store: &split_store,
         test: None,
+        seed: protocol::derive_seed(exp.seed, &spec.name, split),
+        index: split,
     })?;
     Ok((drawn.problem, drawn.rows, fitted))
 }

@@ -12,6 +12,7 @@ pub mod h5;
 pub mod kinds;
 pub mod load;
 pub mod mat;
+pub mod npy;
 pub mod preprocess;
 pub mod registry;
 mod sizes;

@@ -82,6 +82,11 @@ impl<'a> Entry<'a> {
         format!("{}[{}]", self.section, self.index)
     }
 
+    /// Every key the entry sets with its value, in the order written.
+    pub fn keys(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v.get_ref()))
+    }
+
     /// Whether the entry sets `key`.
     pub fn has(&self, key: &str) -> bool {
         self.value(key).is_some()

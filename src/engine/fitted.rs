@@ -27,17 +27,20 @@ pub struct Fitted {
     pub reported: Vec<(String, Reported)>,
     /// Scores of the split's test rows (None: no test rows, or a transductive method).
     pub test: Option<Scores>,
+    /// The wall time of the fit when the method measured it itself (an external program's
+    /// run, without sslab's file exchange): the row's `fit_seconds`.
+    pub seconds: Option<f64>,
 }
 
 impl Fitted {
     /// Binary scores, nothing reported yet.
     pub fn binary(scores: Array1<f64>) -> Self {
-        Fitted { scores: Scores::Binary(scores), reported: Vec::new(), test: None }
+        Fitted { scores: Scores::Binary(scores), reported: Vec::new(), test: None, seconds: None }
     }
 
     /// Per-class scores, nothing reported yet.
     pub fn per_class(scores: Array2<f64>) -> Self {
-        Fitted { scores: Scores::PerClass(scores), reported: Vec::new(), test: None }
+        Fitted { scores: Scores::PerClass(scores), reported: Vec::new(), test: None, seconds: None }
     }
 
     /// The fit reporting the number `value` under `name`.

@@ -108,4 +108,9 @@ pub struct Split<'a> {
     /// Held-out test rows (features only) that a method able to score new rows scores
     /// into [`Fitted::test`].
     pub test: Option<&'a Features>,
+    /// The split's seed (`derive_seed` of the experiment's or the tuning's seed), for a
+    /// method's own random draws.
+    pub seed: u64,
+    /// The split's index (its place among the splits drawn from that seed).
+    pub index: usize,
 }

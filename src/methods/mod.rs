@@ -2,6 +2,7 @@
 //! [`Family`](crate::engine::Family) (its config) and [`Method`](crate::engine::Method)
 //! (fitting a split); the registry below is all the runner and the config know of them.
 
+pub mod command;
 pub mod gradient;
 pub mod graph;
 pub mod qlds;
@@ -17,4 +18,5 @@ pub const FAMILIES: &[&dyn Family] = &[
     &graph::GraphFamily,
     &gradient::GradientFamily,
     &svmlin::SvmlinFamily,
+    &command::CommandFamily,
 ];

@@ -194,6 +194,8 @@ impl Task<'_> {
             dataset_store,
             split_store: &split_store,
             test: test.map(|t| &t.x),
+            seed: derive_seed(self.exp.seed, &spec.name, split),
+            index: split,
         };
         let limit = memory::limit()?;
         let (n, dim) = spec.shape()?;
@@ -205,7 +207,8 @@ impl Task<'_> {
                     Ok((method, params)) => (params, fit(method, &view, limit)),
                     Err(why) => (String::new(), Err(Error::Data(why))),
                 };
-                let fit_seconds = start.elapsed().as_secs_f64();
+                let measured = fitted.as_ref().ok().and_then(|f| f.seconds);
+                let fit_seconds = measured.unwrap_or_else(|| start.elapsed().as_secs_f64());
                 let outcome = Outcome { entry, params, fitted, fit_seconds };
                 let row = row(self.exp, spec, split, &drawn, outcome);
                 self.log.append(&row)?;

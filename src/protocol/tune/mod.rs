@@ -16,10 +16,11 @@ use std::sync::Arc;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use super::derive_seed;
 use super::draw::draw;
 use super::fit::fit;
 use crate::config::{Criterion, Experiment};
-use crate::data::{DataSource, Problem};
+use crate::data::Problem;
 use crate::engine::{Method, Split, Store, memory};
 use crate::error::Result;
 use crate::stats::mean_std;
@@ -202,6 +203,8 @@ fn split_errors(
         dataset_store,
         split_store: &split_store,
         test: None,
+        seed: derive_seed(seed, &spec.name, s),
+        index: s,
     };
     let mut views: HashMap<usize, Result<Vec<FoldView>, String>> = HashMap::new();
     let limit = memory::limit()?;
@@ -229,15 +232,7 @@ fn split_errors(
                     Ok(views) => t
                         .grid
                         .iter()
-                        .map(|p| {
-                            kfold_error(
-                                p.method.as_ref(),
-                                views,
-                                &spec.source,
-                                dataset_store,
-                                limit,
-                            )
-                        })
+                        .map(|p| kfold_error(p.method.as_ref(), views, &whole, limit))
                         .collect(),
                 }
             }
@@ -270,23 +265,25 @@ fn fold_views(p: &Problem, rows: Option<&[usize]>, k: usize) -> Result<Vec<FoldV
     folds.iter().map(view).collect::<Result<_>>().map_err(|e| e.to_string())
 }
 
-/// Misclassified held-out rows over all folds, divided by the number of labeled rows.
+/// Misclassified held-out rows over all folds (of the split `whole`), divided by the number
+/// of labeled rows.
 fn kfold_error(
     method: &dyn Method,
     views: &[FoldView],
-    source: &DataSource,
-    dataset_store: &Store,
+    whole: &Split,
     limit: f64,
 ) -> Result<f64, String> {
     let (mut wrong, mut held) = (0, 0);
     for v in views {
         let split = Split {
             problem: &v.problem,
-            source,
+            source: whole.source,
             rows: v.rows.as_deref(),
-            dataset_store,
+            dataset_store: whole.dataset_store,
             split_store: &v.store,
             test: None,
+            seed: whole.seed,
+            index: whole.index,
         };
         wrong +=
             fit(method, &split, limit).map_err(|e| e.to_string())?.scores.wrong(&v.problem, v.held);
