@@ -206,6 +206,14 @@ python:
 test-python:
 	SSLAB_PY_VENV=$(PY_VENV) python/run_tests.sh
 
+# Issue 27 (docs/open-harness.md): the scikit-learn baselines of examples/methods/, run as
+# `kind = "command"` methods beside sslab's on two SSL-book sets; the venv's python3 first
+# on PATH. Writes into out/ (not tracked). 14.7 min wall on the shared 2 cores (192 Python
+# start-ups; 3.2 min CPU). Needs `make data DATASETS="ssl_digit1 ssl_g241c"`.
+.PHONY: sklearn-baselines
+sklearn-baselines: build
+	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/sklearn_baselines.toml --out out --quiet
+
 # Grand table (issue 27, docs/grand-table.md): every family on the SSL-book sets (official
 # splits, 10 and 100 labels) and the QLDS paper's seven datasets, pooled into
 # results/tables/grand_table.{md,tex,csv} with average ranks and family wins
@@ -217,6 +225,6 @@ GRAND_TABLE := grand_table grand_table_coil grand_table_text grand_table_qlds7 g
 .PHONY: grand-table
 GRAND_RUN ?= $(GRAND_TABLE)
 grand-table: build
-	for c in $(GRAND_RUN); do PATH=$(HOME)/.cache/sslab-py-venv/bin:$$PATH $(RUN) configs/$$c.toml --out results --quiet \
+	for c in $(GRAND_RUN); do PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/$$c.toml --out results --quiet \
 		|| test $$? -eq 3 || exit 1; done
 	$(SSLAB) table $(GRAND_TABLE:%=results/%/results.csv) --name grand_table --rank

@@ -13,19 +13,8 @@ use sslab::config::parse;
 use sslab::data::Problem;
 use sslab::protocol::{RunOptions, draw, run};
 
-/// A Python interpreter that imports numpy (and scikit-learn when `sklearn`), if any.
-pub fn python(sklearn: bool) -> Option<String> {
-    let venv = std::env::var("HOME").map(|h| format!("{h}/.cache/sslab-py-venv/bin/python"));
-    let candidates = [std::env::var("SSLAB_PYTHON").ok(), venv.ok(), Some("python3".into())];
-    let import = if sklearn { "import numpy, sklearn" } else { "import numpy" };
-    candidates.into_iter().flatten().find(|p| {
-        Command::new(p)
-            .args(["-c", import])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
-}
+mod common;
+use common::python;
 
 fn example(name: &str) -> String {
     format!("{}/examples/methods/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -49,3 +49,17 @@ pub fn fetched(mirror: &Path, names: &[&str], tag: &str) -> TempDir {
     fetch::fetch(&reg, &names, &dir.0, &[mirror.to_path_buf()]).unwrap();
     dir
 }
+
+/// A Python interpreter that imports numpy (and scikit-learn when `sklearn`), if any.
+pub fn python(sklearn: bool) -> Option<String> {
+    let venv = std::env::var("HOME").map(|h| format!("{h}/.cache/sslab-py-venv/bin/python"));
+    let candidates = [std::env::var("SSLAB_PYTHON").ok(), venv.ok(), Some("python3".into())];
+    let import = if sklearn { "import numpy, sklearn" } else { "import numpy" };
+    candidates.into_iter().flatten().find(|p| {
+        std::process::Command::new(p)
+            .args(["-c", import])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
