@@ -131,7 +131,7 @@ pub fn family_wins(t: &Table, families: &[String]) -> Vec<FamilyWins> {
 pub fn markdown(t: &Table, families: &[String]) -> String {
     let mut out = format!(
         "\n## Average rank\n\nRank 1 = best mean on a dataset among the methods run on it (ties \
-         share their mean rank), averaged over the {} datasets where the method ran.\n\n\
+         share their mean rank), averaged over the datasets where the method ran (of {} in all).\n\n\
          | method | family | average rank | datasets | best on |\n|---|---|---|---|---|\n",
         t.datasets.len()
     );
