@@ -234,3 +234,18 @@ report: build
 
 test-report: build
 	tests/report/run.sh $(SSLAB)
+
+# Grand table (issue 27, docs/grand-table.md): every family on the SSL-book sets (official
+# splits, 10 and 100 labels) and the QLDS paper's seven datasets, pooled into
+# results/tables/grand_table.{md,tex,csv} with average ranks and family wins
+# (grand_table_ranks.csv). The scikit-learn baselines (examples/methods/) run with the project
+# venv's python3 first on PATH. Exit 3 of a run (some fits failed) is kept as failed rows.
+# GRAND_RUN="part ..." reruns only those parts (the table still pools all eight).
+GRAND_TABLE := grand_table grand_table_coil grand_table_text grand_table_qlds7 grand_table_qlds7_graph \
+	grand_table_sklearn grand_table_sklearn_qlds7 grand_table_sklearn_qlds7_graph
+.PHONY: grand-table
+GRAND_RUN ?= $(GRAND_TABLE)
+grand-table: build
+	for c in $(GRAND_RUN); do PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/$$c.toml --out results --quiet \
+		|| test $$? -eq 3 || exit 1; done
+	$(SSLAB) table $(GRAND_TABLE:%=results/%/results.csv) --name grand_table --rank

@@ -40,6 +40,10 @@ pub struct Args {
     /// per dataset; a method key is dropped from the method names.
     #[arg(long)]
     rows: Option<String>,
+    /// Also the average rank of each method over the datasets and where each method
+    /// family wins (appended to NAME.md and NAME.tex; NAME_ranks.csv).
+    #[arg(long)]
+    rank: bool,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -73,9 +77,15 @@ pub fn run(a: Args) -> Result<()> {
     let t = tables::build(&rows, measure, &report::stamp(&hashes(&rows)))?;
     let (out, name) = (&a.out, &a.name);
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let md = tables::markdown(&t);
+    let (mut md, mut tex) = (tables::markdown(&t), tables::latex(&t));
+    if a.rank {
+        let families = tables::rank::families(&t, &rows)?;
+        md.push_str(&tables::rank::markdown(&t, &families));
+        tex.push_str(&tables::rank::latex(&t, &families));
+        write(&out.join(format!("{name}_ranks.csv")), &tables::rank::csv(&t, &families)?)?;
+    }
     write(&out.join(format!("{name}.md")), &md)?;
-    write(&out.join(format!("{name}.tex")), &tables::latex(&t))?;
+    write(&out.join(format!("{name}.tex")), &tex)?;
     write(&out.join(format!("{name}.csv")), &tables::csv(&t)?)?;
     println!("{md}");
     if let Some(p) = &a.published {

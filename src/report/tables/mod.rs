@@ -6,6 +6,7 @@
 use polars::prelude::*;
 
 mod missing;
+pub mod rank;
 mod render;
 
 pub use super::measure::{ERROR, Measure, PRBEP, Source, TEST_ERROR, TEST_PRBEP, error_percent};
