@@ -32,6 +32,21 @@ pub fn create_parent(out: &Path) -> Result<()> {
     }
 }
 
+/// Draws a figure once per format (`png`, `svg`) at `out` with that extension, printing each.
+pub fn write_formats(
+    out: &Path,
+    formats: &[String],
+    draw: impl Fn(&Path) -> Result<()>,
+) -> Result<()> {
+    for ext in formats {
+        let path = out.with_extension(ext);
+        create_parent(&path)?;
+        draw(&path)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
 /// The outputs of a whole run in `dir` whose rows came from the row logs `logs`:
 /// results.csv, summary.md (also printed) and, when the config saves scores, scores.csv.
 pub fn write_run(exp: &Experiment, rows: &[ResultRow], logs: &[PathBuf], dir: &Path) -> Result<()> {

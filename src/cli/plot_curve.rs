@@ -8,7 +8,7 @@ use sslab::Result;
 use sslab::protocol::ResultRow;
 use sslab::report::{self, columns, figures, tables};
 
-use super::output::{create_parent, hashes, read_all};
+use super::output::{hashes, read_all, write_formats};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -80,11 +80,5 @@ pub fn run(a: Args) -> Result<()> {
         bounds: (bounds[0], bounds[1]),
         facet: a.facet.is_some(),
     };
-    for ext in &a.format {
-        let out = a.out.with_extension(ext);
-        create_parent(&out)?;
-        figures::curves::draw(&plot, &out)?;
-        println!("wrote {}", out.display());
-    }
-    Ok(())
+    write_formats(&a.out, &a.format, |out| figures::curves::draw(&plot, out))
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use sslab::Result;
 use sslab::report::{self, figures};
 
-use super::output::create_parent;
+use super::output::write_formats;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -48,12 +48,7 @@ pub fn run(a: Args) -> Result<()> {
             bounds: (None, None),
             facet: false,
         };
-        for ext in &a.format {
-            let out = a.out.join(name).with_extension(ext);
-            create_parent(&out)?;
-            figures::curves::draw(&plot, &out)?;
-            println!("wrote {}", out.display());
-        }
+        write_formats(&a.out.join(name), &a.format, |out| figures::curves::draw(&plot, out))?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use sslab::methods::qlds::theory::Estimator;
 use sslab::report::{self, figures};
 use sslab::{Error, Result};
 
-use super::output::create_parent;
+use super::output::{create_parent, write_formats};
 use super::theory_fit::{SplitFit, class_moments, fit_rows, fit_split};
 
 #[derive(clap::Args)]
@@ -89,13 +89,7 @@ fn overlay(a: &Args, exp: &sslab::config::Experiment, d: usize, m: usize) -> Res
         bounds: (Some(0.0), None),
         facet: false,
     };
-    for ext in &a.format {
-        let out = a.out.with_extension(ext);
-        create_parent(&out)?;
-        figures::curves::draw(&plot, &out)?;
-        println!("wrote {}", out.display());
-    }
-    Ok(())
+    write_formats(&a.out, &a.format, |out| figures::curves::draw(&plot, out))
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -193,11 +187,7 @@ pub fn run(a: Args) -> Result<()> {
         bins: a.bins,
         gaussians,
     };
-    for ext in &a.format {
-        let out = a.out.with_extension(ext);
-        figures::score_histogram(&hist, &out)?;
-        println!("wrote {}", out.display());
-    }
+    write_formats(&a.out, &a.format, |out| figures::score_histogram(&hist, out))?;
     if let Some(rows) = fit {
         let csv = a.out.with_extension("csv");
         report::write_csv(&csv, &rows)?;
