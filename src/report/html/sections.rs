@@ -75,7 +75,7 @@ pub fn tuning(path: &Path) -> Result<String> {
     let header: Vec<String> = reader.headers().map_err(err)?.iter().map(String::from).collect();
     let col = |name: &str| header.iter().position(|h| h == name);
     let (Some(method), Some(criterion), Some(error), Some(std), Some(chosen)) =
-        (col("method"), col("criterion"), col("error"), col("std"), col("chosen"))
+        (col("method"), col("criterion"), col("error_percent"), col("std_percent"), col("chosen"))
     else {
         return Err(Error::Report(format!(
             "{}: not a tuning.csv (columns: {})",
@@ -92,7 +92,8 @@ pub fn tuning(path: &Path) -> Result<String> {
             groups.push(key);
         }
     }
-    let percent = |s: &str| s.parse::<f64>().map_or(s.to_string(), |v| format!("{:.2}", 100.0 * v));
+    let percent = |s: &str| s.parse::<f64>().map_or(s.to_string(), |v| format!("{v:.2}"));
+    let edge = col("edge");
     let mut out = String::new();
     for (d, m) in groups {
         let rs: Vec<&csv::StringRecord> =
@@ -108,7 +109,13 @@ pub fn tuning(path: &Path) -> Result<String> {
         };
         let choice =
             rs.iter().find(|r| &r[chosen] == "true").map_or("no point chosen".to_string(), |r| {
-                format!("chosen {} (error {} %)", point(r), percent(&r[error]))
+                let on_edge = edge.map_or("", |i| &r[i]);
+                let warn = if on_edge.is_empty() {
+                    String::new()
+                } else {
+                    format!(", on the grid's edge: {on_edge}")
+                };
+                format!("chosen {} (error {} %{warn})", point(r), percent(&r[error]))
             });
         let rows: Vec<String> = rs
             .iter()
