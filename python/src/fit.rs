@@ -280,6 +280,9 @@ fn run(
         dataset_store: &dataset_store,
         split_store: &split_store,
         test,
+        // Only `command` methods (not offered from Python) read the split's seed and index.
+        seed: 0,
+        index: 0,
     };
     let fitted = py.detach(|| {
         no_panic("the fit", || {
