@@ -24,10 +24,17 @@ def blobs(n=60, d=4, seed=0, labeled=3):
     return X, y, truth
 
 
+# `command` runs an external program once per split of a CLI run; from Python one calls
+# that program's code directly, so it has no estimator.
+NOT_ESTIMATORS = {"command"}
+
+
 def test_every_cli_kind_has_one_estimator():
-    kinds = {k for k, _ in sslab._sslab.kinds()}
+    kinds = {k for k, _ in sslab._sslab.kinds()} - NOT_ESTIMATORS
     assert kinds == {cls._kind for cls in sslab.ESTIMATORS}
     for kind, multiclass in sslab._sslab.kinds():
+        if kind in NOT_ESTIMATORS:
+            continue
         cls = next(c for c in sslab.ESTIMATORS if c._kind == kind)
         assert cls._multiclass == multiclass, kind
 
