@@ -1,24 +1,11 @@
 //! The repository stays readable: no Rust source over 400 lines in `src/`, `tests/` and
 //! `benches/`, and `src/main.rs` under 100 (the subcommands live in `src/cli/`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-/// The `.rs` files under `dir`, recursively.
-fn sources(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
+use common::rust_sources;
 
 fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).unwrap().lines().count()
@@ -28,7 +15,7 @@ fn lines(path: &Path) -> usize {
 fn no_source_file_is_over_400_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files: Vec<PathBuf> =
-        ["src", "tests", "benches"].iter().flat_map(|d| sources(&root.join(d))).collect();
+        ["src", "tests", "benches"].iter().flat_map(|d| rust_sources(&root.join(d))).collect();
     assert!(files.len() > 100, "found only {} sources", files.len());
     let long: Vec<(usize, &PathBuf)> =
         files.iter().map(|f| (lines(f), f)).filter(|(n, _)| *n > 400).collect();

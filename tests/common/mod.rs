@@ -1,5 +1,6 @@
 //! Shared by the data tests: the mirror (those tests are ignored, and counted as such, where
-//! it is absent) and temporary data directories filled from it, removed when dropped.
+//! it is absent) and temporary data directories filled from it, removed when dropped; and
+//! the Rust sources of a folder, for the layout tests.
 #![allow(dead_code)] // each test file uses part of these helpers
 
 use std::path::{Path, PathBuf};
@@ -62,4 +63,21 @@ pub fn python(sklearn: bool) -> Option<String> {
             .status()
             .is_ok_and(|s| s.success())
     })
+}
+
+/// The `.rs` files under `dir`, recursively.
+pub fn rust_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out
 }

@@ -4,6 +4,8 @@
 //! defines the named item (re-exports, `pub use`, are followed to the defining file and are
 //! not edges themselves). A strongly connected set of two or more files fails the test.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod scan;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -149,18 +151,7 @@ fn no_import_circle_between_the_files_of_src() {
         let found = circles(&edges(&krate));
         assert!(found.is_empty(), "import circles from {root}: {found:#?}");
     }
-    let mut all = BTreeSet::new();
-    let mut dirs = vec![src];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                all.insert(path);
-            }
-        }
-    }
+    let all: BTreeSet<PathBuf> = common::rust_sources(&src).into_iter().collect();
     assert_eq!(read, all, "every file of src/ is read as a module");
 }
 
