@@ -173,17 +173,19 @@ fn class_moments(f: &ndarray::Array1<f64>, y: &ndarray::Array1<f64>) -> [(f64, f
     })
 }
 
-#[test]
-fn general_covariances_match_simulation() {
-    // Class +1: variances 0.5 and 2 on alternate features; class −1: 2.5 everywhere.
-    // Finite-size deviations are ~10% at d = 80 and a few % at d = 240 (for the isotropic
-    // theory too), so the check uses d = 200.
-    let d = 200;
+/// A two-class mixture in `d` dimensions with ‖μ₁ − μ₂‖ = 3 and unequal class covariances:
+/// class +1 has variances 0.5 and 2 on alternate features, class −1 2.5 everywhere.
+fn unequal_covariances(d: usize) -> GaussianMixture {
     let v1 = ndarray::Array1::from_iter((0..d).map(|i| if i % 2 == 0 { 0.5 } else { 2.0 }));
     let mu = ndarray::Array1::from_elem(d, 1.5 / (d as f64).sqrt());
-    let mixture =
-        GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)]))
-            .unwrap();
+    GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)])).unwrap()
+}
+
+#[test]
+fn general_covariances_match_simulation() {
+    // Finite-size deviations are ~10% at d = 80 and a few % at d = 240 (for the isotropic
+    // theory too), so the check uses d = 200.
+    let mixture = unequal_covariances(200);
     let (labeled, unlabeled) = ([60, 60], [1000, 1000]);
     let g = general_setting(&mixture, labeled, unlabeled);
     let lambda = 8.0;
@@ -249,12 +251,7 @@ fn check_rows_carry_theory_simulation_and_consistent_flags() {
 fn overlay_uses_the_general_theory_for_per_class_variances() {
     // The overlay on a mixture with unequal class covariances gives each class its own
     // spread, matching the scores of a fit at the same λ.
-    let d = 200;
-    let v1 = ndarray::Array1::from_iter((0..d).map(|i| if i % 2 == 0 { 0.5 } else { 2.0 }));
-    let mu = ndarray::Array1::from_elem(d, 1.5 / (d as f64).sqrt());
-    let mixture =
-        GaussianMixture::new([mu.clone(), -mu], Some([v1, ndarray::Array1::from_elem(d, 2.5)]))
-            .unwrap();
+    let mixture = unequal_covariances(200);
     let policy = LambdaPolicy::Fixed(8.0);
     let q = QldsParams { alpha_l: 0.5, alpha_u: 1.0, lambda: policy }.check().unwrap();
     let p = mixture.sample_problem([60, 60], [1500, 1500], &mut ChaCha8Rng::seed_from_u64(4));
