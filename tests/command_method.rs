@@ -127,9 +127,13 @@ fn each_failure_is_a_failed_row_with_its_reason_and_the_run_goes_on() {
 d = sys.argv[1]
 info = json.load(open(f"{d}/split.json"))
 mode, n = info["params"]["mode"], info["n_unlabeled"]
+if mode == "threads":
+    import os
+    names = ["OMP", "OPENBLAS", "MKL", "VECLIB_MAXIMUM", "NUMEXPR"]
+    print("threads", *[os.environ.get(f"{v}_NUM_THREADS", os.environ.get(v + "_THREADS")) for v in names], file=sys.stderr)
 print(f"failing on purpose: {mode}", file=sys.stderr)
 import numpy as np
-if mode == "exit":
+if mode in ("exit", "threads"):
     sys.exit(3)
 if mode == "sleep":
     time.sleep(30)
@@ -142,7 +146,7 @@ if mode == "no_test":
     )
     .unwrap();
     let mut methods = String::new();
-    for mode in ["exit", "sleep", "missing", "nan", "shape", "classes", "no_test"] {
+    for mode in ["exit", "threads", "sleep", "missing", "nan", "shape", "classes", "no_test"] {
         let timeout = if mode == "sleep" { "timeout = 3\n" } else { "" };
         methods.push_str(&format!(
             "\n[[methods]]\nkind = \"command\"\nname = \"{mode}\"\nargv = [\"{py}\", \"{}\"]\nmode = \"{mode}\"\n{timeout}",
@@ -156,7 +160,7 @@ if mode == "no_test":
     assert!(start.elapsed() < Duration::from_secs(25), "the timeout kills the sleeper");
     std::fs::remove_dir_all(&dir).unwrap();
     let reason = |m: &str| match m {
-        "exit" => "exited with status 3",
+        "exit" | "threads" => "exited with status 3",
         "sleep" => "timed out after 3 s",
         "missing" => "the program wrote no scores.npy",
         "nan" => "scores.npy: row 0 holds NaN (NaN or infinite)",
@@ -164,7 +168,7 @@ if mode == "no_test":
         "classes" => "scores.npy has shape (60, 3), expected (60,), (60, 1) or (60, 2)",
         _ => "the program wrote no test_scores.npy",
     };
-    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.len(), 10);
     for r in &rows {
         if r.method.starts_with("NM-py") {
             assert_eq!(r.status, "ok", "{r:?}");
@@ -173,8 +177,21 @@ if mode == "no_test":
         assert_eq!(r.status, "failed", "{r:?}");
         assert!(r.message.contains(reason(&r.method)), "{}: {}", r.method, r.message);
         assert!(r.message.contains("fail.py"), "names the command: {}", r.message);
-        let tail = format!("stderr: failing on purpose: {}", r.method);
-        assert!(r.message.ends_with(&tail), "{}: {}", r.method, r.message);
+        if r.method == "threads"
+            && ["OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"]
+                .iter()
+                .all(|v| std::env::var_os(v).is_none())
+        {
+            // Each numeric library's pool is set to one thread (the run's tasks fill the cores).
+            assert!(r.message.contains("stderr: threads 1 1 1 1 1 | "), "{}", r.message);
+        }
+        let tail = format!("failing on purpose: {}", r.method);
+        assert!(
+            r.message.contains("; stderr: ") && r.message.ends_with(&tail),
+            "{}: {}",
+            r.method,
+            r.message
+        );
     }
 }
 

@@ -88,6 +88,18 @@ fn sweep(base: &Path) {
     }
 }
 
+/// Thread-pool sizes of the numeric libraries programs commonly use (OpenMP, OpenBLAS, MKL,
+/// Accelerate, numexpr): each is set to 1 unless sslab's own environment sets it, since the
+/// run already gives every core one task and pools spinning beside each other cost far more
+/// than they give (docs/open-harness.md).
+pub(super) const THREAD_VARS: [&str; 5] = [
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+];
+
 /// Runs `argv` with the folder's `split/` appended; returns its wall time in seconds, or an
 /// error saying why it failed (start, exit status, signal, timeout) with stderr's tail.
 pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result<f64> {
@@ -98,6 +110,11 @@ pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result
     let mut command = std::process::Command::new(&argv[0]);
     command.args(&argv[1..]).arg(folder.io()).stdin(Stdio::null()).stdout(Stdio::null());
     command.stderr(err_file).process_group(0);
+    for var in THREAD_VARS {
+        if std::env::var_os(var).is_none() {
+            command.env(var, "1");
+        }
+    }
     #[cfg(target_os = "linux")]
     // SAFETY: prctl is async-signal-safe; the program gets SIGKILL when the thread that
     // started it (a worker of the run, alive until the run ends) dies, e.g. sslab is killed.
