@@ -211,10 +211,10 @@ test-python:
 # Benchmark, not a test: Python fit against CLI fit on the same splits (QLDS at d = 400,
 # n = 2,000; TSVM on the 10^5-document corpus of bench-peers, generated when missing),
 # alternated rounds (BENCH_REPS, BENCH_TSVM_REPS), medians and load average in one table;
-# peak memory of a C- against an F-ordered input.
+# peak memory of a C- against an F-ordered input. BENCH_PARTS="qlds memory" runs only those.
 bench-python: python
 	$(CARGO) build --release --locked --bin sslab
-	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py
+	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py $(BENCH_PARTS)
 
 # Issue 27 (docs/open-harness.md): the scikit-learn baselines of examples/methods/, run as
 # `kind = "command"` methods beside sslab's on two SSL-book sets; the venv's python3 first
