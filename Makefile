@@ -70,9 +70,7 @@ qlds-theory-tables: build
 	$(SSLAB) table results/qlds_table2/results.csv results/qlds_table2_theory/results.csv --name qlds_table2_theory \
 		--methods 'QLDS(cv),QLDS(th),QLDS(th-general),QLDS(or)'
 	$(RUN) configs/qlds_curves_theory.toml --out results --quiet || test $$? -eq 3  # exit 3: some fits failed (no valid grid point at 50 labels per class; docs/theory-real-data.md)
-	for d in books kitchen; do $(SSLAB) plot-curve results/qlds_curves/results.csv results/qlds_curves_theory/results.csv \
-		--x labeled_per_class --prefix $$d- --value error \
-		--title "$$d: QLDS(th) with the isotropic and the general theory" --out figures/qlds_curves_theory_$$d.png; done
+	$(QLDS_CURVES_THEORY)
 
 # Monte-Carlo check of the QLDS theory on spec §5's grid (120 settings, 20 draws each).
 validate-theory: build
@@ -119,11 +117,41 @@ data: build
 bench-data:
 	$(CARGO) bench --profile release --locked --bench data
 
+# Every committed PNG under figures/ redrawn from the committed results and configs, without
+# the long runs (issue 32; docs/figures.md lists which command draws each file): the
+# plot-scores figures refit their one split, the Fig. 4/5 studies rerun (seconds), the curves
+# come from results/qlds_curves*, theory_check.png from results/theory_check.csv and
+# svmlin_scaling.png from results/svmlin_scaling.csv; DA's path reruns its bench (one fit).
+# Fails naming any figures/*.png it did not redraw. Needs `make data` (data/).
+QLDS_CURVES = for d in books kitchen; do for v in error alpha_l alpha_u; do \
+		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
+			--out figures/qlds_curves_$${d}_$$v.png; done; done
+QLDS_CURVES_THEORY = for d in books kitchen; do $(SSLAB) plot-curve results/qlds_curves/results.csv \
+		results/qlds_curves_theory/results.csv --x labeled_per_class --prefix $$d- --value error \
+		--title "$$d: QLDS(th) with the isotropic and the general theory" --out figures/qlds_curves_theory_$$d.png; done
+.PHONY: redraw-figures redraw-qlds-figures
+redraw-figures: build
+	mkdir -p out && touch out/.redraw-start
+	$(MAKE) redraw-qlds-figures svmlin-figures
+	$(QLDS_CURVES)
+	$(QLDS_CURVES_THEORY)
+	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
+	$(CARGO) bench --profile release --locked --bench svmlin -- scaling-figure
+	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png
+	@stale="$$(find figures -name '*.png' ! -newer out/.redraw-start)"; \
+	if [ -n "$$stale" ]; then echo "not redrawn by make redraw-figures:" $$stale; exit 1; fi; \
+	echo "redrew all $$(ls figures/*.png | wc -l) figures/*.png"
+
 # QLDS figures: Fig. 1 left, centre, right (scores with theoretical Gaussians; the CSV beside
 # each PNG gives the fit as numbers) and Fig. 1 on Table 2's five other datasets (split 0), Fig. 5 (phase
 # diagram), Fig. 4 (class-proportion mismatch), Fig. 3 (concentration) and Figs. 2/6/7 (curves
 # against n_l); Figs. 1 centre/right, 2/3/6/7 need `make data`.
 figures: build
+	$(RUN) configs/qlds_curves.toml --out results --quiet
+	$(MAKE) redraw-qlds-figures
+	$(QLDS_CURVES)
+
+redraw-qlds-figures: build
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --theory --bins 50 --out figures/qlds_fig1_synthetic_th.png
 	$(SSLAB) plot-scores configs/qlds_fig1_synthetic.toml --method "QLDS(1,0)" --theory --bins 50 --out figures/qlds_fig1_synthetic_ls.png
 	$(SSLAB) study configs/qlds_fig5_phase.toml
@@ -134,10 +162,6 @@ figures: build
 		--method "QLDS(th)" --theory --estimator isotropic --bins 30 --out figures/qlds_fig1_$$d.png; done
 	$(SSLAB) plot-scores configs/qlds_fig3_concentration.toml --dataset books-n0200-d040 --bins 30 \
 		--overlay books-n0400-d080,books-n0800-d160,books-n1200-d240,books-n2000-d400 --out figures/qlds_fig3_books.png
-	$(RUN) configs/qlds_curves.toml --out results --quiet
-	for d in books kitchen; do for v in error alpha_l alpha_u; do \
-		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
-			--out figures/qlds_curves_$${d}_$$v.png; done; done
 
 # QLDS Table 1: running time of QLDS(th) against 10-fold QLDS(cv), n_j = n_uj = d (one thread).
 qlds-table1: build
@@ -211,10 +235,10 @@ test-python:
 # Benchmark, not a test: Python fit against CLI fit on the same splits (QLDS at d = 400,
 # n = 2,000; TSVM on the 10^5-document corpus of bench-peers, generated when missing),
 # alternated rounds (BENCH_REPS, BENCH_TSVM_REPS), medians and load average in one table;
-# peak memory of a C- against an F-ordered input.
+# peak memory of a C- against an F-ordered input. BENCH_PARTS="qlds memory" runs only those.
 bench-python: python
 	$(CARGO) build --release --locked --bin sslab
-	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py
+	SSLAB_BIN=$(SSLAB) $(PY_VENV)/bin/python python/benches/overhead.py $(BENCH_PARTS)
 
 # Issue 27 (docs/open-harness.md): the scikit-learn baselines of examples/methods/, run as
 # `kind = "command"` methods beside sslab's on two SSL-book sets; the venv's python3 first

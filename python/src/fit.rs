@@ -3,15 +3,17 @@
 //! from the caller's rows (labeled first), exactly as the CLI's runner fits a split.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use ndarray::{Array1, ArrayView1, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use rayon::ThreadPool;
 use sslab::data::{Csr, DataSource, Dataset, Features, FileSource, LoadedData, Problem};
-use sslab::engine::{Entry, Located, Method, Scores, Shared, Split, Store};
+use sslab::engine::{Entry, Fitted, Located, Method, Scores, Shared, Split, Store};
 use sslab::methods::FAMILIES;
 use toml::{Spanned, Value};
 
@@ -102,10 +104,20 @@ fn toml_value(v: &Bound<'_, PyAny>) -> Result<Value, String> {
 /// library's fit (`Method::fit` with scoring: the span of the CLI's `fit_seconds`).
 type FitScores = (Py<PyAny>, Option<Py<PyAny>>, f64);
 
-/// Fits `kind` with `params` on the C-contiguous float64 rows `x`: the rows `labeled` with
-/// class ids `classes_l` (< `n_classes`) are labeled, the others unlabeled; scores the
-/// unlabeled rows (in order) and the rows of `test`. The GIL is released while fitting, on
-/// a pool of `n_jobs` threads (None: one per core).
+create_exception!(
+    _sslab,
+    NonFiniteInput,
+    PyValueError,
+    "X holds NaN or infinity (found while gathering its rows; the estimator raises \
+     scikit-learn's own message)."
+);
+
+/// Fits `kind` with `params` on the float64 rows `x` (C-contiguous: read in place): the rows
+/// `labeled` with class ids `classes_l` (< `n_classes`) are labeled, the others unlabeled;
+/// scores the unlabeled rows (in order) and the rows of `test`. One pass gathers the rows
+/// into the labeled and unlabeled blocks and checks that they are finite (`NonFiniteInput`
+/// otherwise). The GIL is released from that pass to the end of the fit, which runs on a
+/// pool of `n_jobs` threads (None: one per core).
 #[pyfunction]
 #[pyo3(signature = (kind, params, x, labeled, classes_l, n_classes, test=None, n_jobs=None))]
 #[allow(clippy::too_many_arguments)]
@@ -123,12 +135,37 @@ pub fn fit_dense(
     let (_, method) = method(kind, params)?;
     let (x, test) = (x.as_array(), test.as_ref().map(|t| t.as_array()));
     let rows = Rows::new(x.nrows(), labeled.as_array(), classes_l.as_array(), n_classes)?;
-    let problem = py.detach(|| {
-        let pick = |r: &[usize]| Features::Dense(x.select(Axis(0), r));
-        rows.problem(pick(&rows.labeled), pick(&rows.unlabeled))
-    });
-    let test = test.map(|t| Features::Dense(t.to_owned()));
-    run(py, &*method, &problem, test.as_ref(), n_jobs)
+    let fitted = py.detach(|| {
+        let (x_l, x_u) = (gather(x, &rows.labeled), gather(x, &rows.unlabeled));
+        let (Some(x_l), Some(x_u)) = (x_l, x_u) else {
+            return Err(NonFiniteInput::new_err("X contains NaN or infinity"));
+        };
+        let problem = rows.problem(Features::Dense(x_l), Features::Dense(x_u));
+        let test = test.map(|t| Features::Dense(t.to_owned()));
+        fit_released(&*method, &problem, test.as_ref(), n_jobs)
+    })?;
+    Ok(scores(py, fitted))
+}
+
+/// The rows `rows` of `x` as one C-ordered block, or None when a value is not finite: one
+/// pass over the rows, scikit-learn's finiteness scan fused with the copy.
+fn gather(x: ArrayView2<'_, f64>, rows: &[usize]) -> Option<Array2<f64>> {
+    let d = x.ncols();
+    let mut out = Vec::with_capacity(rows.len() * d);
+    let mut bad = false;
+    for &i in rows {
+        let row = x.row(i);
+        match row.as_slice() {
+            Some(r) => out.extend_from_slice(r),
+            None => out.extend(row.iter()),
+        }
+        // Branch-free over the row (vectorised), checked once per row.
+        bad |= out[out.len() - d..].iter().fold(false, |b, v| b | !v.is_finite());
+    }
+    if bad {
+        return None;
+    }
+    Some(Array2::from_shape_vec((rows.len(), d), out).expect("rows × d values"))
 }
 
 /// [`fit_dense`] on a CSR matrix (`indptr` int64, `indices` int32 sorted within rows,
@@ -152,22 +189,30 @@ pub fn fit_sparse(
     let (_, method) = method(kind, params)?;
     let n_rows = csr.0.as_array().len().saturating_sub(1);
     let rows = Rows::new(n_rows, labeled.as_array(), classes_l.as_array(), n_classes)?;
-    let (x_l, x_u) = (
-        csr_rows(&csr, n_cols, Some(&rows.labeled)).map_err(to_py)?,
-        csr_rows(&csr, n_cols, Some(&rows.unlabeled)).map_err(to_py)?,
-    );
-    let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
-    let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
-    run(py, &*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
+    let csr = (csr.0.as_array(), csr.1.as_array(), csr.2.as_array());
+    let test = test.as_ref().map(|t| (t.0.as_array(), t.1.as_array(), t.2.as_array()));
+    let fitted = py.detach(|| {
+        let (x_l, x_u) = (
+            csr_rows(&csr, n_cols, Some(&rows.labeled)).map_err(to_py)?,
+            csr_rows(&csr, n_cols, Some(&rows.unlabeled)).map_err(to_py)?,
+        );
+        let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
+        let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
+        fit_released(&*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
+    })?;
+    Ok(scores(py, fitted))
 }
 
 /// A CSR matrix from Python: `(indptr, indices, data)`.
 type CsrArrays<'py> =
     (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>, PyReadonlyArray1<'py, f64>);
 
+/// The arrays of a [`CsrArrays`], readable with the GIL released.
+type CsrViews<'a> = (ArrayView1<'a, i64>, ArrayView1<'a, i32>, ArrayView1<'a, f64>);
+
 /// The rows `rows` (all when None) of a CSR matrix, checked by [`Csr::new`].
-fn csr_rows(m: &CsrArrays<'_>, n_cols: usize, rows: Option<&[usize]>) -> sslab::Result<Csr> {
-    let (indptr, indices, data) = (m.0.as_array(), m.1.as_array(), m.2.as_array());
+fn csr_rows(m: &CsrViews<'_>, n_cols: usize, rows: Option<&[usize]>) -> sslab::Result<Csr> {
+    let (indptr, indices, data) = m;
     let n_rows = indptr.len().saturating_sub(1);
     let all: Vec<usize>;
     let rows = match rows {
@@ -249,15 +294,14 @@ impl Rows {
     }
 }
 
-/// Fits `method` on `problem` with the GIL released, timing the fit as the CLI's runner
-/// does; a panic becomes a `RuntimeError`.
-fn run(
-    py: Python<'_>,
+/// Fits `method` on `problem` (called with the GIL released), timing the fit as the CLI's
+/// runner does; a panic becomes a `RuntimeError`.
+fn fit_released(
     method: &dyn Method,
     problem: &Problem,
     test: Option<&Features>,
     n_jobs: Option<usize>,
-) -> PyResult<FitScores> {
+) -> PyResult<(Fitted, f64)> {
     let dim = problem.dim();
     // Arrays from Python: a loaded source without rows, so no fit shares a dataset's kernel.
     let source = DataSource::Loaded(Arc::new(FileSource::new(false, move || {
@@ -284,25 +328,43 @@ fn run(
         seed: 0,
         index: 0,
     };
-    let fitted = py.detach(|| {
-        no_panic("the fit", || {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n_jobs.unwrap_or(0))
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?;
-            pool.install(|| {
+    no_panic("the fit", || {
+        pool(n_jobs.unwrap_or(0))?
+            .install(|| {
                 let start = std::time::Instant::now();
                 method.fit(&split).map(|f| (f, start.elapsed().as_secs_f64()))
             })
             .map_err(to_py)
-        })
-    })?;
-    let (fitted, seconds) = fitted;
+    })
+}
+
+/// The rayon pool of `threads` threads (0: one per core), built at the process's first fit
+/// with that size and kept, as the CLI keeps its one pool: a fit does not pay for starting
+/// threads. Pools are per process id, since a forked child has none of its parent's threads.
+fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
+    type Pools = Vec<((u32, usize), Arc<ThreadPool>)>;
+    static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+    let key = (std::process::id(), threads);
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    pools.retain(|((pid, _), _)| *pid == key.0);
+    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == key) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?;
+    pools.push((key, Arc::new(p)));
+    Ok(pools[pools.len() - 1].1.clone())
+}
+
+/// The fitted model's scores as numpy arrays, with the fit's seconds.
+fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> FitScores {
     let out = |s: Scores| -> Py<PyAny> {
         match s {
             Scores::Binary(a) => a.into_pyarray(py).into_any().unbind(),
             Scores::PerClass(a) => a.into_pyarray(py).into_any().unbind(),
         }
     };
-    Ok((out(fitted.scores), fitted.test.map(out), seconds))
+    (out(fitted.scores), fitted.test.map(out), seconds)
 }

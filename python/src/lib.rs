@@ -17,6 +17,7 @@ fn _sslab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::check, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_dense, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_sparse, m)?)?;
+    m.add("NonFiniteInput", m.py().get_type::<fit::NonFiniteInput>())?;
     m.add_function(wrap_pyfunction!(fit::kinds, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::run, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::theory, m)?)?;

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import _assert_all_finite, check_is_fitted, validate_data
 
 from . import _sslab
 
@@ -86,11 +86,26 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             y,
             accept_sparse=["csr", "csc"] if self._sparse else False,
             dtype=[np.float64, np.float32],
+            # Dense X is scanned for NaN and infinity by the compiled fit, in the one pass
+            # that gathers its rows.
+            ensure_all_finite=sp.issparse(X),
         )
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        X = _as_input(X)
-        labeled = np.flatnonzero(~_is_unlabeled(y))
+        try:
+            return self._fit_rows(_as_input(X), y)
+        except ValueError:
+            # scikit-learn's NaN/infinity error comes first, with its own message.
+            error = _nan_inf_error(self, X)
+            if error is None:
+                raise
+        raise error from None
+
+    def _fit_rows(self, X, y):
+        """``fit`` on checked inputs (dense ``X`` not yet for NaN and infinity)."""
+        if y.dtype.kind not in "iub":
+            # Integer and boolean labels are binary or multiclass.
+            check_classification_targets(y)
+        unlabeled = _is_unlabeled(y)
+        labeled = np.flatnonzero(~unlabeled)
         if labeled.size == 0:
             raise ValueError("y has no labeled row (every label is -1)")
         self.classes_, ids = np.unique(y[labeled], return_inverse=True)
@@ -117,7 +132,7 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         self.unlabeled_scores_ = unlabeled_scores
         transduction = np.empty(len(y), dtype=self.classes_.dtype)
         transduction[labeled] = self.classes_[ids]
-        unlabeled = np.setdiff1d(np.arange(len(y)), labeled, assume_unique=True)
+        unlabeled = np.flatnonzero(unlabeled)
         transduction[unlabeled] = self._labels(unlabeled_scores)
         train_scores = None
         if labeled_scores is not None:
@@ -221,6 +236,17 @@ class TransductiveMixin:
             d = sq[None, :] - 2.0 * block @ train.T
             nearest[start : start + 1024] = np.argmin(d, axis=1)
         return self.transduction_[nearest]
+
+
+def _nan_inf_error(est, X):
+    """scikit-learn's error for a dense ``X`` holding NaN or infinity, or None."""
+    if sp.issparse(X):
+        return None
+    try:
+        _assert_all_finite(X, input_name="X", estimator_name=type(est).__name__)
+    except ValueError as e:
+        return e
+    return None
 
 
 def _is_unlabeled(y):

@@ -184,3 +184,37 @@ def test_theory_matches_the_cli(cli):
     want = json.loads(cli("theory", "--dim", 100, "--labeled", 10, "--unlabeled", "400,600",
                           "--mean-norm", 2.0, "--alpha-l", 1.0, "--alpha-u", 0.5, "--json"))
     assert got == want
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("y", [[0, 1, -1, -1, -1], [1, 1, -1, -1, -1]])
+def test_nan_and_infinity_give_scikit_learns_exact_message_first(dtype, bad, y):
+    # The compiled fit scans X for NaN/infinity while gathering its rows; the message is
+    # scikit-learn's own (also before the one-class error of the second y).
+    from sklearn.utils.validation import _assert_all_finite
+
+    X = np.eye(5, dtype=dtype)
+    X[3, 1] = bad
+    with pytest.raises(ValueError) as expected:
+        _assert_all_finite(X, input_name="X", estimator_name="QLDS")
+    with pytest.raises(ValueError) as got:
+        sslab.QLDS(alpha_l=1.0, alpha_u=0.5).fit(X, y)
+    assert str(got.value) == str(expected.value)
+    assert np.isfinite(np.delete(X, 3, axis=0)).all()
+
+
+def test_a_fit_reuses_its_thread_pool_and_a_forked_child_still_fits():
+    import multiprocessing
+
+    X, y, truth = blobs()
+    first = sslab.LSSVM(n_jobs=1).fit(X, y).transduction_
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as p:
+        child = p.apply(_fit_lssvm, (X, y))
+    assert np.array_equal(child, first)
+    assert np.mean(first != truth) < 0.2
+
+
+def _fit_lssvm(X, y):
+    return sslab.LSSVM(n_jobs=1).fit(X, y).transduction_

@@ -1,6 +1,6 @@
 //! `sslab phase-diagram` (Fig. 5): theoretical gain of theory-tuned QLDS over LS-SVM against
 //! the labeled count per class and ‖μ₁ − μ₂‖ (μ₁ = −μ₂), with simulated spot checks; a
-//! heatmap PNG and a CSV.
+//! heatmap (PNG and/or SVG) and a CSV.
 
 use std::path::PathBuf;
 
@@ -8,6 +8,8 @@ use sslab::Result;
 use sslab::methods::qlds::LambdaPolicy;
 use sslab::methods::qlds::selection::{Grid, gain_table, phase_diagram, spot_check};
 use sslab::report::{self, figures};
+
+use super::output::write_formats;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,9 +33,12 @@ pub struct Args {
     draws: usize,
     #[arg(long)]
     csv: PathBuf,
-    /// Output PNG.
+    /// Output figure; its extension is replaced per --format.
     #[arg(short, long)]
     out: PathBuf,
+    /// png, svg or both (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "png", value_parser = ["png", "svg"])]
+    format: Vec<String>,
 }
 
 /// `NL:DIST`.
@@ -79,19 +84,16 @@ pub fn run(a: Args) -> Result<()> {
         a.grid,
         report::stamp("none (CLI)")
     );
-    figures::heatmap(
-        &figures::Heatmap {
-            values: &gain_table(&points, &a.labeled_per_class, &a.distances),
-            x_labels: &a.labeled_per_class.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
-            y_labels: &a.distances.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
-            x_desc: "labeled points per class",
-            y_desc: "‖μ₁ − μ₂‖",
-            format: |v| format!("{v:.1}"),
-            title: "Theory: error of LS-SVM minus error of QLDS(th) (percentage points)".into(),
-            stamp,
-        },
-        &a.out,
-    )?;
-    println!("wrote {} and {}", a.csv.display(), a.out.display());
-    Ok(())
+    let heatmap = figures::Heatmap {
+        values: &gain_table(&points, &a.labeled_per_class, &a.distances),
+        x_labels: &a.labeled_per_class.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+        y_labels: &a.distances.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+        x_desc: "labeled points per class",
+        y_desc: "‖μ₁ − μ₂‖",
+        format: |v| format!("{v:.1}"),
+        title: "Theory: error of LS-SVM minus error of QLDS(th) (percentage points)".into(),
+        stamp,
+    };
+    println!("wrote {}", a.csv.display());
+    write_formats(&a.out, &a.format, |out| figures::heatmap(&heatmap, out))
 }

@@ -1,6 +1,6 @@
 //! `sslab proportions` (Fig. 4): error of the theory-chosen QLDS when the unlabeled class
 //! shares are assumed equal to the (balanced) labeled ones, against knowing them; a line
-//! chart and a CSV.
+//! chart (PNG and/or SVG) and a CSV.
 
 use std::path::PathBuf;
 
@@ -8,6 +8,8 @@ use sslab::Result;
 use sslab::methods::qlds::LambdaPolicy;
 use sslab::methods::qlds::selection::{Grid, ProportionPoint, proportion_study};
 use sslab::report::{self, figures};
+
+use super::output::write_formats;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,9 +29,12 @@ pub struct Args {
     grid: usize,
     #[arg(long)]
     csv: PathBuf,
-    /// Output PNG.
+    /// Output figure; its extension is replaced per --format.
     #[arg(short, long)]
     out: PathBuf,
+    /// png, svg or both (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "png", value_parser = ["png", "svg"])]
+    format: Vec<String>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -70,7 +75,6 @@ pub fn run(a: Args) -> Result<()> {
         bounds: (Some(0.0), Some(100.0)),
         facet: false,
     };
-    figures::curves::draw(&plot, &a.out)?;
-    println!("wrote {} and {}", a.csv.display(), a.out.display());
-    Ok(())
+    println!("wrote {}", a.csv.display());
+    write_formats(&a.out, &a.format, |out| figures::curves::draw(&plot, out))
 }

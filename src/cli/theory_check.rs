@@ -1,15 +1,15 @@
 //! `sslab theory-check`: Monte-Carlo check of the theory on spec §5's grid (120 settings):
-//! a CSV with theory and empirical mean/std/error per setting and a PNG of theory against
-//! simulation.
+//! a CSV with theory and empirical mean/std/error per setting and a figure (PNG and/or SVG)
+//! of theory against simulation; `--from-csv` redraws the figure from an earlier CSV.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use sslab::methods::qlds::LambdaPolicy;
 use sslab::methods::qlds::theory::{CheckRow, run_check, spec_grid};
 use sslab::report::{self, figures};
 use sslab::{Error, Result};
 
-use super::output::create_parent;
+use super::output::{create_parent, write_formats};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,11 +23,26 @@ pub struct Args {
     lambda: String,
     #[arg(short, long, default_value = "results/theory_check.csv")]
     out: PathBuf,
+    /// Output figure; its extension is replaced per --format.
     #[arg(long, default_value = "figures/theory_check.png")]
     figure: PathBuf,
+    /// png, svg or both (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "png", value_parser = ["png", "svg"])]
+    format: Vec<String>,
+    /// Redraw the figure from this CSV of an earlier run (`--out`'s columns) instead of
+    /// simulating: `make redraw-figures`.
+    #[arg(long)]
+    from_csv: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
+    if let Some(csv) = &a.from_csv {
+        let rows = read_rows(csv)?;
+        let draws = rows.first().map_or(0, |r| r.draws);
+        let lambda = rows.first().map_or(String::new(), |r| r.lambda_policy.clone());
+        let points: Vec<_> = rows.iter().filter_map(|r| r.point).collect();
+        return draw(&a, &points, rows.len(), draws, &lambda);
+    }
     let policy = LambdaPolicy::parse(&a.lambda, LambdaPolicy::EPSILON)
         .filter(|p| !matches!(p, LambdaPolicy::Fixed(_)))
         .ok_or_else(|| {
@@ -39,7 +54,6 @@ pub fn run(a: Args) -> Result<()> {
     faer::set_global_parallelism(faer::Par::Seq);
     let rows = run_check(&spec_grid(), policy, a.draws, a.seed, true)?;
     create_parent(&a.out)?;
-    create_parent(&a.figure)?;
     report::write_csv(&a.out, &rows)?;
     let points: Vec<_> = rows
         .iter()
@@ -52,23 +66,74 @@ pub fn run(a: Args) -> Result<()> {
         })
         .collect();
     let count = |f: fn(&CheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
-    let title = format!(
-        "QLDS theory vs simulation: {} settings × {} draws, λ: {}",
-        rows.len(),
-        a.draws,
-        a.lambda
-    );
-    let stamp = report::stamp(&format!("theory-check seed {}", a.seed));
-    figures::theory_check(&points, &title, &stamp, &a.figure)?;
     println!(
-        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}\nwrote {} and {}",
+        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}\nwrote {}",
         rows.len(),
         count(|r| r.theory_valid),
         count(|r| r.error_within_002),
         count(|r| r.moments_within_10pct),
         count(|r| r.ratio_within_10pct),
         a.out.display(),
-        a.figure.display()
     );
-    Ok(())
+    draw(&a, &points, rows.len(), a.draws, &a.lambda)
+}
+
+/// The figure of `points` (of `settings` settings with `draws` draws each, λ policy `lambda`).
+fn draw(
+    a: &Args,
+    points: &[figures::ErrorPair],
+    settings: usize,
+    draws: usize,
+    lambda: &str,
+) -> Result<()> {
+    let title =
+        format!("QLDS theory vs simulation: {settings} settings × {draws} draws, λ: {lambda}");
+    let stamp = report::stamp(&format!("theory-check seed {}", a.seed));
+    write_formats(&a.figure, &a.format, |out| figures::theory_check(points, &title, &stamp, out))
+}
+
+/// What the figure needs of a row of the check's CSV.
+struct SavedRow {
+    draws: usize,
+    lambda_policy: String,
+    /// Theory and simulation, where the theory is valid.
+    point: Option<figures::ErrorPair>,
+}
+
+/// The rows of a CSV written by an earlier `theory-check`.
+fn read_rows(path: &Path) -> Result<Vec<SavedRow>> {
+    let bad = |m: String| Error::Csv { path: path.into(), message: m };
+    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |name: &str| {
+        header.iter().position(|h| h == name).ok_or_else(|| bad(format!("no column `{name}`")))
+    };
+    let cols = ["draws", "lambda_policy", "theory_error", "empirical_error", "empirical_error_std"]
+        .map(col);
+    let [draws, lambda, theory, empirical, std] = cols;
+    let (draws, lambda, theory, empirical, std) = (draws?, lambda?, theory?, empirical?, std?);
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let line = i + 2;
+        let num = |k: usize| {
+            rec[k].parse::<f64>().map_err(|_| {
+                bad(format!("line {line}: `{}` = `{}` is not a number", &header[k], &rec[k]))
+            })
+        };
+        let point = match &rec[theory] {
+            "" => None,
+            _ => Some(figures::ErrorPair {
+                theory: num(theory)?,
+                empirical: num(empirical)?,
+                empirical_std: num(std)?,
+            }),
+        };
+        rows.push(SavedRow {
+            draws: num(draws)? as usize,
+            lambda_policy: rec[lambda].to_string(),
+            point,
+        });
+    }
+    Ok(rows)
 }

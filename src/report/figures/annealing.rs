@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::style::{self, Entry, Marker};
 use crate::error::{Error, Result};
 
 /// One temperature of the path: T, the annealed objective and the S3VM objective.
@@ -19,7 +20,8 @@ pub struct AnnealingPlot {
     pub stamp: String,
 }
 
-/// Draws the two objectives against T into a PNG at `path`.
+/// Draws the two objectives against T into a PNG (or SVG, by the extension) at `out`, the
+/// legend beside the plot.
 pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", out.display()));
     if p.path.is_empty()
@@ -35,9 +37,31 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
     let (lo, hi) =
         values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let pad = 0.05 * (hi - lo).max(1e-12);
-    let (root, plot) = super::canvas(out, (900, 600), &p.stamp)?;
-    let mut chart = ChartBuilder::on(&plot)
-        .caption(&p.title, ("sans-serif", 22))
+    let series = [
+        ("annealed objective (with −T·entropy)", RGBColor(31, 119, 180), 1),
+        ("S3VM objective of w", RGBColor(214, 39, 40), 2),
+    ];
+    let grey = RGBColor(128, 128, 128);
+    // The legend outside the plot: the two objectives, then the best S3VM objective.
+    let mut entries: Vec<Entry> = (series.iter())
+        .map(|(name, colour, _)| Entry {
+            label: name.to_string(),
+            colour: Some(*colour),
+            marker: Some(Marker::Circle),
+            dash: Some(None),
+        })
+        .collect();
+    entries.push(Entry {
+        label: format!("best S3VM objective {:.5}", p.best),
+        colour: Some(grey),
+        marker: None,
+        dash: Some(None),
+    });
+    let width = style::legend_width(&entries);
+    let (root, plot) = super::canvas(out, (900 + width, 600), &p.stamp)?;
+    let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
+    let body = style::beside(&plot, width, 30, &entries)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(70)
@@ -52,28 +76,20 @@ pub fn annealing_plot(p: &AnnealingPlot, out: &Path) -> Result<()> {
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
-    let series = [
-        ("annealed objective (with −T·entropy)", RGBColor(31, 119, 180), 1),
-        ("S3VM objective of w", RGBColor(214, 39, 40), 2),
-    ];
-    for (name, colour, field) in series {
+    for (_, colour, field) in series {
         let pts: Vec<(f64, f64)> =
             p.path.iter().map(|pt| (pt.0, if field == 1 { pt.1 } else { pt.2 })).collect();
         chart
             .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
-            .map_err(|e| fail(&e))?
-            .label(name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+            .map_err(|e| fail(&e))?;
         chart
             .draw_series(pts.into_iter().map(|pt| Circle::new(pt, 3, colour.filled())))
             .map_err(|e| fail(&e))?;
     }
     chart
-        .draw_series(LineSeries::new([(t_lo / 1.2, p.best), (t_hi * 1.2, p.best)], BLACK.mix(0.5)))
-        .map_err(|e| fail(&e))?
-        .label(format!("best S3VM objective {:.5}", p.best))
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK.mix(0.5)));
-    super::finish(&mut chart, &root, Some(SeriesLabelPosition::LowerLeft), out)
+        .draw_series(LineSeries::new([(t_lo / 1.2, p.best), (t_hi * 1.2, p.best)], grey))
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
 }
 
 #[cfg(test)]

@@ -111,14 +111,31 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
     };
     let cols = panels.len().min(2);
     let rows = panels.len().div_ceil(cols);
+    let hiding = hidden(p.curves);
+    let mut entries: Vec<Entry> = methods
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let (c, mk) = style::look(i);
+            let dash = if hiding.contains(&(*m, "")) { Some(OVER) } else { None };
+            Entry { label: m.to_string(), colour: Some(c), marker: Some(mk), dash: Some(dash) }
+        })
+        .collect();
+    if groups.len() > 1 && !p.facet {
+        entries.push(Entry { label: "line style:".into(), colour: None, marker: None, dash: None });
+        entries.extend(groups.iter().enumerate().map(|(i, g)| Entry {
+            label: g.replace("dataset=", ""),
+            colour: Some(RGBColor(60, 60, 60)),
+            marker: None,
+            dash: Some(style::dash(i)),
+        }));
+    }
     // The legend panel is as wide as its longest line.
-    let names = p.curves.iter().flat_map(|c| [c.label.as_str(), c.group.as_str()]);
-    let widest = names.map(|n| super::surface::extent(n, 14.0).0).max().unwrap_or(0);
-    let side_width = (widest as u32 + 80).clamp(160, 520);
+    let side_width = style::legend_width(&entries);
     let size = (760 * cols as u32 + side_width, 460 * rows as u32 + 70);
     let (root, plot) = super::canvas(path, size, &p.stamp)?;
     let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
-    let (body, side) = plot.split_horizontally(size.0 - side_width);
+    let body = style::beside(&plot, side_width, 40, &entries)?;
     let mut xs: Vec<f64> = all.iter().map(|q| q.0).collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
@@ -145,26 +162,6 @@ pub fn draw(p: &CurvePlot, path: &Path) -> Result<()> {
                 .map_err(|e| fail(&e))?;
         }
     }
-    let hiding = hidden(p.curves);
-    let mut entries: Vec<Entry> = methods
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let (c, mk) = style::look(i);
-            let dash = if hiding.contains(&(*m, "")) { Some(OVER) } else { None };
-            Entry { label: m.to_string(), colour: Some(c), marker: Some(mk), dash: Some(dash) }
-        })
-        .collect();
-    if groups.len() > 1 && !p.facet {
-        entries.push(Entry { label: "line style:".into(), colour: None, marker: None, dash: None });
-        entries.extend(groups.iter().enumerate().map(|(i, g)| Entry {
-            label: g.replace("dataset=", ""),
-            colour: Some(RGBColor(60, 60, 60)),
-            marker: None,
-            dash: Some(style::dash(i)),
-        }));
-    }
-    style::legend(&side.margin(40, 0, 4, 0), &entries)?;
     root.present().map_err(|e| fail(&e))
 }
 

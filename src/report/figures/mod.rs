@@ -23,7 +23,7 @@ pub use tuning::{GridLine, TuningPlot, tuning_plot};
 use std::path::Path;
 use std::sync::Once;
 
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
@@ -45,24 +45,6 @@ fn canvas<'a>(path: &'a Path, size: (u32, u32), stamp: &str) -> Result<(Area<'a>
     let grey = ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90));
     footer.draw(&Text::new(stamp.to_string(), (12, 8), grey)).map_err(|e| fail(&e))?;
     Ok((root, plot))
-}
-
-/// The tail of every figure with series: the legend box (at `position`, else plotters'
-/// default place) in the shared style, then the PNG written to `path`.
-fn finish<'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, Surface<'a>, CT>,
-    root: &Area<'a>,
-    position: Option<SeriesLabelPosition>,
-    path: &Path,
-) -> Result<()> {
-    let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
-    let mut labels = chart.configure_series_labels();
-    labels.background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14));
-    if let Some(position) = position {
-        labels.position(position);
-    }
-    labels.draw().map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
 }
 
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");

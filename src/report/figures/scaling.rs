@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::style::{self, Entry, Marker};
 use crate::error::{Error, Result};
 
 /// One method's measurements and its log–log fit log t = slope·log n + intercept.
@@ -25,7 +26,8 @@ pub struct ScalingPlot {
     pub stamp: String,
 }
 
-/// Draws the log–log timing plot into a PNG at `path`.
+/// Draws the log–log timing plot into a PNG (or SVG, by the extension) at `path`, the
+/// legend beside the plot.
 pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     let all: Vec<(f64, f64)> = p.series.iter().flat_map(|s| s.points.iter().copied()).collect();
@@ -37,9 +39,20 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         let hi = all.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
         (lo / 1.5)..(hi * 1.5)
     };
-    let (root, plot) = super::canvas(path, (900, 600), &p.stamp)?;
-    let mut chart = ChartBuilder::on(&plot)
-        .caption(&p.title, ("sans-serif", 22))
+    // The legend outside the plot: per method its colour, dots and fitted line, and slope.
+    let entries: Vec<Entry> = (p.series.iter().enumerate())
+        .map(|(k, s)| Entry {
+            label: format!("{} (slope {:.2})", s.name, s.slope),
+            colour: Some(style::look(k).0),
+            marker: Some(Marker::Circle),
+            dash: Some(None),
+        })
+        .collect();
+    let width = style::legend_width(&entries);
+    let (root, plot) = super::canvas(path, (900 + width, 600), &p.stamp)?;
+    let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
+    let body = style::beside(&plot, width, 30, &entries)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(70)
@@ -55,20 +68,16 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         .draw()
         .map_err(|e| fail(&e))?;
     for (k, s) in p.series.iter().enumerate() {
-        let colour = Palette99::pick(k).to_rgba();
+        let colour = style::look(k).0;
         chart
             .draw_series(s.points.iter().map(|&pt| Circle::new(pt, 5, colour.filled())))
             .map_err(|e| fail(&e))?;
         let (lo, hi) =
             s.points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), pt| (a.min(pt.0), b.max(pt.0)));
         let line = [lo, hi].map(|n| (n, (s.slope * n.ln() + s.intercept).exp()));
-        chart
-            .draw_series(LineSeries::new(line, colour.stroke_width(2)))
-            .map_err(|e| fail(&e))?
-            .label(format!("{} (slope {:.2})", s.name, s.slope))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+        chart.draw_series(LineSeries::new(line, colour.stroke_width(2))).map_err(|e| fail(&e))?;
     }
-    super::finish(&mut chart, &root, Some(SeriesLabelPosition::UpperLeft), path)
+    root.present().map_err(|e| fail(&e))
 }
 
 #[cfg(test)]

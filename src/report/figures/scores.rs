@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::style::{Entry, Marker, legend};
+use super::style::{Entry, Marker, beside};
 use crate::error::{Error, Result};
 
 /// What to draw: scores with their true labels (±1), a title and a footer stamp.
@@ -64,8 +64,29 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
     let curve_top = h.gaussians.iter().flatten().map(peak).fold(0.0, f64::max);
     let top = densities.iter().flatten().copied().fold(curve_top, f64::max) * 1.1;
 
+    // The legend beside the plot: the classes' bars, then the theory curves drawn.
+    let bar = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: name.to_string(),
+        // The bars' colour at 45 % over white.
+        colour: Some({
+            let on_white = |v: u8| (255.0 - 0.45 * (255.0 - f64::from(v))).round() as u8;
+            RGBColor(on_white(c.0), on_white(c.1), on_white(c.2))
+        }),
+        marker: Some(Marker::Square),
+        dash: None,
+    };
+    let theory = |(_, name, c): &(f64, &str, RGBColor)| Entry {
+        label: format!("theory, {name}"),
+        colour: Some(*c),
+        marker: None,
+        dash: Some(None),
+    };
+    let mut entries: Vec<Entry> = classes.iter().map(bar).collect();
+    if h.gaussians.is_some() {
+        entries.extend(classes.iter().map(theory));
+    }
     let (root, whole) = super::canvas(path, (1080, 560), &h.stamp)?;
-    let (plot, side) = whole.split_horizontally(880);
+    let plot = beside(&whole, 200, 50, &entries)?;
     let mut chart = ChartBuilder::on(&plot)
         .caption(&h.title, ("sans-serif", 22))
         .margin(12)
@@ -101,28 +122,6 @@ pub fn score_histogram(h: &ScoreHistogram, path: &Path) -> Result<()> {
             .draw_series(LineSeries::new(xs.map(|x| (x, pdf(x))), colour.stroke_width(3)))
             .map_err(|e| fail(&e))?;
     }
-    // The legend beside the plot: the classes' bars, then the theory curves drawn.
-    let bar = |(_, name, c): &(f64, &str, RGBColor)| Entry {
-        label: name.to_string(),
-        // The bars' colour at 45 % over white.
-        colour: Some({
-            let on_white = |v: u8| (255.0 - 0.45 * (255.0 - f64::from(v))).round() as u8;
-            RGBColor(on_white(c.0), on_white(c.1), on_white(c.2))
-        }),
-        marker: Some(Marker::Square),
-        dash: None,
-    };
-    let theory = |(_, name, c): &(f64, &str, RGBColor)| Entry {
-        label: format!("theory, {name}"),
-        colour: Some(*c),
-        marker: None,
-        dash: Some(None),
-    };
-    let mut entries: Vec<Entry> = classes.iter().map(bar).collect();
-    if h.gaussians.is_some() {
-        entries.extend(classes.iter().map(theory));
-    }
-    legend(&side.margin(50, 0, 0, 0), &entries)?;
     root.present().map_err(|e| fail(&e))
 }
 

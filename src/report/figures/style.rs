@@ -33,6 +33,8 @@ pub enum Marker {
     Down,
     Cross,
     Plus,
+    /// An open circle (a chosen point), not in the cycle of [`look`].
+    Ring,
 }
 
 const MARKERS: [Marker; 7] = [
@@ -58,6 +60,7 @@ pub fn dash(i: usize) -> Option<(u32, u32)> {
 /// The outline of a marker around (0, 0) in pixels.
 pub enum Shape {
     Disc,
+    Ring,
     Fill(Vec<(i32, i32)>),
     Strokes([[(i32, i32); 2]; 2]),
 }
@@ -66,6 +69,7 @@ pub enum Shape {
 pub fn shape(m: Marker) -> Shape {
     match m {
         Marker::Circle => Shape::Disc,
+        Marker::Ring => Shape::Ring,
         Marker::Square => Shape::Fill(vec![(-4, -4), (4, -4), (4, 4), (-4, 4)]),
         Marker::Triangle => Shape::Fill(vec![(0, -5), (5, 4), (-5, 4)]),
         Marker::Diamond => Shape::Fill(vec![(0, -5), (5, 0), (0, 5), (-5, 0)]),
@@ -87,6 +91,10 @@ macro_rules! with_marker {
         match $crate::report::figures::style::shape($m) {
             $crate::report::figures::style::Shape::Disc => {
                 let $els = $pts.map(|at| EmptyElement::at(at) + Circle::new((0, 0), 4, fill));
+                $body
+            }
+            $crate::report::figures::style::Shape::Ring => {
+                let $els = $pts.map(|at| EmptyElement::at(at) + Circle::new((0, 0), 5, line));
                 $body
             }
             $crate::report::figures::style::Shape::Fill(v) => {
@@ -111,6 +119,21 @@ pub struct Entry {
     pub colour: Option<RGBColor>,
     pub marker: Option<Marker>,
     pub dash: Option<Option<(u32, u32)>>,
+}
+
+/// The width of a legend panel for `entries`: its longest line and the key before it.
+pub fn legend_width(entries: &[Entry]) -> u32 {
+    let widest = entries.iter().map(|e| super::surface::extent(&e.label, 14.0).0).max();
+    (widest.unwrap_or(0) as u32 + 80).clamp(160, 520)
+}
+
+/// The legend outside the plot: splits `area` into the plot (returned) and a panel of
+/// `width` px on its right, where the entries are drawn from `top` px down.
+pub fn beside<'a>(area: &Area<'a>, width: u32, top: u32, entries: &[Entry]) -> Result<Area<'a>> {
+    let (w, _) = area.dim_in_pixel();
+    let (body, side) = area.split_horizontally(w.saturating_sub(width));
+    legend(&side.margin(top, 0, 4, 0), entries)?;
+    Ok(body)
 }
 
 /// Draws the entries top-down into `area` (a panel beside the plots).

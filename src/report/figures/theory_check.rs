@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::style::{self, Entry, Marker};
 use crate::error::{Error, Result};
 
 /// One point: theoretical error, empirical mean and standard deviation.
@@ -15,7 +16,8 @@ pub struct ErrorPair {
     pub empirical_std: f64,
 }
 
-/// Draws the scatter into a PNG at `path`.
+/// Draws the scatter into a PNG (or SVG, by the extension) at `path`, the legend beside
+/// the plot.
 pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     if points.is_empty() {
@@ -24,9 +26,29 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
     let top =
         points.iter().map(|p| p.theory.max(p.empirical + p.empirical_std)).fold(0.0, f64::max)
             * 1.05;
-    let (root, plot) = super::canvas(path, (760, 760), stamp)?;
-    let mut chart = ChartBuilder::on(&plot)
-        .caption(title, ("sans-serif", 20))
+    let (grey, blue) = (RGBColor(150, 150, 150), RGBColor(31, 119, 180));
+    let line = |label: &str, colour: RGBColor| Entry {
+        label: label.into(),
+        colour: Some(colour),
+        marker: None,
+        dash: Some(None),
+    };
+    // The legend outside the plot.
+    let entries = [
+        line("theory = simulation", BLACK),
+        line("±0.02 around it", grey),
+        Entry {
+            label: "settings (mean ± std)".into(),
+            colour: Some(blue),
+            marker: Some(Marker::Circle),
+            dash: None,
+        },
+    ];
+    let width = style::legend_width(&entries);
+    let (root, plot) = super::canvas(path, (760 + width, 760), stamp)?;
+    let plot = plot.titled(title, ("sans-serif", 20)).map_err(|e| fail(&e))?;
+    let body = style::beside(&plot, width, 30, &entries)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(14)
         .x_label_area_size(44)
         .y_label_area_size(60)
@@ -41,18 +63,12 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
-    let grey = RGBColor(150, 150, 150);
-    chart
-        .draw_series(LineSeries::new([(0.0, 0.0), (top, top)], BLACK))
-        .map_err(|e| fail(&e))?
-        .label("theory = simulation")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK));
+    chart.draw_series(LineSeries::new([(0.0, 0.0), (top, top)], BLACK)).map_err(|e| fail(&e))?;
     for shift in [-0.02, 0.02] {
         chart
             .draw_series(LineSeries::new([(0.0, shift), (top, top + shift)], grey.stroke_width(1)))
             .map_err(|e| fail(&e))?;
     }
-    let blue = RGBColor(31, 119, 180);
     chart
         .draw_series(points.iter().map(|p| {
             PathElement::new(
@@ -66,8 +82,6 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .map_err(|e| fail(&e))?;
     chart
         .draw_series(points.iter().map(|p| Circle::new((p.theory, p.empirical), 3, blue.filled())))
-        .map_err(|e| fail(&e))?
-        .label("settings (±0.02 band in grey)")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 4, blue.filled()));
-    super::finish(&mut chart, &root, Some(SeriesLabelPosition::UpperLeft), path)
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
 }

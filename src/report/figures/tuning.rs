@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::style::COLOURS as PALETTE;
+use super::style::{self, COLOURS as PALETTE, Entry, Marker};
 use crate::error::{Error, Result};
 
 /// One line of the plot: its label and (x position, mean error, std) points.
@@ -23,7 +23,8 @@ pub struct TuningPlot {
     pub stamp: String,
 }
 
-/// Draws the grid's errors into a PNG at `path`.
+/// Draws the grid's errors into a PNG (or SVG, by the extension) at `path`, the legend
+/// beside the plot.
 pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     let all: Vec<&(usize, f64, f64)> = p.lines.iter().flat_map(|l| &l.1).collect();
@@ -36,9 +37,28 @@ pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
         (a.min(q.1 - q.2.max(0.0)), b.max(q.1 + q.2.max(0.0)))
     });
     let m = ((y1 - y0) * 0.08).max(0.5);
-    let (root, plot) = super::canvas(path, (900, 560), &p.stamp)?;
-    let mut chart = ChartBuilder::on(&plot)
-        .caption(&p.title, ("sans-serif", 22))
+    // The legend outside the plot: a line with dots per combination, the chosen ring.
+    let mut entries: Vec<Entry> = (p.lines.iter().zip(PALETTE.iter().cycle()))
+        .map(|((label, _), c)| Entry {
+            label: label.clone(),
+            colour: Some(*c),
+            marker: Some(Marker::Circle),
+            dash: Some(None),
+        })
+        .collect();
+    if p.chosen.is_some() {
+        entries.push(Entry {
+            label: "chosen".into(),
+            colour: Some(BLACK),
+            marker: Some(Marker::Ring),
+            dash: None,
+        });
+    }
+    let width = style::legend_width(&entries);
+    let (root, plot) = super::canvas(path, (900 + width, 560), &p.stamp)?;
+    let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
+    let body = style::beside(&plot, width, 30, &entries)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -62,7 +82,7 @@ pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| fail(&e))?;
-    for ((label, points), colour) in p.lines.iter().zip(PALETTE.iter().cycle()) {
+    for ((_, points), colour) in p.lines.iter().zip(PALETTE.iter().cycle()) {
         let colour = *colour;
         let xy = |q: &(usize, f64, f64)| (q.0 as f64, q.1);
         chart
@@ -76,11 +96,7 @@ pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
             .map_err(|e| fail(&e))?;
         chart
             .draw_series(LineSeries::new(points.iter().map(xy), colour.stroke_width(2)))
-            .map_err(|e| fail(&e))?
-            .label(label.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
-            });
+            .map_err(|e| fail(&e))?;
         chart
             .draw_series(points.iter().map(|q| Circle::new(xy(q), 3, colour.filled())))
             .map_err(|e| fail(&e))?;
@@ -88,9 +104,7 @@ pub fn tuning_plot(p: &TuningPlot, path: &Path) -> Result<()> {
     if let Some((x, y)) = p.chosen {
         chart
             .draw_series(std::iter::once(Circle::new((x as f64, y), 9, BLACK.stroke_width(3))))
-            .map_err(|e| fail(&e))?
-            .label("chosen")
-            .legend(|(x, y)| Circle::new((x + 8, y), 5, BLACK.stroke_width(2)));
+            .map_err(|e| fail(&e))?;
     }
-    super::finish(&mut chart, &root, None, path)
+    root.present().map_err(|e| fail(&e))
 }
