@@ -8,12 +8,15 @@ Parts (SCALE_PARTS, default "sparse graph"):
   checked byte for byte against the shared generator first;
 - graph: Lap-RLS, TV-RLS, Cheeger-RLS, the exact kNN graph alone, and scikit-learn's
   LabelSpreading (kNN kernel, venv $SCALE_VENV, default ~/.cache/sslab-py-venv) on a
-  two-class Gaussian mixture in 50 dimensions, N = 10^3 ... 10^5.
+  two-class Gaussian mixture in 50 dimensions, N = 10^3 ... 10^5; an approximate (HNSW)
+  kNN graph by faiss up to 10^6 (venv $SCALE_FAISS_VENV, default the one `make bench-peers`
+  creates, ~/.cache/sslab-peers-venv; rows `skipped` without it).
 
 Every run is capped by SCALE_TIMEOUT seconds of wall time (default 1500) and SCALE_MEMORY_GIB
 of address space (default 8); a run that hits either is recorded as `timeout` or `oom`, and
 the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
-SCALE_THREADS="1 2" adds 2-thread rows. Writes $SCALE_OUT/{sparse,graph}.csv (default
+SCALE_THREADS="1 2" adds 2-thread rows, SCALE_METHODS="knn faiss" reruns only those graph
+kernels (keeping the other rows). Writes $SCALE_OUT/{sparse,graph}.csv (default
 results/scaling; columns in docs/scaling.md) after every run, then the figures into
 $SCALE_FIGURES (default figures) with `scale plot`.
 
@@ -36,6 +39,7 @@ SHARED = os.path.join(HERE, "..", "..", "..", "shared")
 DATA = os.environ.get("SCALE_DATA", os.path.join(HOME, ".cache", "sslab-scale-data"))
 VENV = os.environ.get("SCALE_VENV", os.path.join(HOME, ".cache", "sslab-py-venv"))
 PY = os.path.join(VENV, "bin", "python")
+FAISS_PY = os.path.join(os.environ.get("SCALE_FAISS_VENV", os.path.join(HOME, ".cache", "sslab-peers-venv")), "bin", "python")
 OUT = os.environ.get("SCALE_OUT", os.path.join("results", "scaling"))
 FIGURES = os.environ.get("SCALE_FIGURES", "figures")
 TIMEOUT = float(os.environ.get("SCALE_TIMEOUT", "1500"))
@@ -43,6 +47,8 @@ MEMORY_GIB = float(os.environ.get("SCALE_MEMORY_GIB", "8"))
 MAX_N = int(float(os.environ.get("SCALE_MAX_N", "1e6")))
 THREADS = [int(t) for t in os.environ.get("SCALE_THREADS", "1").split()]
 PARTS = os.environ.get("SCALE_PARTS", "sparse graph").split()
+# Kernels to rerun (e.g. "knn faiss"): the other methods' rows of the CSV are kept.
+RERUN = os.environ.get("SCALE_METHODS", "").split()
 SPARSE_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 GRAPH_SIZES = [1_000, 3_162, 10_000, 31_623, 100_000]
 SPARSE_SETTINGS = "synth_sparse.py N 100000 50 (seed 0); first 500 rows labeled; lambda=0.001 lambda_u=1 r=0.5"
@@ -144,8 +150,19 @@ def measure(rows, part, method, n, labeled, threads, cmd, settings):
 
 
 def write(rows, name):
+    """Writes the rows; with SCALE_METHODS, in place of the rerun methods' rows of the file."""
     os.makedirs(OUT, exist_ok=True)
-    with open(os.path.join(OUT, name), "w", newline="") as f:
+    path = os.path.join(OUT, name)
+    if RERUN and os.path.exists(path):
+        new = {r["method"] for r in rows}
+        merged = []
+        for old in csv.DictReader(open(path)):
+            if old["method"] not in new:
+                merged.append(old)
+            elif not any(r["method"] == old["method"] for r in merged):
+                merged += [r for r in rows if r["method"] == old["method"]]
+        rows = merged + [r for r in rows if r not in merged]
+    with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS, restval="", lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
@@ -164,18 +181,29 @@ def sparse(binary):
 
 def graph(binary):
     rows = []
-    methods = [("lap_rls", "Lap-RLS"), ("tv_rls", "TV-RLS"), ("cheeger_rls", "Cheeger-RLS"), ("knn", "exact kNN graph"), ("sklearn", "LabelSpreading (scikit-learn)")]
+    methods = [("lap_rls", "Lap-RLS"), ("tv_rls", "TV-RLS"), ("cheeger_rls", "Cheeger-RLS"), ("knn", "exact kNN graph"),
+               ("faiss", "HNSW kNN graph (faiss)"), ("sklearn", "LabelSpreading (scikit-learn)")]
+    has_faiss = subprocess.run([FAISS_PY, "-c", "import faiss"], capture_output=True).returncode == 0 if os.path.exists(FAISS_PY) else False
     for kind, method in methods:
-        for n in (n for n in GRAPH_SIZES if n <= MAX_N):
+        if RERUN and kind not in RERUN:
+            continue
+        # The approximate graph also at 10^6 points: what a graph method there would start from.
+        sizes = GRAPH_SIZES + [1_000_000] if kind == "faiss" else GRAPH_SIZES
+        for n in (n for n in sizes if n <= MAX_N):
+            if kind == "faiss" and not has_faiss:
+                rows.append(dict(part="graph", method=method, n=n, status="skipped", notes=f"no faiss in {FAISS_PY}"))
+                continue
+            points = os.path.join(DATA, f"mixture_{n}.f64")
+            if kind in ("sklearn", "faiss") and not os.path.exists(points):
+                subprocess.run([binary, "export", str(n), points], check=True, capture_output=True)
             for th in THREADS:
                 if kind == "sklearn":
-                    points = os.path.join(DATA, f"mixture_{n}.f64")
-                    if not os.path.exists(points):
-                        subprocess.run([binary, "export", str(n), points], check=True, capture_output=True)
                     cmd = [PY, os.path.join(HERE, "label_spreading.py"), points, str(th)]
+                elif kind == "faiss":
+                    cmd = [FAISS_PY, os.path.join(HERE, "knn_faiss.py"), points]
                 else:
                     cmd = [binary, kind, str(n), "--threads", str(th)]
-                settings = GRAPH_SETTINGS + ("; alpha=0.2 max_iter=30" if kind == "sklearn" else "; method defaults")
+                settings = GRAPH_SETTINGS + {"sklearn": "; alpha=0.2 max_iter=30", "faiss": "; HNSW32 efC=40 efS=64"}.get(kind, "; method defaults")
                 measure(rows, "graph", method, n, 100, th, cmd, settings)
                 write(rows, "graph.csv")
 
@@ -187,7 +215,7 @@ def main():
     binary = os.path.abspath(sys.argv[1])
     print(f"bench-scale {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, commit {COMMIT}, "
           f"load {os.getloadavg()[0]:.2f}, timeout {TIMEOUT:g} s, memory cap {MEMORY_GIB:g} GiB", flush=True)
-    if "sparse" in PARTS:
+    if "sparse" in PARTS and not RERUN:
         sparse(binary)
     if "graph" in PARTS:
         graph(binary)
