@@ -15,12 +15,13 @@ Parts (SCALE_PARTS, default "sparse graph"):
 Every run is capped by SCALE_TIMEOUT seconds of wall time (default 1500) and SCALE_MEMORY_GIB
 of address space (default 8); a run that hits either is recorded as `timeout` or `oom`, and
 the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
-SCALE_THREADS="1 2" adds 2-thread rows, SCALE_METHODS="knn faiss" reruns only those graph
-kernels (keeping the other rows). Writes $SCALE_OUT/{sparse,graph}.csv (default
+SCALE_THREADS="1 2" adds 2-thread rows; SCALE_METHODS="knn faiss" (kernels: tsvm da lap_rls
+tv_rls cheeger_rls knn faiss sklearn) and SCALE_MIN_N rerun only those kernels and sizes,
+replacing their rows and keeping the others. Writes $SCALE_OUT/{sparse,graph}.csv (default
 results/scaling; columns in docs/scaling.md) after every run, then the figures into
 $SCALE_FIGURES (default figures) with `scale plot`.
 
-Usage: python3 benches/scale/scale.py SCALE_BINARY
+Usage: python3 benches/scale/scale.py SCALE_BINARY (or --tables: the CSVs as markdown)
 """
 
 import csv
@@ -45,6 +46,7 @@ FIGURES = os.environ.get("SCALE_FIGURES", "figures")
 TIMEOUT = float(os.environ.get("SCALE_TIMEOUT", "1500"))
 MEMORY_GIB = float(os.environ.get("SCALE_MEMORY_GIB", "8"))
 MAX_N = int(float(os.environ.get("SCALE_MAX_N", "1e6")))
+MIN_N = int(float(os.environ.get("SCALE_MIN_N", "1")))
 THREADS = [int(t) for t in os.environ.get("SCALE_THREADS", "1").split()]
 PARTS = os.environ.get("SCALE_PARTS", "sparse graph").split()
 # Kernels to rerun (e.g. "knn faiss"): the other methods' rows of the CSV are kept.
@@ -150,18 +152,15 @@ def measure(rows, part, method, n, labeled, threads, cmd, settings):
 
 
 def write(rows, name):
-    """Writes the rows; with SCALE_METHODS, in place of the rerun methods' rows of the file."""
+    """Writes the rows; with SCALE_METHODS or SCALE_MIN_N, in place of the file's rows of the
+    same method, size and threads (the others kept)."""
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, name)
-    if RERUN and os.path.exists(path):
-        new = {r["method"] for r in rows}
-        merged = []
-        for old in csv.DictReader(open(path)):
-            if old["method"] not in new:
-                merged.append(old)
-            elif not any(r["method"] == old["method"] for r in merged):
-                merged += [r for r in rows if r["method"] == old["method"]]
-        rows = merged + [r for r in rows if r not in merged]
+    if (RERUN or MIN_N > 1) and os.path.exists(path):
+        key = lambda r: (r["method"], str(r["n"]), str(r.get("threads", "")))
+        new = {key(r): r for r in rows}
+        merged = [new.pop(key(old), old) for old in csv.DictReader(open(path))]
+        rows = merged + list(new.values())
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS, restval="", lineterminator="\n")
         w.writeheader()
@@ -170,9 +169,11 @@ def write(rows, name):
 
 def sparse(binary):
     rows = []
-    for n in (n for n in SPARSE_SIZES if n <= MAX_N):
+    for n in (n for n in SPARSE_SIZES if MIN_N <= n <= MAX_N):
         sparse_data(n)
         for kind, method in (("tsvm", "TSVM(S=10000)"), ("da", "DA")):
+            if RERUN and kind not in RERUN:
+                continue
             for th in THREADS:
                 cmd = [binary, kind, DATA, str(n), "--threads", str(th)]
                 measure(rows, "sparse", method, n, 500, th, cmd, SPARSE_SETTINGS)
@@ -189,7 +190,7 @@ def graph(binary):
             continue
         # The approximate graph also at 10^6 points: what a graph method there would start from.
         sizes = GRAPH_SIZES + [1_000_000] if kind == "faiss" else GRAPH_SIZES
-        for n in (n for n in sizes if n <= MAX_N):
+        for n in (n for n in sizes if MIN_N <= n <= MAX_N):
             if kind == "faiss" and not has_faiss:
                 rows.append(dict(part="graph", method=method, n=n, status="skipped", notes=f"no faiss in {FAISS_PY}"))
                 continue
@@ -208,18 +209,36 @@ def graph(binary):
                 write(rows, "graph.csv")
 
 
+def tables():
+    """One markdown table per CSV of OUT (also `scale.py --tables` alone)."""
+    for name in ("sparse.csv", "graph.csv"):
+        path = os.path.join(OUT, name)
+        if not os.path.exists(path):
+            continue
+        print(f"\n{name} (1 thread; CPU and wall of the whole process; solve = the fit alone, CPU)\n")
+        print("| method | N | status | CPU s | wall s | peak MiB | solve CPU s | error | notes | load |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in csv.DictReader(open(path)):
+            error = f"{100 * float(r['error']):.2f} %" if r["error"] else ""
+            print(f"| {r['method']} | {int(r['n']):,} | {r['status']} | {r['cpu_seconds']} | {r['wall_seconds']} | "
+                  f"{r['peak_mib']} | {r['solve_cpu_seconds']} | {error} | {r['notes']} | {r['load_before']} |")
+
+
 COMMIT = commit()
 
 
 def main():
+    if sys.argv[1:] == ["--tables"]:
+        return tables()
     binary = os.path.abspath(sys.argv[1])
     print(f"bench-scale {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, commit {COMMIT}, "
           f"load {os.getloadavg()[0]:.2f}, timeout {TIMEOUT:g} s, memory cap {MEMORY_GIB:g} GiB", flush=True)
-    if "sparse" in PARTS and not RERUN:
+    if "sparse" in PARTS:
         sparse(binary)
     if "graph" in PARTS:
         graph(binary)
     subprocess.run([binary, "plot", OUT, FIGURES], check=True)
+    tables()
 
 
 if __name__ == "__main__":
