@@ -12,9 +12,10 @@ Parts (SCALE_PARTS, default "sparse graph"):
   kNN graph by faiss up to 10^6 (venv $SCALE_FAISS_VENV, default the one `make bench-peers`
   creates, ~/.cache/sslab-peers-venv; rows `skipped` without it).
 
-Every run is capped by SCALE_TIMEOUT seconds of wall time (default 1500) and SCALE_MEMORY_GIB
-of address space (default 8); a run that hits either is recorded as `timeout` or `oom`, and
-the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
+Every run is capped by SCALE_CPU_LIMIT seconds of CPU time (default 1500), SCALE_TIMEOUT
+seconds of wall time (default 7200: on a loaded machine wall time counts the other
+processes' turns) and SCALE_MEMORY_GIB of address space (default 8); a run that hits one is
+recorded as `timeout` or `oom`, and the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
 SCALE_THREADS="1 2" adds 2-thread rows; SCALE_METHODS="knn faiss" (kernels: tsvm da lap_rls
 tv_rls cheeger_rls knn faiss sklearn) and SCALE_MIN_N rerun only those kernels and sizes,
 replacing their rows and keeping the others. Writes $SCALE_OUT/{sparse,graph}.csv (default
@@ -29,6 +30,7 @@ import hashlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,7 +45,8 @@ PY = os.path.join(VENV, "bin", "python")
 FAISS_PY = os.path.join(os.environ.get("SCALE_FAISS_VENV", os.path.join(HOME, ".cache", "sslab-peers-venv")), "bin", "python")
 OUT = os.environ.get("SCALE_OUT", os.path.join("results", "scaling"))
 FIGURES = os.environ.get("SCALE_FIGURES", "figures")
-TIMEOUT = float(os.environ.get("SCALE_TIMEOUT", "1500"))
+TIMEOUT = float(os.environ.get("SCALE_TIMEOUT", "7200"))
+CPU_LIMIT = int(os.environ.get("SCALE_CPU_LIMIT", "1500"))
 MEMORY_GIB = float(os.environ.get("SCALE_MEMORY_GIB", "8"))
 MAX_N = int(float(os.environ.get("SCALE_MAX_N", "1e6")))
 MIN_N = int(float(os.environ.get("SCALE_MIN_N", "1")))
@@ -81,9 +84,11 @@ def sparse_data(n):
     subprocess.run([PY, os.path.join(HERE, "synth_sparse_fast.py"), str(n), "100000", "50"], cwd=DATA, check=True)
 
 
-def limit_memory():
+def limit():
+    """The caps of a run: address space, and CPU seconds (SIGXCPU, then SIGKILL 10 s later)."""
     cap = int(MEMORY_GIB * 2**30)
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 10))
 
 
 def run(cmd, threads):
@@ -93,7 +98,7 @@ def run(cmd, threads):
         env[var] = str(threads)
     with tempfile.TemporaryFile("w+") as out:
         t = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=limit_memory)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=limit)
         status = None
         while True:
             pid, code, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -114,6 +119,8 @@ def run(cmd, threads):
     if status is None:
         if proc.returncode == 0:
             status = "ok"
+        elif proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+            status = "timeout"
         elif "memory allocation" in text or "MemoryError" in text or "Unable to allocate" in text:
             status = "oom"
         else:
