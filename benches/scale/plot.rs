@@ -116,7 +116,7 @@ pub fn figures(results: &Path, figures: &Path) -> Result<(), String> {
     }
     let plot = ScalingPlot {
         series: timing,
-        title: "SVMlin solver CPU time, synth_sparse.py (50 words/doc, 10⁵ words, 100 labeled)"
+        title: "SVMlin solver CPU time, synth_sparse.py (50 words/doc, 10⁵ words, 500 labeled)"
             .into(),
         stamp,
     };

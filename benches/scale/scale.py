@@ -168,6 +168,11 @@ def write(rows, name):
         new = {key(r): r for r in rows}
         merged = [new.pop(key(old), old) for old in csv.DictReader(open(path))]
         rows = merged + list(new.values())
+        # A method's rows together, in order of size: the method's first row places it.
+        first = {}
+        for i, r in enumerate(rows):
+            first.setdefault(r["method"], i)
+        rows.sort(key=lambda r: (first[r["method"]], int(r["n"]), str(r.get("threads", ""))))
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS, restval="", lineterminator="\n")
         w.writeheader()
