@@ -85,10 +85,9 @@ bench-svmlin:
 	$(CARGO) bench --profile release --locked --bench svmlin -- mfn
 	$(CARGO) bench --profile release --locked --bench svmlin -- switch
 
-# SVMlin: training time from 10^4 to 10^6 documents (long: run once); writes
-# results/svmlin_scaling.csv and figures/svmlin_scaling.png.
+# SVMlin: training time from 10^3 to 10^6 documents, the sparse part of bench-scale.
 bench-svmlin-scaling:
-	$(CARGO) bench --profile release --locked --bench svmlin -- scaling
+	$(MAKE) bench-scale SCALE_PARTS=sparse
 
 # SVMlin tables: synthetic text, the SSL-book text sets (`make data DATASETS=ssl_text`) and
 # the paper's own pcmac, scored on its test file (`make data DATASETS=svmlin_pcmac`).
@@ -121,7 +120,7 @@ bench-data:
 # the long runs (issue 32; docs/figures.md lists which command draws each file): the
 # plot-scores figures refit their one split, the Fig. 4/5 studies rerun (seconds), the curves
 # come from results/qlds_curves*, theory_check.png from results/theory_check.csv and
-# svmlin_scaling.png from results/svmlin_scaling.csv; DA's path reruns its bench (one fit).
+# scaling.png and svmlin_scaling.png from results/scaling/; DA's path reruns its bench (one fit).
 # Fails naming any figures/*.png it did not redraw. Needs `make data` (data/).
 QLDS_CURVES = for d in books kitchen; do for v in error alpha_l alpha_u; do \
 		$(SSLAB) plot-curve results/qlds_curves/results.csv --x labeled_per_class --prefix $$d- --value $$v \
@@ -136,7 +135,8 @@ redraw-figures: build
 	$(QLDS_CURVES)
 	$(QLDS_CURVES_THEORY)
 	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
-	$(CARGO) bench --profile release --locked --bench svmlin -- scaling-figure
+	$(CARGO) build --release --locked --example scale
+	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
 	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png
 	@stale="$$(find figures -name '*.png' ! -newer out/.redraw-start)"; \
 	if [ -n "$$stale" ]; then echo "not redrawn by make redraw-figures:" $$stale; exit 1; fi; \
@@ -273,3 +273,14 @@ grand-table: build
 	for c in $(GRAND_RUN); do PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/$$c.toml --out results --quiet \
 		|| test $$? -eq 3 || exit 1; done
 	$(SSLAB) table $(GRAND_TABLE:%=results/%/results.csv) --name grand_table --rank
+
+# Issue 31 item 4 (docs/scaling.md): TSVM and DA on 10^3 ... 10^6 documents of
+# ../shared/bench/synth_sparse.py, Lap-RLS, TV-RLS, Cheeger-RLS, the exact kNN graph and
+# scikit-learn's LabelSpreading on 10^3 ... 10^5 mixture points; one process per method and
+# size, 1 thread, capped (SCALE_TIMEOUT s, SCALE_MEMORY_GIB); long: run once. Writes
+# results/scaling/{sparse,graph}.csv, figures/scaling.png and figures/svmlin_scaling.png.
+.PHONY: bench-scale
+SCALE_NICE ?= nice -n 5
+bench-scale:
+	$(CARGO) build --release --locked --example scale
+	$(SCALE_NICE) python3 benches/scale/scale.py $(CARGO_TARGET_DIR)/release/examples/scale

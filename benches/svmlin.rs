@@ -2,9 +2,6 @@
 //! (`make bench-svmlin`, one thread). Sections, selectable by the first argument:
 //! - `mfn`: l2-SVM-MFN on 10⁵ documents × 5·10⁴ words (target < 5 s);
 //! - `switch`: TSVM with S = 1 against multi-switch (S = 10000), time and error;
-//! - `scaling`: multi-switch TSVM (10⁴ to 10⁶ documents) and DA (to 3·10⁴) time, with the
-//!   slope of the log–log fit (target ≤ 1.2): `results/svmlin_scaling.csv`,
-//!   `figures/svmlin_scaling.png`; `scaling-figure` redraws that figure from the CSV;
 //! - `da-path`: the DA objectives along the temperature path: `results/svmlin_da_path.csv`,
 //!   `figures/svmlin_da_path.png`.
 
@@ -17,10 +14,8 @@ use sslab::data::{Features, Problem, Sampler, error_rate};
 use std::path::Path;
 
 use sslab::methods::svmlin::{Details, Kind, SvmlinParams};
-use sslab::report::figures::{
-    AnnealingPlot, ScalingPlot, TimingSeries, annealing_plot, scaling_plot,
-};
-use sslab::stats::{log_log_fit, prbep};
+use sslab::report::figures::{AnnealingPlot, annealing_plot};
+use sslab::stats::prbep;
 
 const NNZ: usize = 50;
 
@@ -125,75 +120,6 @@ fn switch() {
     }
 }
 
-fn scaling() {
-    let sizes = [10_000, 31_623, 100_000, 316_228, 1_000_000];
-    let mut rows = vec!["method,documents,unlabeled,nnz,seconds,error".to_string()];
-    let mut series = Vec::new();
-    println!("| method | documents | nnz | CPU time (s) | error (%) |\n|---|---|---|---|---|");
-    // Topic weight 0.3: at 0.2 (harder data) the number of switching rounds keeps growing
-    // with u over this range (see docs/reproduction/svmlin.md).
-    for (name, kind, max_docs) in
-        [("TSVM(S=10000)", Kind::Tsvm { switches: 10_000 }, 1_000_000), ("DA", Kind::Da, 31_623)]
-    {
-        let mut points = Vec::new();
-        for &n in sizes.iter().filter(|n| **n <= max_docs) {
-            let p = problem(n, 50, 100_000, 0.3, 3);
-            let (secs, err, _, _) =
-                run(&p, SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(kind) });
-            println!("| {name} | {n} | {} | {secs:.2} | {:.2} |", nnz(&p.x_u), 100.0 * err);
-            rows.push(format!("{name},{n},{},{},{secs},{err}", p.n_unlabeled(), nnz(&p.x_u)));
-            points.push((p.n_unlabeled() as f64, secs));
-        }
-        let (slope, intercept) = log_log_fit(&points);
-        println!("{name}: log–log slope {slope:.3}");
-        series.push(TimingSeries { name: name.into(), points, slope, intercept });
-    }
-    write(Path::new(SCALING_CSV), &(rows.join("\n") + "\n"));
-    scaling_figure(series, "make bench-svmlin-scaling");
-}
-
-const SCALING_CSV: &str = "results/svmlin_scaling.csv";
-
-/// Draws `figures/svmlin_scaling.png` from the timing series; `command` made them.
-fn scaling_figure(series: Vec<TimingSeries>, command: &str) {
-    let plot = ScalingPlot {
-        series,
-        title:
-            "SVMlin training CPU time, synthetic text (50 words/doc, 10⁵ words, topic weight 0.3)"
-                .into(),
-        stamp: stamp(command),
-    };
-    let out = Path::new("figures/svmlin_scaling.png");
-    scaling_plot(&plot, out).expect("scaling figure");
-    println!("wrote {}", out.display());
-}
-
-/// `scaling-figure`: the scaling figure redrawn from the committed `results/svmlin_scaling.csv`
-/// (its series in file order, the same log–log fit), without rerunning the long timings.
-fn scaling_redraw() {
-    let text = std::fs::read_to_string(SCALING_CSV).expect("results/svmlin_scaling.csv");
-    let mut series: Vec<TimingSeries> = Vec::new();
-    for line in text.lines().skip(1).filter(|l| !l.is_empty()) {
-        // method,documents,unlabeled,nnz,seconds,error
-        let f: Vec<&str> = line.split(',').collect();
-        let num = |k: usize| f[k].parse::<f64>().expect("a number in svmlin_scaling.csv");
-        let point = (num(2), num(4));
-        match series.iter_mut().find(|s| s.name == f[0]) {
-            Some(s) => s.points.push(point),
-            None => series.push(TimingSeries {
-                name: f[0].into(),
-                points: vec![point],
-                slope: 0.0,
-                intercept: 0.0,
-            }),
-        }
-    }
-    for s in &mut series {
-        (s.slope, s.intercept) = log_log_fit(&s.points);
-    }
-    scaling_figure(series, "make bench-svmlin-scaling, redrawn from results/svmlin_scaling.csv");
-}
-
 fn da_path() {
     let p = problem(10_050, 50, 20_000, 0.2, 4);
     let m = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Da) }
@@ -259,8 +185,6 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("mfn") => mfn(),
         Some("switch") => switch(),
-        Some("scaling") => scaling(),
-        Some("scaling-figure") => scaling_redraw(),
         Some("da-path") => da_path(),
         _ => {
             mfn();

@@ -15,7 +15,9 @@ mod tuning;
 
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
 pub use heatmap::{Heatmap, heatmap};
-pub use scaling::{ScalingPlot, TimingSeries, scaling_plot};
+pub use scaling::{
+    ScaleFigure, ScaleSeries, ScalingPlot, TimingSeries, scale_figure, scaling_plot,
+};
 pub use scores::{ScoreHistogram, score_histogram};
 pub use theory_check::{ErrorPair, theory_check};
 pub use tuning::{GridLine, TuningPlot, tuning_plot};

@@ -1,0 +1,238 @@
+//! sslab's side of `make bench-scale` (driven by `benches/scale/scale.py`, which runs one
+//! kernel and size per process, so the operating system's peak memory is that size's).
+//! Usage: `scale KERNEL ARGS [--threads N]`, printing one line `RESULT key=value ...`:
+//! - `tsvm DIR N`, `da DIR N`: multi-switch TSVM (S = 10,000) or DA on `DIR/ex_N`,
+//!   `DIR/lab_N` (written by `../shared/bench/synth_sparse.py N 100000 50`), the first
+//!   [`SPARSE_LABELED`] rows labeled, λ = 0.001, λ_u = 1, r = 0.5; errors on the rest;
+//! - `lap_rls N`, `tv_rls N`, `cheeger_rls N`: the method with its defaults (k = 10
+//!   self-tuning graph) on [`mixture`]'s N points; errors on the unlabeled ones;
+//! - `knn N`: only the exact kNN graph of those points (what any graph method pays first)
+//!   and the time of one Laplacian product on it;
+//! - `export N FILE`: the same points for scikit-learn (rows, columns, labeled rows as f64,
+//!   then the rows, then every row's ±1 label, little-endian f64);
+//! - `plot RESULTS FIGURES`: `RESULTS/{sparse,graph}.csv` into `FIGURES/scaling.png` (time
+//!   and memory against N, every method) and `FIGURES/svmlin_scaling.png` (TSVM and DA
+//!   solver CPU time against the unlabeled count, with log–log slopes).
+
+mod plot;
+
+use std::path::Path;
+use std::time::Instant;
+
+use ndarray::{Axis, concatenate};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sslab::data::synthetic::GaussianMixture;
+use sslab::data::{Features, Problem, Sampler};
+use sslab::methods::graph::{GraphKind, GraphParams, KnnGraph, Prepared, laplacian_times};
+use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+
+/// Labeled rows of the sparse sets (the first rows of the generator's file).
+const SPARSE_LABELED: usize = 500;
+/// Vocabulary of the generator's files.
+const WORDS: usize = 100_000;
+/// Labeled points of the graph sets, half per class.
+const GRAPH_LABELED: usize = 100;
+/// Dimension, class-mean distance and seed of the graph sets.
+const DIM: usize = 50;
+const MEAN_NORM: f64 = 2.0;
+const SEED: u64 = 31;
+
+type Res<T> = Result<T, String>;
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let threads = match args.iter().position(|a| a == "--threads") {
+        Some(k) => {
+            args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--threads needs a number")?
+        }
+        None => 1,
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    faer::set_global_parallelism(if threads == 1 {
+        faer::Par::Seq
+    } else {
+        faer::Par::rayon(threads)
+    });
+    let pos: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(k, a)| *a != "--threads" && (*k == 0 || args[k - 1] != "--threads"))
+        .map(|(_, a)| a.as_str())
+        .collect();
+    let size = |k: usize| -> Res<usize> {
+        pos.get(k).and_then(|v| v.parse().ok()).ok_or_else(|| format!("argument {k}: a size N"))
+    };
+    match pos.as_slice() {
+        ["tsvm", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Tsvm { switches: 10_000 }),
+        ["da", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Da),
+        ["knn", _] => knn(size(1)?),
+        ["export", _, file] => export(size(1)?, Path::new(file)),
+        ["plot", results, figures] => plot::figures(Path::new(results), Path::new(figures)),
+        [name, _] => match GraphKind::from_name(name) {
+            Some(kind) if kind.uses_graph() => graph(kind, size(1)?),
+            _ => Err(format!("unknown kernel {name}")),
+        },
+        _ => Err("usage: scale tsvm|da DIR N | lap_rls|tv_rls|cheeger_rls N | knn N | \
+                  export N FILE | plot RESULTS FIGURES [--threads N]"
+            .into()),
+    }
+}
+
+fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
+    let (ex, lab) = (dir.join(format!("ex_{n}")), dir.join(format!("lab_{n}")));
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let set = sslab::data::svmlin::read(&ex, &lab, Some(WORDS)).map_err(|e| e.to_string())?;
+    let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let l = SPARSE_LABELED.min(set.x.nrows());
+    let (x_l, x_u) = set.x.split_rows(l);
+    let (y_l, y_u) = set.labels.view().split_at(Axis(0), l);
+    let p =
+        Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned());
+    let params = SvmlinParams {
+        lambda: 1e-3,
+        lambda_u: 1.0,
+        r: PositiveFraction::Fixed(0.5),
+        ..SvmlinParams::new(kind)
+    };
+    let m = params.check().map_err(|e| e.to_string())?;
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let fit = m.fit(&p).map_err(|e| e.to_string())?;
+    let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let errors = count_errors(fit.scores(&p.x_u).iter().copied(), p.y_u.iter().copied());
+    let work = match fit.details {
+        Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.mfn_calls, r.cg_iterations),
+        Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
+        _ => String::new(),
+    };
+    let nnz = match &p.x_u {
+        Features::Sparse(c) => c.nnz(),
+        Features::Dense(d) => d.len(),
+    };
+    result(
+        setup,
+        solve,
+        errors,
+        p.n_unlabeled(),
+        &format!("labeled={l} nnz_unlabeled={nnz} {work}"),
+    );
+    Ok(())
+}
+
+/// The graph sets: a two-class Gaussian mixture in [`DIM`] dimensions (means ±μ,
+/// ‖μ‖ = [`MEAN_NORM`], identity covariance: Bayes error Φ(−2) = 2.3 %), the first
+/// [`GRAPH_LABELED`] points labeled, then N − [`GRAPH_LABELED`] unlabeled, drawn from
+/// [`SEED`]; every size is its own draw.
+fn mixture(n: usize) -> Res<Problem> {
+    let mix = GaussianMixture::symmetric(DIM, MEAN_NORM).map_err(|e| e.to_string())?;
+    let u = n.checked_sub(GRAPH_LABELED).filter(|u| *u >= 2).ok_or("N must exceed 101")?;
+    let l = GRAPH_LABELED;
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    Ok(mix.sample_problem([l / 2, l - l / 2], [u / 2, u - u / 2], &mut rng))
+}
+
+/// All rows of a problem, labeled first.
+fn rows(p: &Problem) -> Res<ndarray::Array2<f64>> {
+    concatenate(Axis(0), &[p.x_l.to_dense().view(), p.x_u.to_dense().view()])
+        .map_err(|e| e.to_string())
+}
+
+fn graph(kind: GraphKind, n: usize) -> Res<()> {
+    let p = mixture(n)?;
+    let x = rows(&p)?;
+    let params = GraphParams::new(kind);
+    let method = params.check().map_err(|e| e.to_string())?;
+    // The kernel (dense N × N) and the graph, each timed: the method's set-up.
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let mut prep = Prepared::from_rows(x.view(), p.y_l.to_vec(), &params.kernel, None)
+        .map_err(|e| e.to_string())?;
+    let gram = t.elapsed().as_secs_f64();
+    let g = params.graph.build(x.view()).map_err(|e| e.to_string())?;
+    let knn = t.elapsed().as_secs_f64() - gram;
+    let entries = g.nnz();
+    prep.graph = Some(g);
+    let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let scores = method.fit_prepared(&prep).map_err(|e| e.to_string())?;
+    let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let u = &scores[prep.n_labeled..];
+    let errors = count_errors(u.iter().copied(), p.y_u.iter().copied());
+    let notes = format!("gram_seconds={gram:.3} knn_seconds={knn:.3} graph_entries={entries}");
+    result(setup, solve, errors, u.len(), &notes);
+    Ok(())
+}
+
+/// The graph alone, then the CPU time of one Laplacian product L·v on it (median of 21): the
+/// per-iteration cost of a solver working on the graph only (CG on (J + γL) f = y, or a
+/// ROF step, which applies the edge difference and its transpose once each).
+fn knn(n: usize) -> Res<()> {
+    let x = rows(&mixture(n)?)?;
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let g = KnnGraph::default().build(x.view()).map_err(|e| e.to_string())?;
+    let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let v = faer::Mat::from_fn(n, 1, |i, _| (i % 7) as f64 - 3.0);
+    let mut times: Vec<f64> = (0..21)
+        .map(|_| {
+            let t = thread_cpu_seconds();
+            std::hint::black_box(laplacian_times(&g, &v));
+            thread_cpu_seconds() - t
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "RESULT setup_seconds=0 setup_cpu_seconds=0 solve_seconds={:.4} solve_cpu_seconds={:.2} graph_entries={} laplacian_matvec_cpu_seconds={:.6}",
+        solve.0,
+        solve.1,
+        g.nnz(),
+        times[10]
+    );
+    Ok(())
+}
+
+fn export(n: usize, file: &Path) -> Res<()> {
+    let p = mixture(n)?;
+    let x = rows(&p)?;
+    let head = [x.nrows(), x.ncols(), p.n_labeled()].map(|v| v as f64);
+    let labels = p.y_l.iter().chain(p.y_u.iter());
+    let values = head.iter().chain(x.iter()).chain(labels);
+    let bytes: Vec<u8> = values.flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(file, &bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    println!("RESULT bytes={}", bytes.len());
+    Ok(())
+}
+
+fn count_errors(scores: impl Iterator<Item = f64>, y: impl Iterator<Item = f64>) -> usize {
+    scores.zip(y).filter(|(s, y)| (*s >= 0.0) != (*y > 0.0)).count()
+}
+
+/// Prints the RESULT line: set-up (reading or kernel + graph) and solve, wall and CPU.
+fn result(setup: (f64, f64), solve: (f64, f64), errors: usize, of: usize, notes: &str) {
+    println!(
+        "RESULT setup_seconds={:.4} setup_cpu_seconds={:.2} solve_seconds={:.4} solve_cpu_seconds={:.2} errors={errors} of={of} {notes}",
+        setup.0, setup.1, solve.0, solve.1
+    );
+}
+
+/// CPU time of the calling thread in seconds (nanosecond clock: on a loaded machine a
+/// wall-clock timer of a few milliseconds mostly measures the other processes).
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// CPU time of this process (user + system, `/proc/self/stat`, 100 ticks per second).
+fn cpu_seconds() -> Res<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").map_err(|e| e.to_string())?;
+    let after = stat.rsplit_once(')').ok_or("unreadable /proc/self/stat")?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => Ok((user + system) / 100.0),
+        _ => Err("unreadable /proc/self/stat".into()),
+    }
+}
