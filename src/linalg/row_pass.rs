@@ -1,6 +1,6 @@
 //! One pass over a matrix's rows for gradients of Σ_i f(x_iᵀw): each row's product with w,
 //! then a multiple of the row (a function of that product) added to g. Rows go in blocks of
-//! four that share the loads of w and g. Every sum is done in the order of ndarray's `dot`
+//! four that share one load and store of g. Every sum is done in the order of ndarray's `dot`
 //! (eight partial sums, then the tail) and of `scaled_add` row after row, so the result is
 //! bit-identical to that row-at-a-time loop (no fused multiply-adds: Rust never contracts).
 
