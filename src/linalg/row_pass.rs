@@ -81,16 +81,16 @@ fn dot(x: &[f64], w: &[f64]) -> f64 {
     let mut p = [0.0; LANES];
     for (x, y) in x.zip(y) {
         for k in 0..LANES {
-            p[k] = p[k] + x[k] * y[k];
+            p[k] += x[k] * y[k];
         }
     }
     let mut sum = 0.0;
-    sum = sum + (p[0] + p[4]);
-    sum = sum + (p[1] + p[5]);
-    sum = sum + (p[2] + p[6]);
-    sum = sum + (p[3] + p[7]);
+    sum += p[0] + p[4];
+    sum += p[1] + p[5];
+    sum += p[2] + p[6];
+    sum += p[3] + p[7];
     for (x, y) in tail {
-        sum = sum + x * y;
+        sum += x * y;
     }
     sum
 }
@@ -103,7 +103,7 @@ fn add_rows<const R: usize>(g: &mut [f64], rows: [&[f64]; R], c: [f64; R]) {
     for (j, gj) in g.iter_mut().enumerate() {
         let mut s = *gj;
         for r in 0..R {
-            s = s + c[r] * rows[r][j];
+            s += c[r] * rows[r][j];
         }
         *gj = s;
     }
