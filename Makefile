@@ -200,6 +200,14 @@ bench-peers:
 bench-tv-usps: build
 	$(RUN) configs/tv_usps_multiclass.toml --out $${TMPDIR:-/tmp}/sslab-bench-tv --quiet
 
+# Wall and CPU time of each target of `make reproduce-tables svmlin-tables` (or HARNESS_TARGETS),
+# one after the other, with the load (docs/benchmarks.md, "Harness wall time"; issue 31's
+# goal: ≤ 10 min in all on 2 cores). Reruns them into results/: only timing columns change.
+.PHONY: bench-harness
+HARNESS_TARGETS ?= qlds-tables qlds-table1 qlds-table4 tv-tables svmlin-tables
+bench-harness: build
+	python3 benches/harness.py $(HARNESS_TARGETS)
+
 # Ablations explaining mismatches with the papers, one config per hypothesis group
 # (configs/ablations/NAME.toml, experiment `ablation_NAME`, the paper's numbers beside it in
 # NAME_paper.csv); tables under results/tables/ablations/.

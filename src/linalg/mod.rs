@@ -1,16 +1,19 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
 //! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
-//! solves, and the vector-register reset their kernels need.
+//! solves, row passes for gradients, the vector-register reset faer's kernels need and kernels
+//! run on the widest vector unit.
 
 mod cholesky;
 mod eigen;
 mod gram;
 mod lanczos;
+mod row_pass;
 mod simd;
 mod view;
 
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
-pub use simd::clear_upper_simd;
+pub use row_pass::row_pass;
+pub use simd::{Kernel, clear_upper_simd, widest};
 pub use view::{to_array1, to_array2, view};

@@ -1,4 +1,4 @@
-//! Vector-register state after faer's kernels.
+//! Vector registers: their state after faer's kernels, and kernels run on the widest.
 
 /// Clears the upper halves of the AVX registers (`vzeroupper`) when the CPU has AVX; a no-op
 /// otherwise. faer's AVX-512 gemm kernels return without it, and until it runs every scalar
@@ -11,4 +11,42 @@ pub fn clear_upper_simd() {
         // registers, which the C ABI treats as clobbered across this call.
         unsafe { std::arch::asm!("vzeroupper", clobber_abi("C")) }
     }
+}
+
+/// A hot loop that LLVM vectorizes: [`widest`] compiles its `run` (mark it and its helpers
+/// `#[inline(always)]`) for the widest vector unit the CPU has.
+pub trait Kernel {
+    type Output;
+    /// The loop.
+    fn run(self) -> Self::Output;
+}
+
+/// Runs `k` compiled for AVX-512 or AVX2 when the CPU has them, else for the baseline.
+/// Results are the same in every width: IEEE sums and products round the same whatever
+/// the register, and Rust never fuses them into multiply-adds.
+pub fn widest<K: Kernel>(k: K) -> K::Output {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F.
+            return unsafe { avx512(k) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { avx2(k) };
+        }
+    }
+    k.run()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn avx512<K: Kernel>(k: K) -> K::Output {
+    k.run()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2<K: Kernel>(k: K) -> K::Output {
+    k.run()
 }

@@ -3,6 +3,8 @@
 
 use ndarray::{Array1, ArrayView1, Zip};
 
+use crate::linalg::{Kernel, widest};
+
 /// Adam's settings and its stopping rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Adam {
@@ -71,17 +73,9 @@ impl Adam {
             grad(omega.view(), &mut work.grad);
             c1 *= Self::BETA1;
             c2 *= Self::BETA2;
-            let (lr, wd) = (self.learning_rate / (1.0 - c1), self.weight_decay);
+            let lr = self.learning_rate / (1.0 - c1);
             let root_c2 = (1.0 - c2).sqrt();
-            Zip::from(&mut *omega).and(&work.grad).and(&mut work.m).and(&mut work.v).for_each(
-                |w, &g, m, v| {
-                    let g = g + wd * *w;
-                    *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-                    *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-                    *w -= lr * *m / (v.sqrt() / root_c2 + Self::EPS);
-                },
-            );
-            work.sum += &*omega;
+            widest(Step { adam: self, omega: &mut *omega, work: &mut *work, lr, root_c2 });
             if t % Self::WINDOW == 0 {
                 work.sum /= Self::WINDOW as f64;
                 let moved = Zip::from(&work.sum)
@@ -96,5 +90,38 @@ impl Adam {
             }
         }
         Run { iterations: self.max_iterations, converged: false }
+    }
+}
+
+/// One update of every coordinate from `work.grad` (bias corrections `lr` = η/(1 − β₁ᵗ) and
+/// `root_c2` = √(1 − β₂ᵗ)), and ω added to the window's sum.
+struct Step<'a> {
+    adam: &'a Adam,
+    omega: &'a mut Array1<f64>,
+    work: &'a mut Workspace,
+    lr: f64,
+    root_c2: f64,
+}
+
+impl Kernel for Step<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let Step { adam, omega, work, lr, root_c2 } = self;
+        let (wd, b1, b2) = (adam.weight_decay, Adam::BETA1, Adam::BETA2);
+        let contiguous = "an Array1 is contiguous";
+        let omega = omega.as_slice_mut().expect(contiguous);
+        let (grad, sum) = (work.grad.as_slice().expect(contiguous), &mut work.sum);
+        let (m, v) =
+            (work.m.as_slice_mut().expect(contiguous), work.v.as_slice_mut().expect(contiguous));
+        for (((w, &g), m), v) in omega.iter_mut().zip(grad).zip(m).zip(v) {
+            let g = g + wd * *w;
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= lr * *m / (v.sqrt() / root_c2 + Adam::EPS);
+        }
+        for (s, &w) in sum.as_slice_mut().expect(contiguous).iter_mut().zip(&*omega) {
+            *s += w;
+        }
     }
 }

@@ -131,15 +131,14 @@ impl Training {
     pub fn run(&self, f: &Objective, omega: &mut Array1<f64>, work: &mut Workspace) -> Run {
         let x_u = f.data.x_u;
         let n_u = x_u.nrows();
-        if f.unlabeled == Unlabeled::QuadraticMargin || self.batch >= n_u {
-            return self.adam.minimise(omega, work, |w, g| {
-                f.value_grad(w, g);
-            });
-        }
+        let full = f.unlabeled == Unlabeled::QuadraticMargin || self.batch >= n_u;
         let mut start = 0;
         self.adam.minimise(omega, work, |w, g| {
+            if full {
+                return f.grad_on(w, g, x_u, 1.0);
+            }
             let end = (start + self.batch).min(n_u);
-            f.value_grad_on(w, g, x_u.slice(s![start..end, ..]), n_u as f64 / (end - start) as f64);
+            f.grad_on(w, g, x_u.slice(s![start..end, ..]), n_u as f64 / (end - start) as f64);
             start = if end == n_u { 0 } else { end };
         })
     }

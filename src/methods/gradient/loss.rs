@@ -50,16 +50,20 @@ impl Labeled {
 
     /// ℓ(y, m) and ∂ℓ/∂m.
     pub fn eval(self, y: f64, m: f64) -> (f64, f64) {
+        let loss = match self {
+            Labeled::Square => (y - m) * (y - m),
+            Labeled::SmoothHinge => softplus(HINGE_GAMMA * (1.0 - y * m)) / HINGE_GAMMA,
+            Labeled::Logistic => softplus(-y * m),
+        };
+        (loss, self.slope(y, m))
+    }
+
+    /// ∂ℓ/∂m alone (what training needs).
+    pub fn slope(self, y: f64, m: f64) -> f64 {
         match self {
-            Labeled::Square => ((y - m) * (y - m), -2.0 * (y - m)),
-            Labeled::SmoothHinge => {
-                let z = HINGE_GAMMA * (1.0 - y * m);
-                (softplus(z) / HINGE_GAMMA, -y * sigmoid(z))
-            }
-            Labeled::Logistic => {
-                let z = -y * m;
-                (softplus(z), -y * sigmoid(z))
-            }
+            Labeled::Square => -2.0 * (y - m),
+            Labeled::SmoothHinge => -y * sigmoid(HINGE_GAMMA * (1.0 - y * m)),
+            Labeled::Logistic => -y * sigmoid(-y * m),
         }
     }
 }

@@ -16,7 +16,7 @@ use faer::{Accum, MatMut, Par};
 use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
 
 use super::{Labeled, Unlabeled};
-use crate::linalg::view;
+use crate::linalg::{row_pass, view};
 
 /// One split's training data as the objective reads them (QLDS's centred rows).
 #[derive(Debug, Clone, Copy)]
@@ -46,13 +46,25 @@ pub struct Objective<'a> {
 impl Objective<'_> {
     /// J(ω), with ∇J(ω) written into `grad`.
     pub fn value_grad(&self, w: ArrayView1<f64>, grad: &mut Array1<f64>) -> f64 {
-        self.value_grad_on(w, grad, self.data.x_u, 1.0)
+        self.pass::<true>(w, grad, self.data.x_u, 1.0)
     }
 
-    /// J and ∇J with the smooth absolute margin summed over `rows` (a mini-batch of the
-    /// unlabeled rows) times `weight` (n_u / batch size, so the estimate is unbiased); the
-    /// quadratic margin is always exact (through C_u).
-    pub fn value_grad_on(
+    /// ∇J with the smooth absolute margin summed over `rows` (a mini-batch of the unlabeled
+    /// rows) times `weight` (n_u / batch size, so the estimate is unbiased); the quadratic
+    /// margin is always exact (through C_u). Bit-identical to [`Objective::value_grad`]'s
+    /// gradient on the same rows.
+    pub fn grad_on(
+        &self,
+        w: ArrayView1<f64>,
+        grad: &mut Array1<f64>,
+        rows: ArrayView2<f64>,
+        weight: f64,
+    ) {
+        self.pass::<false>(w, grad, rows, weight);
+    }
+
+    /// ∇J into `grad` on `rows` × `weight`, and J when `VALUE` (else 0).
+    fn pass<const VALUE: bool>(
         &self,
         w: ArrayView1<f64>,
         grad: &mut Array1<f64>,
@@ -63,12 +75,22 @@ impl Objective<'_> {
         let (al, au) = (self.alpha_l, self.alpha_u);
         grad.assign(&w);
         *grad *= 2.0 * self.lambda;
-        let mut value = self.lambda * w.dot(&w);
-        for (x, &y) in x_l.rows().into_iter().zip(y_l) {
-            let (loss, d) = self.labeled.eval(y, scale * x.dot(&w));
-            value += al * loss;
-            grad.scaled_add(al * d * scale, &x);
-        }
+        let mut value = if VALUE { self.lambda * w.dot(&w) } else { 0.0 };
+        let w_std = w.as_standard_layout();
+        let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
+        let g = grad.as_slice_mut().expect("an Array1 is contiguous");
+        row_pass(x_l, ws, g, |i, dot| {
+            let (y, m) = (y_l[i], scale * dot);
+            let d = match VALUE {
+                true => {
+                    let (loss, d) = self.labeled.eval(y, m);
+                    value += al * loss;
+                    d
+                }
+                false => self.labeled.slope(y, m),
+            };
+            al * d * scale
+        });
         if au == 0.0 {
             return value;
         }
@@ -76,7 +98,7 @@ impl Objective<'_> {
             Unlabeled::QuadraticMargin => {
                 // grad −= 2α_u C_u ω in one faer product (C_u symmetric: its transpose is a
                 // column-major view); the value's −α_u ωᵀC_uω is half the change of ω·grad.
-                let before = w.dot(&*grad);
+                let before = if VALUE { w.dot(&*grad) } else { 0.0 };
                 let d = grad.len();
                 let g = grad.as_slice_mut().expect("an Array1 is contiguous");
                 matmul(
@@ -87,15 +109,19 @@ impl Objective<'_> {
                     -2.0 * au,
                     Par::Seq,
                 );
-                value += (w.dot(&*grad) - before) / 2.0;
+                if VALUE {
+                    value += (w.dot(&*grad) - before) / 2.0;
+                }
             }
             Unlabeled::SmoothAbsMargin => {
                 let au = au * weight;
-                for x in rows.rows() {
-                    let (h, d) = self.unlabeled.eval(scale * x.dot(&w));
-                    value += au * h;
-                    grad.scaled_add(au * d * scale, &x);
-                }
+                row_pass(rows, ws, g, |_, dot| {
+                    let (h, d) = self.unlabeled.eval(scale * dot);
+                    if VALUE {
+                        value += au * h;
+                    }
+                    au * d * scale
+                });
             }
         }
         value
