@@ -45,6 +45,10 @@ pub fn with_bias<'a>(parts: &[&'a Features]) -> Result<Design<'a>> {
         });
         starts.push(starts[starts.len() - 1] + part.nrows());
     }
+    let n = starts[starts.len() - 1];
+    if u32::try_from(n).is_err() {
+        return Err(Error::Data(format!("{n} rows: the SVMlin solvers take fewer than 2^32")));
+    }
     Ok(Design { blocks, starts, dim })
 }
 
@@ -108,21 +112,21 @@ impl Design<'_> {
     }
 
     /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
-    pub fn mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
+    pub fn mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64]) {
         assert!(
             v.len() == self.ncols() && out.len() == rows.len(),
             "design mat-vec: wrong lengths"
         );
         out.par_chunks_mut(ROW_TASK).zip(rows.par_chunks(ROW_TASK)).for_each(|(o, r)| {
             for (ok, &i) in o.iter_mut().zip(r) {
-                *ok = self.dot(i, v);
+                *ok = self.dot(i as usize, v);
             }
         });
     }
 
     /// `out = Σ_k v[k] row(rows[k])` (overwritten; one entry per column); `spare` holds the
     /// partial sums of the chunks after the first.
-    pub fn t_mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
+    pub fn t_mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
         assert!(
             out.len() == self.ncols() && v.len() == rows.len(),
             "design mat-vec: wrong lengths"
@@ -133,7 +137,7 @@ impl Design<'_> {
             |((acc, r), vc)| {
                 acc.fill(0.0);
                 for (&i, &vk) in r.iter().zip(vc) {
-                    self.add_row(i, vk, acc);
+                    self.add_row(i as usize, vk, acc);
                 }
             },
         );
@@ -144,7 +148,7 @@ impl Design<'_> {
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once.
     pub fn gram_mul_vec_rows(
         &self,
-        rows: &[usize],
+        rows: &[u32],
         c: &[f64],
         v: &[f64],
         q: &mut [f64],
@@ -166,7 +170,7 @@ impl Design<'_> {
         parts.for_each(|(((acc, qc), r), cc)| {
             acc.fill(0.0);
             for ((qk, &i), &ck) in qc.iter_mut().zip(r).zip(cc) {
-                let (idx, val) = self.row(i);
+                let (idx, val) = self.row(i as usize);
                 *qk = gather(idx, val, v) + v[self.dim];
                 scatter(idx, val, ck * *qk, acc);
                 acc[self.dim] += ck * *qk;
@@ -267,12 +271,12 @@ mod tests {
         let a = example();
         let x = with_bias(&[&a]).unwrap();
         let dense = x.to_dense();
-        let rows = [2, 0, 2];
+        let rows = [2u32, 0, 2];
         let v = [1.0, -2.0, 0.5, 0.25];
         let mut out = [0.0; 3];
         x.mul_vec_rows(&rows, &v, &mut out);
         for (k, &i) in rows.iter().enumerate() {
-            assert_eq!(out[k], dense.row(i).dot(&Array1::from(v.to_vec())));
+            assert_eq!(out[k], dense.row(i as usize).dot(&Array1::from(v.to_vec())));
         }
         let (mut t, mut spare) = ([9.0; 4], Vec::new());
         x.t_mul_vec_rows(&rows, &v[..3], &mut t, &mut spare);
@@ -311,7 +315,7 @@ mod tests {
         }
         let f = Features::Sparse(Csr::new(d, indptr, indices, values).unwrap());
         let x = with_bias(&[&f]).unwrap();
-        let rows: Vec<usize> = (0..n).filter(|i| i % 5 != 1).collect();
+        let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 1).collect();
         let c: Vec<f64> = rows.iter().map(|_| rng.random_range(0.0..2.0)).collect();
         let v: Vec<f64> = (0..=d).map(|_| rng.random_range(-1.0..1.0)).collect();
         let run = |threads: usize| {
@@ -333,6 +337,7 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         let dense = x.to_dense();
+        let rows: Vec<usize> = rows.iter().map(|&i| i as usize).collect();
         let sub = dense.select(ndarray::Axis(0), &rows);
         let expect = sub.t().dot(&(&Array1::from(c.clone()) * &sub.dot(&Array1::from(v.clone()))));
         assert!(one.1.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-9));
