@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
+use super::kernels::{self, LANES, gather, gather_lanes, scatter};
 use crate::data::{Csr, Features};
 use crate::error::{Error, Result};
 
@@ -105,8 +106,14 @@ impl Design<'_> {
             "design mat-vec: wrong lengths"
         );
         o.par_chunks_mut(ROW_TASK).enumerate().for_each(|(t, chunk)| {
-            for (r, oi) in chunk.iter_mut().enumerate() {
-                *oi = self.dot(t * ROW_TASK + r, w);
+            let first = t * ROW_TASK;
+            let done = chunk.len() - chunk.len() % LANES;
+            for (g, og) in chunk[..done].chunks_exact_mut(LANES).enumerate() {
+                let rows = std::array::from_fn(|k| self.row(first + g * LANES + k));
+                og.copy_from_slice(&gather_lanes(&rows, w).map(|d| d + w[self.dim]));
+            }
+            for (r, oi) in chunk.iter_mut().enumerate().skip(done) {
+                *oi = self.dot(first + r, w);
             }
         });
     }
@@ -168,13 +175,7 @@ impl Design<'_> {
             .zip(rows.par_chunks(len))
             .zip(c.par_chunks(len));
         parts.for_each(|(((acc, qc), r), cc)| {
-            acc.fill(0.0);
-            for ((qk, &i), &ck) in qc.iter_mut().zip(r).zip(cc) {
-                let (idx, val) = self.row(i as usize);
-                *qk = gather(idx, val, v) + v[self.dim];
-                scatter(idx, val, ck * *qk, acc);
-                acc[self.dim] += ck * *qk;
-            }
+            kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
         });
         reduce(out, spare);
     }
@@ -186,23 +187,6 @@ impl Design<'_> {
             self.add_row(i, 1.0, row.as_slice_mut().expect("standard layout"));
         }
         out
-    }
-}
-
-/// Σ_k val[k] · v[idx[k]].
-#[inline(always)]
-fn gather(idx: &[u32], val: &[f64], v: &[f64]) -> f64 {
-    // SAFETY: column indices of a `Csr` are below its width `dim` (checked by `Csr::new` and
-    // kept by every constructor) and every caller asserts v.len() == dim + 1.
-    idx.iter().zip(val).map(|(&j, &x)| x * unsafe { *v.get_unchecked(j as usize) }).sum()
-}
-
-/// acc[idx[k]] += scale · val[k].
-#[inline(always)]
-fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
-    for (&j, &x) in idx.iter().zip(val) {
-        // SAFETY: as in `gather`, with acc.len() == dim + 1 asserted by every caller.
-        unsafe { *acc.get_unchecked_mut(j as usize) += x * scale };
     }
 }
 
