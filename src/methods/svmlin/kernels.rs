@@ -8,6 +8,8 @@ pub type Row<'a> = (&'a [u32], &'a [f64]);
 
 /// Rows whose gathers are interleaved (independent chains of additions).
 pub const LANES: usize = 4;
+/// Consecutive row pairs inspected to tell rows stored in sequence from scattered ones.
+const SAMPLE: usize = 256;
 
 /// Σ_k val[k] · v[idx[k]], added in k order from −0 (as `Iterator::sum`).
 #[inline(always)]
@@ -52,7 +54,8 @@ pub fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
 /// The fused pass over the rows `row(k)`, k < q.len(), with the bias coordinate `dim`:
 /// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten).
 ///
-/// Rows stored one after the other (a sequential pass) interleave the gather of row k + 1
+/// Rows stored one after the other (at least half of [`SAMPLE`] evenly spaced pairs of
+/// consecutive rows adjacent in storage: a sequential pass) interleave the gather of row k + 1
 /// with the scatter of row k; scattered rows (a selection in random order, a sparse active
 /// set) gather LANES rows at a time, which overlaps their loads from memory. The gathers read
 /// v and the scatters write acc only, so both give the bits of one row after the other.
@@ -65,9 +68,14 @@ pub fn gram<'a>(
     acc: &mut [f64],
 ) {
     acc.fill(0.0);
+    // The layout from SAMPLE evenly spaced pairs (two row lookups each, not all rows).
     let m = q.len();
-    let adjacent = (1..m).filter(|&k| row(k - 1).0.as_ptr_range().end == row(k).0.as_ptr()).count();
-    if 2 * adjacent >= m {
+    let pairs = m.saturating_sub(1).min(SAMPLE);
+    let adjacent = (0..pairs)
+        .map(|t| 1 + t * (m - 1) / pairs)
+        .filter(|&k| row(k - 1).0.as_ptr_range().end == row(k).0.as_ptr())
+        .count();
+    if 2 * adjacent >= pairs {
         gram_pipelined(row, dim, c, v, q, acc);
     } else {
         gram_lanes(row, dim, c, v, q, acc);
