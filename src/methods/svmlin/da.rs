@@ -58,7 +58,7 @@ pub fn da(
 ) -> Result<(Vec<f64>, DaReport)> {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let cu = opts.lambda_u / u as f64;
-    let mut ex = Examples::default();
+    let mut ex = Examples::with_capacity(l, l + 2 * u);
     for (i, &y) in y_l.iter().enumerate() {
         ex.push(i, y, 1.0 / l as f64);
     }

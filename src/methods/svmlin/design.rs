@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
+use super::kernels::{self, LANES, gather, gather_lanes, scatter};
 use crate::data::{Csr, Features};
 use crate::error::{Error, Result};
 
@@ -44,6 +45,10 @@ pub fn with_bias<'a>(parts: &[&'a Features]) -> Result<Design<'a>> {
             Features::Dense(x) => Cow::Owned(dense_to_csr(x)?),
         });
         starts.push(starts[starts.len() - 1] + part.nrows());
+    }
+    let n = starts[starts.len() - 1];
+    if u32::try_from(n).is_err() {
+        return Err(Error::Data(format!("{n} rows: the SVMlin solvers take fewer than 2^32")));
     }
     Ok(Design { blocks, starts, dim })
 }
@@ -101,28 +106,34 @@ impl Design<'_> {
             "design mat-vec: wrong lengths"
         );
         o.par_chunks_mut(ROW_TASK).enumerate().for_each(|(t, chunk)| {
-            for (r, oi) in chunk.iter_mut().enumerate() {
-                *oi = self.dot(t * ROW_TASK + r, w);
+            let first = t * ROW_TASK;
+            let done = chunk.len() - chunk.len() % LANES;
+            for (g, og) in chunk[..done].chunks_exact_mut(LANES).enumerate() {
+                let rows = std::array::from_fn(|k| self.row(first + g * LANES + k));
+                og.copy_from_slice(&gather_lanes(&rows, w).map(|d| d + w[self.dim]));
+            }
+            for (r, oi) in chunk.iter_mut().enumerate().skip(done) {
+                *oi = self.dot(first + r, w);
             }
         });
     }
 
     /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
-    pub fn mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64]) {
+    pub fn mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64]) {
         assert!(
             v.len() == self.ncols() && out.len() == rows.len(),
             "design mat-vec: wrong lengths"
         );
         out.par_chunks_mut(ROW_TASK).zip(rows.par_chunks(ROW_TASK)).for_each(|(o, r)| {
             for (ok, &i) in o.iter_mut().zip(r) {
-                *ok = self.dot(i, v);
+                *ok = self.dot(i as usize, v);
             }
         });
     }
 
     /// `out = Σ_k v[k] row(rows[k])` (overwritten; one entry per column); `spare` holds the
     /// partial sums of the chunks after the first.
-    pub fn t_mul_vec_rows(&self, rows: &[usize], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
+    pub fn t_mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
         assert!(
             out.len() == self.ncols() && v.len() == rows.len(),
             "design mat-vec: wrong lengths"
@@ -133,7 +144,7 @@ impl Design<'_> {
             |((acc, r), vc)| {
                 acc.fill(0.0);
                 for (&i, &vk) in r.iter().zip(vc) {
-                    self.add_row(i, vk, acc);
+                    self.add_row(i as usize, vk, acc);
                 }
             },
         );
@@ -144,7 +155,7 @@ impl Design<'_> {
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once.
     pub fn gram_mul_vec_rows(
         &self,
-        rows: &[usize],
+        rows: &[u32],
         c: &[f64],
         v: &[f64],
         q: &mut [f64],
@@ -164,13 +175,7 @@ impl Design<'_> {
             .zip(rows.par_chunks(len))
             .zip(c.par_chunks(len));
         parts.for_each(|(((acc, qc), r), cc)| {
-            acc.fill(0.0);
-            for ((qk, &i), &ck) in qc.iter_mut().zip(r).zip(cc) {
-                let (idx, val) = self.row(i);
-                *qk = gather(idx, val, v) + v[self.dim];
-                scatter(idx, val, ck * *qk, acc);
-                acc[self.dim] += ck * *qk;
-            }
+            kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
         });
         reduce(out, spare);
     }
@@ -182,23 +187,6 @@ impl Design<'_> {
             self.add_row(i, 1.0, row.as_slice_mut().expect("standard layout"));
         }
         out
-    }
-}
-
-/// Σ_k val[k] · v[idx[k]].
-#[inline(always)]
-fn gather(idx: &[u32], val: &[f64], v: &[f64]) -> f64 {
-    // SAFETY: column indices of a `Csr` are below its width `dim` (checked by `Csr::new` and
-    // kept by every constructor) and every caller asserts v.len() == dim + 1.
-    idx.iter().zip(val).map(|(&j, &x)| x * unsafe { *v.get_unchecked(j as usize) }).sum()
-}
-
-/// acc[idx[k]] += scale · val[k].
-#[inline(always)]
-fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
-    for (&j, &x) in idx.iter().zip(val) {
-        // SAFETY: as in `gather`, with acc.len() == dim + 1 asserted by every caller.
-        unsafe { *acc.get_unchecked_mut(j as usize) += x * scale };
     }
 }
 
@@ -267,12 +255,12 @@ mod tests {
         let a = example();
         let x = with_bias(&[&a]).unwrap();
         let dense = x.to_dense();
-        let rows = [2, 0, 2];
+        let rows = [2u32, 0, 2];
         let v = [1.0, -2.0, 0.5, 0.25];
         let mut out = [0.0; 3];
         x.mul_vec_rows(&rows, &v, &mut out);
         for (k, &i) in rows.iter().enumerate() {
-            assert_eq!(out[k], dense.row(i).dot(&Array1::from(v.to_vec())));
+            assert_eq!(out[k], dense.row(i as usize).dot(&Array1::from(v.to_vec())));
         }
         let (mut t, mut spare) = ([9.0; 4], Vec::new());
         x.t_mul_vec_rows(&rows, &v[..3], &mut t, &mut spare);
@@ -311,7 +299,7 @@ mod tests {
         }
         let f = Features::Sparse(Csr::new(d, indptr, indices, values).unwrap());
         let x = with_bias(&[&f]).unwrap();
-        let rows: Vec<usize> = (0..n).filter(|i| i % 5 != 1).collect();
+        let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 1).collect();
         let c: Vec<f64> = rows.iter().map(|_| rng.random_range(0.0..2.0)).collect();
         let v: Vec<f64> = (0..=d).map(|_| rng.random_range(-1.0..1.0)).collect();
         let run = |threads: usize| {
@@ -333,6 +321,7 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         let dense = x.to_dense();
+        let rows: Vec<usize> = rows.iter().map(|&i| i as usize).collect();
         let sub = dense.select(ndarray::Axis(0), &rows);
         let expect = sub.t().dot(&(&Array1::from(c.clone()) * &sub.dot(&Array1::from(v.clone()))));
         assert!(one.1.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-9));

@@ -8,8 +8,8 @@
 /// costs only.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Examples {
-    /// Rows of the listed examples.
-    pub row: Vec<usize>,
+    /// Rows of the listed examples (a design has fewer than 2³² rows).
+    pub row: Vec<u32>,
     /// Labels of the listed examples.
     pub y: Vec<f64>,
     /// Costs of the listed examples, then of each paired row's +1 and −1 examples.
@@ -17,10 +17,21 @@ pub struct Examples {
 }
 
 impl Examples {
+    /// No example yet, with room for `listed` listed examples and `costs` costs in all (listed
+    /// and paired), so that pushing them allocates nothing more.
+    pub fn with_capacity(listed: usize, costs: usize) -> Self {
+        Examples {
+            row: Vec::with_capacity(listed),
+            y: Vec::with_capacity(listed),
+            c: Vec::with_capacity(costs),
+        }
+    }
+
     /// Appends one listed example (rows in nondecreasing order, before any paired row).
     pub fn push(&mut self, row: usize, y: f64, c: f64) {
         debug_assert_eq!(self.c.len(), self.row.len(), "listed examples come before paired rows");
-        self.row.push(row);
+        debug_assert!(u32::try_from(row).is_ok(), "design rows are below 2^32");
+        self.row.push(row as u32);
         self.y.push(y);
         self.c.push(c);
     }
@@ -45,21 +56,22 @@ impl Examples {
     #[inline]
     pub fn get(&self, k: usize) -> (usize, f64, f64) {
         match self.row.get(k) {
-            Some(&i) => (i, self.y[k], self.c[k]),
+            Some(&i) => (i as usize, self.y[k], self.c[k]),
             None => self.paired(k - self.row.len(), self.c[k]),
         }
     }
 
     /// Row, label and cost of every example, in order.
     pub fn iter(&self) -> impl Iterator<Item = (usize, f64, f64)> + '_ {
-        let listed = self.row.iter().zip(&self.y).zip(&self.c).map(|((&i, &y), &c)| (i, y, c));
+        let listed =
+            self.row.iter().zip(&self.y).zip(&self.c).map(|((&i, &y), &c)| (i as usize, y, c));
         listed.chain(self.c[self.row.len()..].iter().enumerate().map(|(p, &c)| self.paired(p, c)))
     }
 
     /// Paired example `p` (counted from the first pair) with cost `c`.
     #[inline]
     fn paired(&self, p: usize, c: f64) -> (usize, f64, f64) {
-        let first = self.row.last().map_or(0, |r| r + 1);
+        let first = self.row.last().map_or(0, |&r| r as usize + 1);
         (first + p / 2, if p.is_multiple_of(2) { 1.0 } else { -1.0 }, c)
     }
 

@@ -78,9 +78,9 @@ impl Svmlin {
         let mut w = vec![0.0; x.ncols()];
         let (r, details) = match p.kind {
             Kind::Rls => {
-                let sub =
-                    Subset { rows: (0..l).collect(), target: y_l.to_vec(), cost: vec![1.0; l] };
-                let mut o = vec![0.0; l];
+                let rows = (0..l as u32).collect();
+                let sub = Subset { rows, target: y_l.to_vec(), cost: vec![1.0; l] };
+                // From w = 0, whose outputs are 0.
                 let rep = cgls(
                     &x,
                     &sub,
@@ -88,13 +88,13 @@ impl Svmlin {
                     mfn_opts.epsilon,
                     mfn_opts.max_cg,
                     &mut w,
-                    &mut o,
+                    |_| 0.0,
                     &mut CglsWork::default(),
                 );
                 (None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
             }
             Kind::Svm => {
-                let mut ex = Examples::default();
+                let mut ex = Examples::with_capacity(l, l);
                 for (i, &y) in y_l.iter().enumerate() {
                     ex.push(i, y, 1.0);
                 }

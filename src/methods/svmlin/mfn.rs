@@ -53,7 +53,6 @@ pub struct MfnWork {
     o: Vec<f64>,
     o_bar: Vec<f64>,
     w_bar: Vec<f64>,
-    o_sub: Vec<f64>,
     active: Subset,
     cg: CglsWork,
     breaks: Vec<(f64, usize)>,
@@ -91,8 +90,7 @@ pub fn mfn(
         active_subset(ex, &work.o, &mut work.active);
         work.w_bar.clear();
         work.w_bar.extend_from_slice(w);
-        work.o_sub.clear();
-        work.o_sub.extend(work.active.rows.iter().map(|&i| work.o[i]));
+        let (o, rows) = (&work.o, &work.active.rows);
         let rep = cgls(
             x,
             &work.active,
@@ -100,7 +98,7 @@ pub fn mfn(
             epsilon,
             cg_cap,
             &mut work.w_bar,
-            &mut work.o_sub,
+            |k| o[rows[k] as usize],
             &mut work.cg,
         );
         cg_iterations += rep.iterations;
@@ -137,10 +135,12 @@ pub fn mfn(
 /// touched once per mat-vec.
 fn active_subset(ex: &Examples, o: &[f64], sub: &mut Subset) {
     sub.clear();
+    sub.reserve_exact(o.len());
     for (i, y, c) in ex.iter() {
         if c <= 0.0 || y * o[i] >= 1.0 {
             continue;
         }
+        let i = i as u32;
         if sub.rows.last() == Some(&i) {
             let last = sub.rows.len() - 1;
             sub.cost[last] += c;

@@ -9,6 +9,7 @@ mod design;
 mod examples;
 mod family;
 mod fit;
+mod kernels;
 mod line_search;
 mod mfn;
 mod p_step;

@@ -59,7 +59,7 @@ pub fn tsvm(
     let mut work = MfnWork::default();
     let mut report = TsvmReport::default();
     let mut w = vec![0.0; x.ncols()];
-    let mut ex = Examples::default();
+    let mut ex = Examples::with_capacity(l + u, l + u);
     for (i, &y) in y_l.iter().enumerate() {
         ex.push(i, y, 1.0 / l as f64);
     }
@@ -101,11 +101,12 @@ pub fn tsvm(
 
 /// +1 for the `positives` largest outputs, −1 for the rest (ties broken by index).
 pub fn initial_labels(o: &[f64], positives: usize) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..o.len()).collect();
-    order.sort_by(|&a, &b| o[b].total_cmp(&o[a]).then(a.cmp(&b)));
+    let at = |j: u32| o[j as usize];
+    let mut order: Vec<u32> = (0..o.len() as u32).collect();
+    order.sort_by(|&a, &b| at(b).total_cmp(&at(a)).then(a.cmp(&b)));
     let mut labels = vec![-1.0; o.len()];
     for &j in order.iter().take(positives) {
-        labels[j] = 1.0;
+        labels[j as usize] = 1.0;
     }
     labels
 }
@@ -117,24 +118,25 @@ pub fn switch_labels(
     o: &[f64],
     y: &mut [f64],
     max_pairs: usize,
-    pos: &mut Vec<usize>,
-    neg: &mut Vec<usize>,
+    pos: &mut Vec<u32>,
+    neg: &mut Vec<u32>,
 ) -> usize {
     pos.clear();
     neg.clear();
-    for (j, (&oj, &yj)) in o.iter().zip(y.iter()).enumerate() {
+    for (j, (&oj, &yj)) in (0u32..).zip(o.iter().zip(y.iter())) {
         if yj > 0.0 && oj < 1.0 {
             pos.push(j);
         } else if yj < 0.0 && -oj < 1.0 {
             neg.push(j);
         }
     }
-    pos.sort_by(|&a, &b| o[a].total_cmp(&o[b]));
-    neg.sort_by(|&a, &b| o[b].total_cmp(&o[a]));
+    let at = |j: u32| o[j as usize];
+    pos.sort_by(|&a, &b| at(a).total_cmp(&at(b)));
+    neg.sort_by(|&a, &b| at(b).total_cmp(&at(a)));
     let mut s = 0;
-    while s < max_pairs && s < pos.len() && s < neg.len() && o[pos[s]] < o[neg[s]] {
-        y[pos[s]] = -1.0;
-        y[neg[s]] = 1.0;
+    while s < max_pairs && s < pos.len() && s < neg.len() && at(pos[s]) < at(neg[s]) {
+        y[pos[s] as usize] = -1.0;
+        y[neg[s] as usize] = 1.0;
         s += 1;
     }
     s
