@@ -35,11 +35,6 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
     if all.is_empty() || all.iter().any(|&(n, t)| !(n > 0.0 && t > 0.0)) {
         return Err(Error::Report("scaling plot needs positive sizes and times".into()));
     }
-    let range = |f: fn(&(f64, f64)) -> f64| {
-        let lo = all.iter().map(f).fold(f64::INFINITY, f64::min);
-        let hi = all.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
-        (lo / 1.5)..(hi * 1.5)
-    };
     // The legend outside the plot: per method its colour, dots and fitted line, and slope.
     let entries: Vec<Entry> = (p.series.iter().enumerate())
         .map(|(k, s)| Entry {
@@ -57,7 +52,10 @@ pub fn scaling_plot(p: &ScalingPlot, path: &Path) -> Result<()> {
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(range(|p| p.0).log_scale(), range(|p| p.1).log_scale())
+        .build_cartesian_2d(
+            span(all.iter().map(|q| q.0)).log_scale(),
+            span(all.iter().map(|q| q.1)).log_scale(),
+        )
         .map_err(|e| fail(&e))?;
     chart
         .configure_mesh()
@@ -108,12 +106,21 @@ pub fn scale_figure(p: &ScaleFigure, path: &Path) -> Result<()> {
     if time.is_empty() || time.iter().chain(&memory).any(|&(n, v)| !(n > 0.0 && v > 0.0)) {
         return Err(Error::Report("scale figure needs positive sizes, times and memory".into()));
     }
-    let widest = p.series.iter().map(|s| super::surface::extent(&s.name, 14.0).0).max();
-    let side = (widest.unwrap_or(0) as u32 + 80).clamp(160, 520);
-    let size = (1400 + side, 600);
-    let (root, plot) = super::canvas(path, size, &p.stamp)?;
+    let entries: Vec<Entry> = (p.series.iter().enumerate())
+        .map(|(k, s)| {
+            let (colour, marker) = style::look(k);
+            Entry {
+                label: s.name.clone(),
+                colour: Some(colour),
+                marker: Some(marker),
+                dash: Some(None),
+            }
+        })
+        .collect();
+    let side = style::legend_width(&entries);
+    let (root, plot) = super::canvas(path, (1400 + side, 600), &p.stamp)?;
     let plot = plot.titled(&p.title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
-    let (body, legend) = plot.split_horizontally(size.0 - side);
+    let body = style::beside(&plot, side, 40, &entries)?;
     let (left, right) = body.split_horizontally(700);
     let xs = |v: &[(f64, f64)]| span(v.iter().map(|q| q.0));
     let panels = [
@@ -149,21 +156,6 @@ pub fn scale_figure(p: &ScaleFigure, path: &Path) -> Result<()> {
             .map_err(|e| fail(&e))?;
         }
     }
-    let entries: Vec<super::style::Entry> = p
-        .series
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            let (colour, marker) = super::style::look(k);
-            super::style::Entry {
-                label: s.name.clone(),
-                colour: Some(colour),
-                marker: Some(marker),
-                dash: Some(None),
-            }
-        })
-        .collect();
-    super::style::legend(&legend.margin(40, 0, 4, 0), &entries)?;
     root.present().map_err(|e| fail(&e))
 }
 
