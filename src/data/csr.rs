@@ -1,6 +1,6 @@
 //! Compressed sparse row matrices: the storage of sparse datasets, with mat-vecs linear in
 //! the number of non-zeros. Row selections share the stored entries of the matrix they
-//! come from (a split of a dataset costs two words per row, not a copy of its entries).
+//! come from (a split of a dataset costs one u32 per row, not a copy of its entries).
 
 use std::sync::Arc;
 
@@ -8,14 +8,15 @@ use ndarray::{Array2, ArrayView1, ArrayViewMut1};
 
 use crate::error::{Error, Result};
 
-/// A CSR matrix: row `i` holds the column indices `indices[spans[i].0..spans[i].1]`
-/// (strictly increasing) with `values` alongside; the entry arrays may be shared with the
-/// matrices the rows were selected from or into.
+/// A CSR matrix: row `i` is row `r = rows[i]` of the storage, the column indices
+/// `indices[indptr[r]..indptr[r + 1]]` (strictly increasing) with `values` alongside; the
+/// storage may be shared with the matrices the rows were selected from or into.
 #[derive(Debug, Clone)]
 pub struct Csr {
     n_cols: usize,
-    spans: Vec<(usize, usize)>,
+    rows: Vec<u32>,
     nnz: usize,
+    indptr: Arc<Vec<usize>>,
     indices: Arc<Vec<u32>>,
     values: Arc<Vec<f64>>,
 }
@@ -39,6 +40,9 @@ impl Csr {
         values: Vec<f64>,
     ) -> Result<Self> {
         let bad = |m: String| Err(Error::Data(format!("invalid CSR matrix: {m}")));
+        if indptr.len() > u32::MAX as usize {
+            return bad(format!("{} rows (at most 2³² − 1)", indptr.len() - 1));
+        }
         if indptr.first() != Some(&0)
             || indptr.last() != Some(&indices.len())
             || indices.len() != values.len()
@@ -64,34 +68,50 @@ impl Csr {
         if let Some(p) = values.iter().position(|v| !v.is_finite()) {
             return bad(format!("non-finite value at position {p}"));
         }
-        Ok(Csr::from_parts(n_cols, &indptr, indices, values))
+        Ok(Csr::from_parts(n_cols, indptr, indices, values))
     }
 
-    /// The matrix of checked CSR arrays.
-    fn from_parts(n_cols: usize, indptr: &[usize], indices: Vec<u32>, values: Vec<f64>) -> Csr {
+    /// The matrix of checked CSR arrays (fewer than 2³² rows).
+    fn from_parts(n_cols: usize, indptr: Vec<usize>, indices: Vec<u32>, values: Vec<f64>) -> Csr {
         Csr {
             n_cols,
-            spans: indptr.windows(2).map(|w| (w[0], w[1])).collect(),
+            rows: (0..indptr.len() as u32 - 1).collect(),
             nnz: indices.len(),
+            indptr: Arc::new(indptr),
             indices: Arc::new(indices),
             values: Arc::new(values),
         }
     }
 
-    /// The same storage with other rows.
-    fn with_spans(&self, spans: Vec<(usize, usize)>) -> Csr {
+    /// The same storage with other rows (storage row ids).
+    fn with_rows(&self, rows: Vec<u32>) -> Csr {
+        let span = |&r: &u32| self.indptr[r as usize + 1] - self.indptr[r as usize];
         Csr {
             n_cols: self.n_cols,
-            nnz: spans.iter().map(|s| s.1 - s.0).sum(),
-            spans,
+            nnz: rows.iter().map(span).sum(),
+            rows,
+            indptr: Arc::clone(&self.indptr),
             indices: Arc::clone(&self.indices),
             values: Arc::clone(&self.values),
         }
     }
 
+    /// The storage range of row `i`.
+    fn span(&self, i: usize) -> (usize, usize) {
+        let r = self.rows[i] as usize;
+        (self.indptr[r], self.indptr[r + 1])
+    }
+
+    /// Whether these storage arrays are shared with `other`'s.
+    fn same_storage(&self, other: &Csr) -> bool {
+        Arc::ptr_eq(&self.indptr, &other.indptr)
+            && Arc::ptr_eq(&self.indices, &other.indices)
+            && Arc::ptr_eq(&self.values, &other.values)
+    }
+
     /// Number of rows.
     pub fn nrows(&self) -> usize {
-        self.spans.len()
+        self.rows.len()
     }
 
     /// Number of columns.
@@ -106,7 +126,7 @@ impl Csr {
 
     /// Column indices and values of row `i`.
     pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
-        let (a, b) = self.spans[i];
+        let (a, b) = self.span(i);
         (&self.indices[a..b], &self.values[a..b])
     }
 
@@ -120,13 +140,13 @@ impl Csr {
 
     /// The rows `rows` (in that order), sharing this matrix's entries.
     pub fn select_rows(&self, rows: &[usize]) -> Csr {
-        self.with_spans(rows.iter().map(|&r| self.spans[r]).collect())
+        self.with_rows(rows.iter().map(|&r| self.rows[r]).collect())
     }
 
     /// Rows `..at` and rows `at..` of the matrix it consumes, sharing its entries.
     pub fn split_rows(self, at: usize) -> (Csr, Csr) {
         let at = at.min(self.nrows());
-        (self.with_spans(self.spans[..at].to_vec()), self.with_spans(self.spans[at..].to_vec()))
+        (self.with_rows(self.rows[..at].to_vec()), self.with_rows(self.rows[at..].to_vec()))
     }
 
     /// The rows of `blocks` stacked in order; all blocks must have `n_cols` columns. Blocks
@@ -138,12 +158,8 @@ impl Csr {
                 b.n_cols
             )));
         }
-        if let Some(first) = blocks.first().filter(|f| {
-            blocks
-                .iter()
-                .all(|b| Arc::ptr_eq(&b.indices, &f.indices) && Arc::ptr_eq(&b.values, &f.values))
-        }) {
-            return Ok(first.with_spans(blocks.iter().flat_map(|b| b.spans.clone()).collect()));
+        if let Some(first) = blocks.first().filter(|f| blocks.iter().all(|b| b.same_storage(f))) {
+            return Ok(first.with_rows(blocks.iter().flat_map(|b| b.rows.clone()).collect()));
         }
         let mut indptr = vec![0];
         let (mut indices, mut values) = (Vec::new(), Vec::new());
@@ -155,7 +171,13 @@ impl Csr {
                 indptr.push(indices.len());
             }
         }
-        Ok(Csr::from_parts(n_cols, &indptr, indices, values))
+        if indptr.len() > u32::MAX as usize {
+            return Err(Error::Data(format!(
+                "{} stacked rows (at most 2³² − 1)",
+                indptr.len() - 1
+            )));
+        }
+        Ok(Csr::from_parts(n_cols, indptr, indices, values))
     }
 
     /// Bytes of the matrix in plain CSR form (row pointers, column indices and values of
@@ -169,15 +191,14 @@ impl Csr {
     /// the matrix first gets storage of its own unless it is the only holder of its entries,
     /// laid out once in row order.
     pub fn map_values(&mut self, mut f: impl FnMut(usize, usize, f64) -> f64) {
-        let in_order = self.spans.first().is_none_or(|s| s.0 == 0)
-            && self.spans.windows(2).all(|w| w[0].1 == w[1].0)
-            && self.nnz == self.values.len();
+        let in_order = self.rows.iter().enumerate().all(|(i, &r)| r as usize == i)
+            && self.rows.len() + 1 == self.indptr.len();
         if !in_order || Arc::strong_count(&self.values) > 1 {
             *self = self.first_columns(self.n_cols);
         }
         let values = Arc::make_mut(&mut self.values);
-        for (i, &(a, b)) in self.spans.iter().enumerate() {
-            for k in a..b {
+        for (i, w) in self.indptr.windows(2).enumerate() {
+            for k in w[0]..w[1] {
                 values[k] = f(i, self.indices[k] as usize, values[k]);
             }
         }
@@ -196,7 +217,7 @@ impl Csr {
             values.extend_from_slice(&val[..keep]);
             indptr.push(indices.len());
         }
-        Csr::from_parts(n_cols, &indptr, indices, values)
+        Csr::from_parts(n_cols, indptr, indices, values)
     }
 
     /// A dense copy.
@@ -254,6 +275,7 @@ mod tests {
         assert!(Arc::ptr_eq(&picked.values, &a.values));
         assert_eq!(picked.nnz(), 4);
         assert_eq!(picked.size_bytes(), 4 * 8 + 4 * 12);
+        assert!(picked.same_storage(&a));
         let (head, tail) = picked.clone().split_rows(1);
         let stacked = Csr::vstack(3, &[&head, &tail]).unwrap();
         assert!(Arc::ptr_eq(&stacked.values, &a.values));
