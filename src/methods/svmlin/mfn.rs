@@ -67,9 +67,12 @@ impl MfnWork {
 
 /// Runs MFN from `w` (updated in place; all zeros for a cold start).
 ///
-/// Unlike the public release, the tolerance always moves from the coarse to the final one
-/// within this call: a stage that ends on an iteration cap does not leave the thresholds
-/// at the coarse value for later calls.
+/// A cold start converges first at the coarse tolerance, then at the final one; a warm start
+/// (w ≠ 0: TSVM's and DA's retrainings) runs at the final tolerance from its first step, as
+/// the public release's seeded calls do (`ini = 1`), which skips a coarse step whose CGLS
+/// usually stops at once and still costs three passes over the rows. Unlike the public
+/// release, a stage that ends on an iteration cap does not leave the thresholds at the
+/// coarse value for later calls.
 pub fn mfn(
     x: &Design,
     ex: &Examples,
@@ -83,8 +86,9 @@ pub fn mfn(
     work.o_bar.resize(n, 0.0);
     x.mul_vec(w, &mut work.o);
     let mut f = objective(lambda, w, ex, &work.o);
-    let mut epsilon = opts.coarse_epsilon;
-    let mut cg_cap = if w.iter().all(|v| *v == 0.0) { opts.first_cg } else { opts.max_cg };
+    let cold = w.iter().all(|v| *v == 0.0);
+    let mut epsilon = if cold { opts.coarse_epsilon } else { opts.epsilon };
+    let mut cg_cap = if cold { opts.first_cg } else { opts.max_cg };
     let mut cg_iterations = 0;
     for step in 1..=opts.max_newton {
         active_subset(ex, &work.o, &mut work.active);
