@@ -108,7 +108,7 @@ impl Adam {
         let lr = self.learning_rate / (1.0 - work.c1);
         let root_c2 = (1.0 - work.c2).sqrt();
         widest(Step { adam: self, omega: &mut *omega, work: &mut *work, lr, root_c2 });
-        if t % Self::WINDOW == 0 {
+        if t.is_multiple_of(Self::WINDOW) {
             work.sum /= Self::WINDOW as f64;
             let moved = Zip::from(&work.sum)
                 .and(&work.previous)
