@@ -138,6 +138,17 @@ impl Training {
     /// rows in turn (the split's rows are in random order), scaled by n_u/|block|. All `f`
     /// share their data and unlabeled term.
     pub fn run_all(&self, runs: &mut [(Objective, &mut Array1<f64>, &mut Workspace)]) -> Vec<Run> {
+        let Some(first) = runs.first() else { return Vec::new() };
+        let n_u = first.0.data.x_u.nrows();
+        if first.0.unlabeled == Unlabeled::QuadraticMargin || self.batch >= n_u {
+            // Full batch: nothing to share (lockstep measured ~10 % slower with C_u ω).
+            return runs.iter_mut().flat_map(|r| self.lockstep(std::slice::from_mut(r))).collect();
+        }
+        self.lockstep(runs)
+    }
+
+    /// [`Training::run_all`] with every run in lockstep.
+    fn lockstep(&self, runs: &mut [(Objective, &mut Array1<f64>, &mut Workspace)]) -> Vec<Run> {
         let mut ended: Vec<Option<Run>> = vec![None; runs.len()];
         let Some(first) = runs.first() else { return Vec::new() };
         let x_u = first.0.data.x_u;

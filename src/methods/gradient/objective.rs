@@ -128,12 +128,12 @@ impl Objective<'_> {
     fn exact<const VALUE: bool>(&self, w: ArrayView1<f64>, g: &mut [f64]) -> f64 {
         let Inputs { x_l, y_l, c_u, scale, .. } = self.data;
         let (al, au) = (self.alpha_l, self.alpha_u);
-        for (g, &w) in g.iter_mut().zip(&w) {
+        let w_std = w.as_standard_layout();
+        let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
+        for (g, &w) in g.iter_mut().zip(ws) {
             *g = w * (2.0 * self.lambda);
         }
         let mut value = if VALUE { self.lambda * w.dot(&w) } else { 0.0 };
-        let w_std = w.as_standard_layout();
-        let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
         row_pass(x_l, ws, g, |i, dot| {
             let (y, m) = (y_l[i], scale * dot);
             let d = match VALUE {
