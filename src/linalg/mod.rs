@@ -14,6 +14,6 @@ mod view;
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
-pub use row_pass::row_pass;
+pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, clear_upper_simd, widest};
 pub use view::{to_array1, to_array2, view};

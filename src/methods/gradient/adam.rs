@@ -25,21 +25,33 @@ pub struct Run {
     pub converged: bool,
 }
 
-/// Buffers of one dimension, reused across runs (moments are reset by each run).
+/// Buffers of one dimension and the state of one run, reused across runs (reset by each).
 #[derive(Debug, Clone)]
 pub struct Workspace {
-    grad: Array1<f64>,
+    /// The gradient at the current ω, written by the caller before each [`Adam::update`].
+    pub(super) grad: Array1<f64>,
     m: Array1<f64>,
     v: Array1<f64>,
     sum: Array1<f64>,
     previous: Array1<f64>,
+    /// β₁ᵗ and β₂ᵗ, as running products.
+    c1: f64,
+    c2: f64,
 }
 
 impl Workspace {
     /// Buffers for `dim` parameters.
     pub fn new(dim: usize) -> Self {
         let z = Array1::zeros(dim);
-        Workspace { grad: z.clone(), m: z.clone(), v: z.clone(), sum: z.clone(), previous: z }
+        Workspace {
+            grad: z.clone(),
+            m: z.clone(),
+            v: z.clone(),
+            sum: z.clone(),
+            previous: z,
+            c1: 1.0,
+            c2: 1.0,
+        }
     }
 }
 
@@ -65,31 +77,50 @@ impl Adam {
         work: &mut Workspace,
         mut grad: impl FnMut(ArrayView1<f64>, &mut Array1<f64>),
     ) -> Run {
-        work.m.fill(0.0);
-        work.v.fill(0.0);
-        work.sum.fill(0.0);
-        let (mut c1, mut c2) = (1.0, 1.0);
+        self.reset(work);
         for t in 1..=self.max_iterations {
             grad(omega.view(), &mut work.grad);
-            c1 *= Self::BETA1;
-            c2 *= Self::BETA2;
-            let lr = self.learning_rate / (1.0 - c1);
-            let root_c2 = (1.0 - c2).sqrt();
-            widest(Step { adam: self, omega: &mut *omega, work: &mut *work, lr, root_c2 });
-            if t % Self::WINDOW == 0 {
-                work.sum /= Self::WINDOW as f64;
-                let moved = Zip::from(&work.sum)
-                    .and(&work.previous)
-                    .fold(0.0, |s, a, b| s + (a - b) * (a - b))
-                    .sqrt();
-                if t > Self::WINDOW && moved <= self.tolerance * work.sum.dot(&work.sum).sqrt() {
-                    return Run { iterations: t, converged: true };
-                }
-                std::mem::swap(&mut work.previous, &mut work.sum);
-                work.sum.fill(0.0);
+            if let Some(run) = self.update(t, omega, work) {
+                return run;
             }
         }
         Run { iterations: self.max_iterations, converged: false }
+    }
+
+    /// Starts a run: zero moments and window sum.
+    pub(super) fn reset(&self, work: &mut Workspace) {
+        work.m.fill(0.0);
+        work.v.fill(0.0);
+        work.sum.fill(0.0);
+        (work.c1, work.c2) = (1.0, 1.0);
+    }
+
+    /// Iteration `t` (from 1, after [`Adam::reset`]) from the gradient in `work.grad`: the
+    /// step of ω, then the stopping rule; `Some` when the run ends here (converged or at the cap).
+    pub(super) fn update(
+        &self,
+        t: usize,
+        omega: &mut Array1<f64>,
+        work: &mut Workspace,
+    ) -> Option<Run> {
+        work.c1 *= Self::BETA1;
+        work.c2 *= Self::BETA2;
+        let lr = self.learning_rate / (1.0 - work.c1);
+        let root_c2 = (1.0 - work.c2).sqrt();
+        widest(Step { adam: self, omega: &mut *omega, work: &mut *work, lr, root_c2 });
+        if t.is_multiple_of(Self::WINDOW) {
+            work.sum /= Self::WINDOW as f64;
+            let moved = Zip::from(&work.sum)
+                .and(&work.previous)
+                .fold(0.0, |s, a, b| s + (a - b) * (a - b))
+                .sqrt();
+            if t > Self::WINDOW && moved <= self.tolerance * work.sum.dot(&work.sum).sqrt() {
+                return Some(Run { iterations: t, converged: true });
+            }
+            std::mem::swap(&mut work.previous, &mut work.sum);
+            work.sum.fill(0.0);
+        }
+        (t >= self.max_iterations).then_some(Run { iterations: t, converged: false })
     }
 }
 

@@ -16,7 +16,7 @@ use faer::{Accum, MatMut, Par};
 use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
 
 use super::{Labeled, Unlabeled};
-use crate::linalg::{row_pass, view};
+use crate::linalg::{row_pass, row_pass_many, view};
 
 /// One split's training data as the objective reads them (QLDS's centred rows).
 #[derive(Debug, Clone, Copy)]
@@ -63,6 +63,40 @@ impl Objective<'_> {
         self.pass::<false>(w, grad, rows, weight);
     }
 
+    /// ∇J of each `fs[k]` (all of one split's data and unlabeled term) at `ws[k]` into
+    /// `grads[k]`, as [`Objective::grad_on`] of each would, bit for bit: each block of `rows`
+    /// is read once for all of them.
+    pub fn grads_on(
+        fs: &[&Objective],
+        ws: &[&[f64]],
+        grads: &mut [&mut [f64]],
+        rows: ArrayView2<f64>,
+        weight: f64,
+    ) {
+        let mut pass = Vec::with_capacity(fs.len());
+        for (k, (f, g)) in fs.iter().zip(grads.iter_mut()).enumerate() {
+            f.exact::<false>(ArrayView1::from(ws[k]), g);
+            if f.alpha_u != 0.0 && f.unlabeled == Unlabeled::SmoothAbsMargin {
+                pass.push(k);
+            }
+        }
+        if pass.is_empty() {
+            return;
+        }
+        let w: Vec<&[f64]> = pass.iter().map(|&k| ws[k]).collect();
+        let mut g: Vec<&mut [f64]> = grads
+            .iter_mut()
+            .enumerate()
+            .filter(|(k, _)| pass.contains(k))
+            .map(|(_, g)| &mut **g)
+            .collect();
+        let au: Vec<f64> = pass.iter().map(|&k| fs[k].alpha_u * weight).collect();
+        let (f, scale) = (fs[pass[0]], fs[pass[0]].data.scale);
+        row_pass_many(rows, &w, &mut g, |k, _, dot| {
+            au[k] * f.unlabeled.eval(scale * dot).1 * scale
+        });
+    }
+
     /// ∇J into `grad` on `rows` × `weight`, and J when `VALUE` (else 0).
     fn pass<const VALUE: bool>(
         &self,
@@ -71,14 +105,35 @@ impl Objective<'_> {
         rows: ArrayView2<f64>,
         weight: f64,
     ) -> f64 {
+        let g = grad.as_slice_mut().expect("an Array1 is contiguous");
+        let mut value = self.exact::<VALUE>(w, g);
+        if self.alpha_u != 0.0 && self.unlabeled == Unlabeled::SmoothAbsMargin {
+            let w_std = w.as_standard_layout();
+            let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
+            let (au, scale) = (self.alpha_u * weight, self.data.scale);
+            row_pass(rows, ws, g, |_, dot| {
+                let (h, d) = self.unlabeled.eval(scale * dot);
+                if VALUE {
+                    value += au * h;
+                }
+                au * d * scale
+            });
+        }
+        value
+    }
+
+    /// The terms computed exactly (all but the smooth absolute margin): `grad` = 2λω + the
+    /// labeled loss's gradient (− 2α_u C_uω with the quadratic margin), and their J when
+    /// `VALUE` (else 0).
+    fn exact<const VALUE: bool>(&self, w: ArrayView1<f64>, g: &mut [f64]) -> f64 {
         let Inputs { x_l, y_l, c_u, scale, .. } = self.data;
         let (al, au) = (self.alpha_l, self.alpha_u);
-        grad.assign(&w);
-        *grad *= 2.0 * self.lambda;
-        let mut value = if VALUE { self.lambda * w.dot(&w) } else { 0.0 };
         let w_std = w.as_standard_layout();
         let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
-        let g = grad.as_slice_mut().expect("an Array1 is contiguous");
+        for (g, &w) in g.iter_mut().zip(ws) {
+            *g = w * (2.0 * self.lambda);
+        }
+        let mut value = if VALUE { self.lambda * w.dot(&w) } else { 0.0 };
         row_pass(x_l, ws, g, |i, dot| {
             let (y, m) = (y_l[i], scale * dot);
             let d = match VALUE {
@@ -91,41 +146,30 @@ impl Objective<'_> {
             };
             al * d * scale
         });
-        if au == 0.0 {
-            return value;
-        }
-        match self.unlabeled {
-            Unlabeled::QuadraticMargin => {
-                // grad −= 2α_u C_u ω in one faer product (C_u symmetric: its transpose is a
-                // column-major view); the value's −α_u ωᵀC_uω is half the change of ω·grad.
-                let before = if VALUE { w.dot(&*grad) } else { 0.0 };
-                let d = grad.len();
-                let g = grad.as_slice_mut().expect("an Array1 is contiguous");
-                matmul(
-                    MatMut::from_column_major_slice_mut(g, d, 1),
-                    Accum::Add,
-                    view(&c_u.t()),
-                    view(&w.insert_axis(Axis(1))),
-                    -2.0 * au,
-                    Par::Seq,
-                );
-                if VALUE {
-                    value += (w.dot(&*grad) - before) / 2.0;
-                }
-            }
-            Unlabeled::SmoothAbsMargin => {
-                let au = au * weight;
-                row_pass(rows, ws, g, |_, dot| {
-                    let (h, d) = self.unlabeled.eval(scale * dot);
-                    if VALUE {
-                        value += au * h;
-                    }
-                    au * d * scale
-                });
+        if au != 0.0 && self.unlabeled == Unlabeled::QuadraticMargin {
+            // grad −= 2α_u C_u ω in one faer product (C_u symmetric: its transpose is a
+            // column-major view); the value's −α_u ωᵀC_uω is half the change of ω·grad.
+            let before = if VALUE { dot_slice(&w, g) } else { 0.0 };
+            let d = g.len();
+            matmul(
+                MatMut::from_column_major_slice_mut(g, d, 1),
+                Accum::Add,
+                view(&c_u.t()),
+                view(&w.insert_axis(Axis(1))),
+                -2.0 * au,
+                Par::Seq,
+            );
+            if VALUE {
+                value += (dot_slice(&w, g) - before) / 2.0;
             }
         }
         value
     }
+}
+
+/// ω·g as ndarray's `dot` of two vectors computes it.
+fn dot_slice(w: &ArrayView1<f64>, g: &[f64]) -> f64 {
+    w.dot(&ArrayView1::from(g))
 }
 
 /// Whether J is bounded below at (α_u, λ), given λ_max(C_u): always for the smooth absolute

@@ -267,3 +267,57 @@ fn configs_are_checked_with_file_and_line() {
         ok.replace("smooth_abs_margin", "quadratic_margin").replace("[0.0, 0.5]", "[2.5]");
     assert!(parse(&all_invalid).unwrap_err().to_string().contains("every grid point is invalid"));
 }
+
+#[test]
+fn lockstep_runs_are_bit_identical_to_runs_alone() {
+    // d = 13 leaves a tail after the 8-lane sums; 82 unlabeled rows in blocks of 16 leave a
+    // short last block.
+    let (d, p) = (13, problem(13, 5, 41, 8));
+    let (prep, c_u) = prepared(&p);
+    let top_u = prep.top_eig_unlabeled().unwrap();
+    let adam =
+        Adam { learning_rate: 1e-2, weight_decay: 1e-5, max_iterations: 700, tolerance: 1e-3 };
+    let train = Training { adam, batch: 16 };
+    let bits = |w: &Array1<f64>| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut lengths = Vec::new();
+    for (labeled, unlabeled) in LOSSES {
+        let fs = [0.0, 0.3, 1.0].map(|alpha_u| Objective {
+            data: data(&prep, &c_u),
+            labeled,
+            unlabeled,
+            alpha_l: 1.0,
+            alpha_u,
+            lambda: 1.5 * top_u,
+        });
+        let start = Array1::from_shape_fn(d, |j| 0.01 * j as f64);
+        // Each run alone: Adam::minimise over grad_on, on the same blocks.
+        let alone: Vec<(Array1<f64>, Run)> = fs
+            .iter()
+            .map(|f| {
+                let (x_u, mut w, mut at) = (f.data.x_u, start.clone(), 0);
+                let n_u = x_u.nrows();
+                let run = adam.minimise(&mut w, &mut Workspace::new(d), |w, g| {
+                    if unlabeled == Unlabeled::QuadraticMargin {
+                        return f.grad_on(w, g, x_u, 1.0);
+                    }
+                    let end = (at + 16).min(n_u);
+                    let weight = n_u as f64 / (end - at) as f64;
+                    f.grad_on(w, g, x_u.slice(ndarray::s![at..end, ..]), weight);
+                    at = if end == n_u { 0 } else { end };
+                });
+                (w, run)
+            })
+            .collect();
+        let (mut omegas, mut works) = (vec![start.clone(); 3], vec![Workspace::new(d); 3]);
+        let mut runs: Vec<_> =
+            fs.iter().zip(&mut omegas).zip(&mut works).map(|((f, w), k)| (*f, w, k)).collect();
+        let got = train.run_all(&mut runs);
+        for k in 0..3 {
+            assert_eq!(got[k], alone[k].1, "{labeled:?} {unlabeled:?} run {k}");
+            assert_eq!(bits(&omegas[k]), bits(&alone[k].0), "{labeled:?} {unlabeled:?} ω {k}");
+        }
+        lengths.extend(got.iter().map(|r| r.iterations));
+    }
+    // Runs stop at different iterations, so runs drop out of the lockstep at different times.
+    assert!(lengths.iter().any(|&n| n != lengths[0]), "{lengths:?}");
+}
