@@ -11,9 +11,9 @@ use crate::methods::graph::prepared::{Prepared, mat_vec};
 /// Scores f on all N points.
 pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let n = prep.n_labeled;
-    let low_rank = prep.gram.factor().map(|z| z.as_ref().subrows(0, n));
-    let k_ll = match low_rank {
-        Some(zl) => zl * zl.transpose(),
+    let factor = prep.gram.factor();
+    let k_ll = match factor {
+        Some(z) => z.as_ref().subrows(0, n) * z.as_ref().subrows(0, n).transpose(),
         None => prep.gram.dense()?.as_ref().submatrix(0, 0, n, n).to_owned(),
     };
     let a = Mat::from_fn(n, n, |i, j| p.eta * k_ll[(i, j)] + if i == j { p.lambda } else { 0.0 });
@@ -21,13 +21,13 @@ pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     spd_solve(a.as_ref(), &mut alpha, "RLS system ηK_ll + λI")?;
     let alpha: Vec<f64> = (0..n).map(|i| alpha[(i, 0)]).collect();
     let mut f = vec![0.0; prep.n()];
-    match (low_rank, prep.gram.factor()) {
-        (Some(zl), Some(z)) => {
+    match factor {
+        Some(z) => {
             let mut t = vec![0.0; z.ncols()];
-            mat_vec(zl.transpose(), &alpha, &mut t);
+            mat_vec(z.as_ref().subrows(0, n).transpose(), &alpha, &mut t);
             mat_vec(z.as_ref(), &t, &mut f);
         }
-        _ => mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f),
+        None => mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f),
     }
     Ok(f)
 }

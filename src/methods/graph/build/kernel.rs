@@ -4,7 +4,7 @@
 use faer::Mat;
 use ndarray::ArrayView2;
 
-use super::distances::{row_norms, sq_distances_block};
+use super::distances::{exponentiate, median_width, row_norms, sq_distances_block};
 use crate::error::{Error, Result};
 
 /// K_ij = exp(−‖x_i − x_j‖² / (2 s²)) with s = `scale` × the median pairwise distance.
@@ -72,7 +72,8 @@ impl RbfKernel {
     /// Nyström factor when `rank` is set.
     pub fn gram(&self, x: ArrayView2<f64>) -> Result<Gram> {
         if let Some(m) = self.rank {
-            return super::nystrom::factor(x, self.scale, m);
+            let (z, width) = super::nystrom::factor(x, self.scale, m)?;
+            return Ok(Gram { k: KernelMatrix::LowRank(z), width });
         }
         let n = x.nrows();
         let mut k = Mat::zeros(n, n);
@@ -80,34 +81,6 @@ impl RbfKernel {
         let width = median_width(&k, self.scale)?;
         exponentiate(&mut k, width);
         Ok(Gram { k: KernelMatrix::Dense(k), width })
-    }
-}
-
-/// `scale` × the median of the distances in the strict upper triangle of the squared
-/// distances `d` (square).
-pub(super) fn median_width(d: &Mat<f64>, scale: f64) -> Result<f64> {
-    let n = d.nrows();
-    let mut upper: Vec<f64> =
-        (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).map(|(i, j)| d[(i, j)]).collect();
-    if upper.is_empty() {
-        return Err(Error::Data("RBF kernel width needs at least two points".into()));
-    }
-    let mid = upper.len() / 2;
-    let (_, median, _) = upper.select_nth_unstable_by(mid, f64::total_cmp);
-    let width = scale * median.sqrt();
-    if !(width > 0.0 && width.is_finite()) {
-        return Err(Error::Data(format!("RBF kernel width {width} (all points equal?)")));
-    }
-    Ok(width)
-}
-
-/// Squared distances to exp(−d / (2 s²)) in place.
-pub(super) fn exponentiate(d: &mut Mat<f64>, width: f64) {
-    let inv = 1.0 / (2.0 * width * width);
-    for j in 0..d.ncols() {
-        for i in 0..d.nrows() {
-            d[(i, j)] = (-d[(i, j)] * inv).exp();
-        }
     }
 }
 
@@ -127,5 +100,8 @@ mod tests {
         assert_eq!(g[(1, 1)], 1.0);
         assert_eq!(g[(0, 1)], g[(1, 0)]);
         assert!(RbfKernel::default().gram(array![[1.0], [1.0]].view()).is_err());
+        let low = RbfKernel { scale: 1.5, rank: Some(2) }.gram(x.view()).unwrap();
+        assert_eq!((low.n(), low.factor().map(|z| z.ncols())), (3, Some(2)));
+        assert!(matches!(low.dense(), Err(Error::Param { param: "kernel_rank", .. })));
     }
 }

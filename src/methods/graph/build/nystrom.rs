@@ -8,8 +8,7 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
 use ndarray::{Array1, ArrayView2, Axis};
 
-use super::distances::row_norms;
-use super::kernel::{Gram, KernelMatrix, exponentiate, median_width};
+use super::distances::{exponentiate, median_width, row_norms};
 use crate::error::{Error, Result};
 use crate::linalg::{sym_eigen, view};
 
@@ -23,9 +22,9 @@ pub fn landmarks(n: usize, m: usize) -> Vec<usize> {
     (0..m).map(|j| j * n / m).collect()
 }
 
-/// Z (N × r) of the rows of `x` with min(`rank`, N) landmarks and width `scale` × the
+/// Z (N × r) of the rows of `x` with min(`rank`, N) landmarks, and the width `scale` × the
 /// median landmark distance.
-pub(super) fn factor(x: ArrayView2<f64>, scale: f64, rank: usize) -> Result<Gram> {
+pub(super) fn factor(x: ArrayView2<f64>, scale: f64, rank: usize) -> Result<(Mat<f64>, f64)> {
     if rank == 0 {
         return Err(Error::param("kernel_rank", "must be ≥ 1"));
     }
@@ -60,7 +59,7 @@ pub(super) fn factor(x: ArrayView2<f64>, scale: f64, rank: usize) -> Result<Gram
             faer::get_global_parallelism(),
         );
     }
-    Ok(Gram { k: KernelMatrix::LowRank(z), width })
+    Ok((z, width))
 }
 
 /// Squared distances of rows `start..start + out.nrows()` of `x` to every row of `b`,
@@ -93,7 +92,6 @@ fn distances(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::graph::RbfKernel;
     use ndarray::Array2;
 
     fn points(n: usize) -> Array2<f64> {
@@ -103,12 +101,15 @@ mod tests {
     #[test]
     fn all_landmarks_give_the_dense_kernel() {
         let x = points(40);
-        let dense = RbfKernel { scale: 0.5, rank: None }.gram(x.view()).unwrap();
-        let low = RbfKernel { scale: 0.5, rank: Some(100) }.gram(x.view()).unwrap();
-        assert_eq!(low.width, dense.width);
-        let z = low.factor().unwrap();
-        assert!((z * z.transpose() - dense.dense().unwrap()).norm_max() < 1e-10);
-        assert!(low.dense().is_err());
+        let norms = row_norms(x.view());
+        let mut k = Mat::zeros(40, 40);
+        distances(x.view(), &norms, 0, x.view(), &norms, &mut k);
+        let width = median_width(&k, 0.5).unwrap();
+        exponentiate(&mut k, width);
+        let (z, low_width) = factor(x.view(), 0.5, 100).unwrap();
+        assert_eq!(low_width, width);
+        assert!((&z * z.transpose() - k).norm_max() < 1e-10);
+        assert!(factor(x.view(), 0.5, 0).is_err());
     }
 
     #[test]
@@ -117,17 +118,16 @@ mod tests {
         // diagonal elsewhere (the Nyström error is positive semi-definite).
         let x = points(30);
         let (n, m) = (30, 10);
-        let low = RbfKernel { scale: 1.0, rank: Some(m) }.gram(x.view()).unwrap();
-        let z = low.factor().unwrap();
-        let approx = z * z.transpose();
+        let (z, width) = factor(x.view(), 1.0, m).unwrap();
+        let approx = &z * z.transpose();
         let xl = x.select(Axis(0), &landmarks(n, m));
         let mut d = Mat::zeros(m, m);
         let nl = row_norms(xl.view());
         distances(xl.view(), &nl, 0, xl.view(), &nl, &mut d);
-        assert_eq!(low.width, median_width(&d, 1.0).unwrap());
+        assert_eq!(width, median_width(&d, 1.0).unwrap());
         let k = |i: usize, j: usize| {
             let diff = &x.row(i) - &x.row(j);
-            (-diff.dot(&diff) / (2.0 * low.width * low.width)).exp()
+            (-diff.dot(&diff) / (2.0 * width * width)).exp()
         };
         for &l in &landmarks(n, m) {
             for i in 0..n {
