@@ -5,7 +5,8 @@
 //!   `DIR/lab_N` (written by `../shared/bench/synth_sparse.py N 100000 50`), the first
 //!   [`SPARSE_LABELED`] rows labeled, λ = 0.001, λ_u = 1, r = 0.5; errors on the rest;
 //! - `lap_rls N`, `tv_rls N`, `cheeger_rls N`: the method with its defaults (k = 10
-//!   self-tuning graph) on [`mixture`]'s N points; errors on the unlabeled ones;
+//!   self-tuning graph) on [`mixture`]'s N points; errors on the unlabeled ones; with
+//!   `--rank M`, its low-rank kernel (`kernel_rank = M`, Nyström with M landmarks);
 //! - `knn N`: only the exact kNN graph of those points (what any graph method pays first)
 //!   and the time of one Laplacian product on it;
 //! - `export N FILE`: the same points for scikit-learn (rows, columns, labeled rows as f64,
@@ -57,10 +58,17 @@ fn main() -> Res<()> {
     } else {
         faer::Par::rayon(threads)
     });
+    let rank = match args.iter().position(|a| a == "--rank") {
+        Some(k) => {
+            Some(args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--rank needs a number")?)
+        }
+        None => None,
+    };
+    let option = |a: &String| a == "--threads" || a == "--rank";
     let pos: Vec<&str> = args
         .iter()
         .enumerate()
-        .filter(|(k, a)| *a != "--threads" && (*k == 0 || args[k - 1] != "--threads"))
+        .filter(|(k, a)| !option(a) && (*k == 0 || !option(&args[k - 1])))
         .map(|(_, a)| a.as_str())
         .collect();
     let size = |k: usize| -> Res<usize> {
@@ -73,11 +81,11 @@ fn main() -> Res<()> {
         ["export", _, file] => export(size(1)?, Path::new(file)),
         ["plot", results, figures] => plot::figures(Path::new(results), Path::new(figures)),
         [name, _] => match GraphKind::from_name(name) {
-            Some(kind) if kind.uses_graph() => graph(kind, size(1)?),
+            Some(kind) if kind.uses_graph() => graph(kind, size(1)?, rank),
             _ => Err(format!("unknown kernel {name}")),
         },
-        _ => Err("usage: scale tsvm|da DIR N | lap_rls|tv_rls|cheeger_rls N | knn N | \
-                  export N FILE | plot RESULTS FIGURES [--threads N]"
+        _ => Err("usage: scale tsvm|da DIR N | lap_rls|tv_rls|cheeger_rls N [--rank M] | \
+                  knn N | export N FILE | plot RESULTS FIGURES [--threads N]"
             .into()),
     }
 }
@@ -140,12 +148,14 @@ fn rows(p: &Problem) -> Res<ndarray::Array2<f64>> {
         .map_err(|e| e.to_string())
 }
 
-fn graph(kind: GraphKind, n: usize) -> Res<()> {
+fn graph(kind: GraphKind, n: usize, rank: Option<usize>) -> Res<()> {
     let p = mixture(n)?;
     let x = rows(&p)?;
-    let params = GraphParams::new(kind);
+    let mut params = GraphParams::new(kind);
+    params.kernel.rank = rank;
     let method = params.check().map_err(|e| e.to_string())?;
-    // The kernel (dense N × N) and the graph, each timed: the method's set-up.
+    // The kernel (dense N × N, or the N × m Nyström factor) and the graph, each timed: the
+    // method's set-up.
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
     let mut prep = Prepared::from_rows(x.view(), p.y_l.to_vec(), &params.kernel, None)
         .map_err(|e| e.to_string())?;
@@ -160,7 +170,10 @@ fn graph(kind: GraphKind, n: usize) -> Res<()> {
     let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let u = &scores[prep.n_labeled..];
     let errors = count_errors(u.iter().copied(), p.y_u.iter().copied());
-    let notes = format!("gram_seconds={gram:.3} knn_seconds={knn:.3} graph_entries={entries}");
+    let mut notes = format!("gram_seconds={gram:.3} knn_seconds={knn:.3} graph_entries={entries}");
+    if let Some(z) = prep.gram.factor() {
+        notes += &format!(" kernel_rank={} factor_columns={}", rank.unwrap_or(0), z.ncols());
+    }
     result(setup, solve, errors, u.len(), &notes);
     Ok(())
 }

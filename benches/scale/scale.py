@@ -6,7 +6,8 @@ Parts (SCALE_PARTS, default "sparse graph"):
   (N 100000 50: vocabulary 10^5, 50 words per document) for N = 10^3 ... 10^6, written once
   into $SCALE_DATA (default ~/.cache/sslab-scale-data) by synth_sparse_fast.py, which is
   checked byte for byte against the shared generator first;
-- graph: Lap-RLS, TV-RLS, Cheeger-RLS, the exact kNN graph alone, and scikit-learn's
+- graph: Lap-RLS, TV-RLS, Cheeger-RLS (dense kernel, and low-rank: kernel_rank = RANK
+  Nystrom landmarks, kernels lap_rls_nystrom ...), the exact kNN graph alone, and scikit-learn's
   LabelSpreading (kNN kernel, venv $SCALE_VENV, default ~/.cache/sslab-py-venv) on a
   two-class Gaussian mixture in 50 dimensions, N = 10^3 ... 10^5; an approximate (HNSW)
   kNN graph by faiss up to 10^6 (venv $SCALE_FAISS_VENV, default the one `make bench-peers`
@@ -17,12 +18,14 @@ seconds of wall time (default 7200: on a loaded machine wall time counts the oth
 processes' turns) and SCALE_MEMORY_GIB of address space (default 8); a run that hits one is
 recorded as `timeout` or `oom`, and the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
 SCALE_THREADS="1 2" adds 2-thread rows; SCALE_METHODS="knn faiss" (kernels: tsvm da lap_rls
-tv_rls cheeger_rls knn faiss sklearn) and SCALE_MIN_N rerun only those kernels and sizes,
+tv_rls cheeger_rls lap_rls_nystrom tv_rls_nystrom cheeger_rls_nystrom knn faiss sklearn) and
+SCALE_MIN_N rerun only those kernels and sizes,
 replacing their rows and keeping the others. Writes $SCALE_OUT/{sparse,graph}.csv (default
 results/scaling; columns in docs/scaling.md) after every run, then the figures into
 $SCALE_FIGURES (default figures) with `scale plot`.
 
-Usage: python3 benches/scale/scale.py SCALE_BINARY (or --tables: the CSVs as markdown)
+Usage: python3 benches/scale/scale.py SCALE_BINARY (or --tables: the CSVs as markdown, and
+the dense and low-rank RLS methods side by side)
 """
 
 import csv
@@ -56,6 +59,11 @@ PARTS = os.environ.get("SCALE_PARTS", "sparse graph").split()
 RERUN = os.environ.get("SCALE_METHODS", "").split()
 SPARSE_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 GRAPH_SIZES = [1_000, 3_162, 10_000, 31_623, 100_000]
+# Landmarks of the low-rank (Nystrom) kernel rows: 8 N m bytes per N x m factor (0.8 GB at
+# N = 10^5), N m^2 flops for its r x r systems.
+RANK = 1000
+LOW_RANK = {f"{k}_nystrom": (k, f"{name} (Nystrom m={RANK})") for k, name in
+            (("lap_rls", "Lap-RLS"), ("tv_rls", "TV-RLS"), ("cheeger_rls", "Cheeger-RLS"))}
 SPARSE_SETTINGS = "synth_sparse.py N 100000 50 (seed 0); first 500 rows labeled; lambda=0.001 lambda_u=1 r=0.5"
 GRAPH_SETTINGS = "GaussianMixture::symmetric(50, 2.0), seed 31, 100 labeled; k=10 self-tuning graph"
 COLUMNS = [
@@ -197,6 +205,7 @@ def graph(binary):
     # The graphs and scikit-learn first: sslab's methods at 10^4 cost the most (dense N x N).
     methods = [("knn", "exact kNN graph"), ("faiss", "HNSW kNN graph (faiss)"), ("sklearn", "LabelSpreading (scikit-learn)"),
                ("lap_rls", "Lap-RLS"), ("tv_rls", "TV-RLS"), ("cheeger_rls", "Cheeger-RLS")]
+    methods += [(kind, name) for kind, (_, name) in LOW_RANK.items()]
     has_faiss = subprocess.run([FAISS_PY, "-c", "import faiss"], capture_output=True).returncode == 0 if os.path.exists(FAISS_PY) else False
     for kind, method in methods:
         if RERUN and kind not in RERUN:
@@ -215,9 +224,12 @@ def graph(binary):
                     cmd = [PY, os.path.join(HERE, "label_spreading.py"), points, str(th)]
                 elif kind == "faiss":
                     cmd = [FAISS_PY, os.path.join(HERE, "knn_faiss.py"), points]
+                elif kind in LOW_RANK:
+                    cmd = [binary, LOW_RANK[kind][0], str(n), "--rank", str(RANK), "--threads", str(th)]
                 else:
                     cmd = [binary, kind, str(n), "--threads", str(th)]
-                settings = GRAPH_SETTINGS + {"sklearn": "; alpha=0.2 max_iter=30", "faiss": "; HNSW32 efC=40 efS=64"}.get(kind, "; method defaults")
+                settings = GRAPH_SETTINGS + {"sklearn": "; alpha=0.2 max_iter=30", "faiss": "; HNSW32 efC=40 efS=64"}.get(
+                    kind, f"; method defaults; kernel_rank={RANK}" if kind in LOW_RANK else "; method defaults")
                 measure(rows, "graph", method, n, 100, th, cmd, settings)
                 write(rows, "graph.csv")
 
@@ -235,6 +247,28 @@ def tables():
             error = f"{100 * float(r['error']):.2f} %" if r["error"] else ""
             print(f"| {r['method']} | {int(r['n']):,} | {r['status']} | {r['cpu_seconds']} | {r['wall_seconds']} | "
                   f"{r['peak_mib']} | {r['solve_cpu_seconds']} | {error} | {r['notes']} | {r['load_before']} |")
+    compare()
+
+
+def compare():
+    """The dense and low-rank rows of each RLS method side by side (1 thread): what the
+    approximation costs in error and saves in CPU time and memory."""
+    path = os.path.join(OUT, "graph.csv")
+    if not os.path.exists(path):
+        return
+    rows = {(r["method"], int(r["n"])): r for r in csv.DictReader(open(path)) if r.get("threads") == "1"}
+    cell = lambda r, k: (f"{100 * float(r['error']):.2f} %" if k == "error" and r and r["error"] else
+                         (r[k] if r and r["status"] == "ok" else (r["status"] if r else "")))
+    print(f"\ndense kernel against Nystrom m={RANK} (1 thread; whole-process CPU s, peak MiB)\n")
+    print("| method | N | error dense | error low-rank | CPU s dense | CPU s low-rank | MiB dense | MiB low-rank |")
+    print("|---|---|---|---|---|---|---|---|")
+    for kind, (_, low_name) in LOW_RANK.items():
+        dense_name = low_name.split(" (")[0]
+        for n in GRAPH_SIZES:
+            d, l = rows.get((dense_name, n)), rows.get((low_name, n))
+            if d or l:
+                print(f"| {dense_name} | {n:,} | {cell(d, 'error')} | {cell(l, 'error')} | {cell(d, 'cpu_seconds')} | "
+                      f"{cell(l, 'cpu_seconds')} | {cell(d, 'peak_mib')} | {cell(l, 'peak_mib')} |")
 
 
 COMMIT = commit()

@@ -44,6 +44,27 @@ fn every_kind_parses_and_runs() {
 }
 
 #[test]
+fn kernel_rank_on_the_rls_methods_only() {
+    let lap = parse(
+        &format!("{HEAD}\n[[methods]]\nkind = \"lap_rls\"\nkernel_rank = 12\n"),
+        Path::new("cfg.toml"),
+    )
+    .unwrap();
+    let m: &GraphMethod = lap.methods[0].method.as_any().downcast_ref().expect("a graph method");
+    assert_eq!(m.params().kernel.rank, Some(12));
+    assert!(m.params().describe().contains("kernel_rank=12"));
+    for kind in ["svm", "lap_svm", "tv_svm", "cheeger_svm"] {
+        let e = err(&format!("\n[[methods]]\nkind = \"{kind}\"\nkernel_rank = 12\n"));
+        assert!(
+            e.contains("cfg.toml") && e.contains("kernel_rank") && e.contains("no low-rank form"),
+            "{e}"
+        );
+    }
+    let e = err("\n[[methods]]\nkind = \"tv_rls\"\nkernel_rank = 0\n");
+    assert!(e.contains("cfg.toml:16") && e.contains("kernel_rank: must be ≥ 1"), "{e}");
+}
+
+#[test]
 fn bad_keys_name_the_line() {
     let e = err("\n[[methods]]\nkind = \"lap_rls\"\nr2 = 1.0\n");
     assert!(

@@ -23,7 +23,7 @@ impl Family for GraphFamily {
         let kind =
             GraphKind::from_name(m.kind()).ok_or_else(|| m.error("kind", "not a graph method"))?;
         let mut allowed = kind.parameters().to_vec();
-        allowed.extend(["kernel_scale", "lambda", "decision"]);
+        allowed.extend(["kernel_scale", "kernel_rank", "lambda", "decision"]);
         if kind.uses_graph() {
             allowed.extend(["k", "weighting"]);
         }
@@ -58,6 +58,7 @@ impl Family for GraphFamily {
         p.iterations = m.count("iterations")?.unwrap_or(p.iterations);
         p.rof.max_iter = m.count("rof_iterations")?.unwrap_or(p.rof.max_iter);
         p.graph.k = m.count("k")?.unwrap_or(p.graph.k);
+        p.kernel.rank = m.count("kernel_rank")?;
         if let Some(w) = m.string("weighting")? {
             p.graph.weighting = [Weighting::SelfTuning, Weighting::Gaussian, Weighting::Binary]
                 .into_iter()

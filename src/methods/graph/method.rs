@@ -23,16 +23,22 @@ impl Method for GraphMethod {
         self.params().describe()
     }
 
-    /// Kernel and graph (N²·d), N×N factorisations (N³) and the outer iterations (N² each).
+    /// Kernel and graph (N²·d), N×N factorisations (N³) and the outer iterations (N² each);
+    /// with m landmarks the kernel N·m·(d + m) and the iterations N·m.
     fn cost(&self, n: usize, dim: usize) -> f64 {
-        let n = n as f64;
-        n * n * (dim as f64 + n + self.params().iterations as f64)
+        let (n, d, it) = (n as f64, dim as f64, self.params().iterations as f64);
+        match self.params().kernel.rank {
+            Some(m) => n * n * d + n * (m as f64) * (d + m as f64 + it),
+            None => n * n * (d + n + it),
+        }
     }
 
-    /// The dense rows, the N×N kernel, its permuted copy and a smoother.
+    /// The dense rows, the N×N kernel, its permuted copy and a smoother (N×m factors with
+    /// m landmarks).
     fn memory(&self, n: usize, dim: usize) -> f64 {
         let n = n as f64;
-        8.0 * (n * dim as f64 + 3.0 * n * n)
+        let width = self.params().kernel.rank.map_or(n, |m| m.min(n as usize) as f64);
+        8.0 * (n * dim as f64 + 3.0 * n * width)
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
@@ -77,8 +83,9 @@ impl Method for GraphMethod {
 fn setting(g: &GraphMethod) -> String {
     let p = g.params();
     format!(
-        "graph kernel_scale={} k={} weighting={} normalized={}",
+        "graph kernel_scale={} kernel_rank={:?} k={} weighting={} normalized={}",
         p.kernel.scale,
+        p.kernel.rank,
         p.graph.k,
         p.graph.weighting.name(),
         p.graph.normalized

@@ -15,7 +15,9 @@ mod params;
 mod prepared;
 mod solvers;
 
-pub use build::{Gram, KnnGraph, RbfKernel, SymGraph, Weighting, laplacian, laplacian_times};
+pub use build::{
+    Gram, KernelMatrix, KnnGraph, RbfKernel, SymGraph, Weighting, laplacian, laplacian_times,
+};
 pub use decision::Decision;
 pub use family::GraphFamily;
 pub use fit::FittedGraph;

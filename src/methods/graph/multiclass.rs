@@ -34,6 +34,12 @@ impl GraphMethod {
                 "tv_norm and tv_project are options of the binary TV schemes only",
             ));
         }
+        if prep.gram.factor().is_some() {
+            return Err(Error::param(
+                "kernel_rank",
+                "the low-rank kernel is for two classes only (multi-class: the dense kernel)",
+            ));
+        }
         if labels.is_empty() || labels.len() != prep.n_labeled {
             return Err(Error::Data(format!(
                 "{} class labels for {} labeled points",
@@ -212,10 +218,13 @@ mod tests {
     #[test]
     fn woodbury_rls_step_equals_the_dense_solve() {
         // Column k: f = K A⁻¹(η y^k + r t^k), A = (ηJ + rI)K + λI + γLK, solved densely by LU.
-        let prep =
-            Prepared::new(&blobs(3, 12, 5), &RbfKernel { scale: 0.7 }, Some(&KnnGraph::default()))
-                .unwrap();
-        let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
+        let prep = Prepared::new(
+            &blobs(3, 12, 5),
+            &RbfKernel { scale: 0.7, rank: None },
+            Some(&KnnGraph::default()),
+        )
+        .unwrap();
+        let (n, nl, k) = (prep.n(), prep.n_labeled, prep.gram.dense().unwrap());
         let mut p = GraphParams::new(GraphKind::LapRls);
         (p.eta, p.lambda, p.gamma, p.r1) = (3.0, 0.2, 0.4, 0.6);
         let onehot =

@@ -62,6 +62,14 @@ impl GraphKind {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
+    /// Whether the method has a low-rank (Nyström) form, `kernel_rank`: the RLS ones.
+    pub fn low_rank(&self) -> bool {
+        matches!(
+            self,
+            GraphKind::Rls | GraphKind::LapRls | GraphKind::TvRls | GraphKind::CheegerRls
+        )
+    }
+
     /// Whether the method uses the kNN graph (all but the supervised baselines).
     pub fn uses_graph(&self) -> bool {
         !matches!(self, GraphKind::Rls | GraphKind::Svm)
@@ -162,6 +170,9 @@ impl GraphParams {
             })
             .collect();
         parts.push(format!("kernel_scale={}", self.kernel.scale));
+        if let Some(m) = self.kernel.rank {
+            parts.push(format!("kernel_rank={m}"));
+        }
         if self.kind.uses_graph() {
             parts.push(format!("k={} weighting={}", self.graph.k, self.graph.weighting.name()));
             if self.graph.normalized {
@@ -180,8 +191,23 @@ impl GraphParams {
         parts.join(" ")
     }
 
-    /// Validates: real parameters finite and > 0 (γ ≥ 0), k ≥ 1, iteration counts ≥ 1.
+    /// Validates: real parameters finite and > 0 (γ ≥ 0), k ≥ 1, iteration counts ≥ 1,
+    /// `kernel_rank` ≥ 1 and only on the methods with a low-rank form.
     pub fn check(self) -> Result<GraphMethod> {
+        match self.kernel.rank {
+            Some(0) => return Err(Error::param("kernel_rank", "must be ≥ 1")),
+            Some(_) if !self.kind.low_rank() => {
+                return Err(Error::param(
+                    "kernel_rank",
+                    format!(
+                        "`{}` has no low-rank form (it keeps the dense kernel); kernel_rank is \
+                         an option of rls, lap_rls, tv_rls and cheeger_rls",
+                        self.kind.name()
+                    ),
+                ));
+            }
+            _ => {}
+        }
         let reals = [
             ("eta", self.eta),
             ("lambda", self.lambda),
@@ -228,9 +254,13 @@ impl GraphMethod {
     }
 
     /// The (λ, r, γ) of the label-independent smoother K(λI + rK + γLK)⁻¹ the method uses,
-    /// binary or multi-class, to share through [`Prepared::add_smoother`](super::Prepared::add_smoother).
+    /// binary or multi-class, to share through [`Prepared::add_smoother`](super::Prepared::add_smoother);
+    /// none with a low-rank kernel (its r × r systems are factored by each fit).
     pub fn smoother_key(&self, multiclass: bool) -> Option<(f64, f64, f64)> {
         let p = &self.params;
+        if p.kernel.rank.is_some() {
+            return None;
+        }
         match p.kind {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => Some((p.lambda, p.r1, 0.0)),
             GraphKind::TvRls | GraphKind::TvSvm if multiclass => Some((p.lambda, p.r1, 0.0)),
@@ -265,5 +295,24 @@ mod tests {
         );
         p.graph.k = 0;
         assert!(matches!(p.check(), Err(Error::Param { param: "k", .. })));
+    }
+
+    #[test]
+    fn kernel_rank_only_on_the_rls_methods() {
+        for kind in GraphKind::ALL {
+            let mut p = GraphParams::new(kind);
+            p.kernel.rank = Some(50);
+            let checked = p.check();
+            assert_eq!(checked.is_ok(), kind.low_rank(), "{}", kind.name());
+            if let Err(e) = checked {
+                assert!(matches!(e, Error::Param { param: "kernel_rank", .. }));
+                assert!(e.to_string().contains(kind.name()), "{e}");
+            } else {
+                assert!(p.describe().contains("kernel_rank=50"));
+                assert_eq!(checked.unwrap().smoother_key(false), None);
+            }
+            p.kernel.rank = Some(0);
+            assert!(matches!(p.check(), Err(Error::Param { param: "kernel_rank", .. })));
+        }
     }
 }

@@ -1,11 +1,12 @@
 //! What every method of one run shares: the stacked points (labeled first), the labels,
-//! the kernel Gram matrix and (for the semi-supervised methods) the kNN graph.
+//! the kernel Gram matrix (or its Nyström factor) and (for the semi-supervised methods) the
+//! kNN graph.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, ColMut, ColRef, Mat, MatRef};
 use ndarray::{ArrayView2, Axis, concatenate};
 
-use super::{Gram, KnnGraph, RbfKernel, SymGraph};
+use super::{Gram, KernelMatrix, KnnGraph, RbfKernel, SymGraph};
 use crate::data::Problem;
 use crate::error::{Error, Result};
 
@@ -54,7 +55,8 @@ impl Prepared {
     }
 
     /// The same points taken in `order` (a permutation of 0..N), the first `y.len()`
-    /// labeled with `y`: kernel and graph are permuted, not recomputed (no smoothers).
+    /// labeled with `y`: kernel (or the rows of its factor) and graph are permuted, not
+    /// recomputed (no smoothers).
     pub fn reorder(&self, order: &[usize], y: Vec<f64>) -> Result<Prepared> {
         let n = self.n();
         let mut position = vec![usize::MAX; n];
@@ -81,7 +83,15 @@ impl Prepared {
         Ok(Prepared {
             n_labeled: y.len(),
             y,
-            gram: Gram { k: permute(&self.gram.k, order), width: self.gram.width },
+            gram: Gram {
+                k: match &self.gram.k {
+                    KernelMatrix::Dense(k) => KernelMatrix::Dense(permute(k, order)),
+                    KernelMatrix::LowRank(z) => {
+                        KernelMatrix::LowRank(Mat::from_fn(n, z.ncols(), |i, j| z[(order[i], j)]))
+                    }
+                },
+                width: self.gram.width,
+            },
             graph,
             smoothers: Vec::new(),
         })
@@ -101,7 +111,7 @@ impl Prepared {
 
     /// Number of points N.
     pub fn n(&self) -> usize {
-        self.gram.k.nrows()
+        self.gram.n()
     }
 
     /// The graph, or an error naming the method that needs it.

@@ -40,6 +40,32 @@ fn every_binary_method_separates_blobs() {
 }
 
 #[test]
+fn low_rank_kernel_with_every_point_a_landmark_equals_the_dense_one() {
+    // m = N landmarks: Z Zᵀ = K, so the r × r (Woodbury) route of each RLS method must give
+    // the scores of its dense N × N route.
+    let problem = blobs(3, 25, 17);
+    for kind in [GraphKind::Rls, GraphKind::LapRls, GraphKind::TvRls, GraphKind::CheegerRls] {
+        let mut p = GraphParams::new(kind);
+        p.kernel.scale = 0.7;
+        let dense = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
+        p.kernel.rank = Some(dense.n());
+        let low = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
+        let z = low.gram.factor().unwrap();
+        assert!((z * z.transpose() - dense.gram.dense().unwrap()).norm_max() < 1e-10);
+        let method = p.check().unwrap();
+        let (a, b) = (method.fit_prepared(&dense).unwrap(), method.fit_prepared(&low).unwrap());
+        let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let gap = a.iter().zip(&b).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+        assert!(gap < 1e-8 * scale, "{}: max gap {gap:e} (scale {scale})", kind.label());
+        // Fewer landmarks: an approximation that still separates the blobs.
+        p.kernel.rank = Some(15);
+        let fitted = p.check().unwrap().fit(&problem).unwrap();
+        let err = error_rate(fitted.unlabeled_scores().view(), problem.y_u.view());
+        assert!(err < 0.1, "{} with 15 landmarks: error {err}", kind.label());
+    }
+}
+
+#[test]
 fn tv_and_cheeger_outputs_are_normalised() {
     let problem = blobs(2, 30, 5);
     for kind in [GraphKind::TvRls, GraphKind::TvSvm, GraphKind::CheegerRls, GraphKind::CheegerSvm] {
@@ -161,5 +187,11 @@ mod multiclass {
         let tv = GraphParams::new(GraphKind::TvRls).check().unwrap();
         assert!(tv.fit_multiclass(&prep, &labels, 3).is_err());
         assert!(tv.fit_multiclass(&prep, &labels[..2], 4).is_err());
+        let mut low = GraphParams::new(GraphKind::LapRls);
+        low.kernel.rank = Some(10);
+        let prep =
+            Prepared::from_rows(x.view(), prep.y.clone(), &low.kernel, Some(&p.graph)).unwrap();
+        let e = low.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap_err();
+        assert!(e.to_string().contains("kernel_rank"), "{e}");
     }
 }

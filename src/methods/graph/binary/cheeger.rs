@@ -8,12 +8,22 @@ use faer::{ColMut, ColRef, Mat};
 
 use crate::error::Result;
 use crate::methods::graph::prepared::{Prepared, mat_vec, median, normalise};
+use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};
 use crate::methods::graph::{EdgeOperator, GraphParams, RofSettings, RofWorkspace};
 
-/// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1.
+/// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1 (M on r × r with a
+/// Nyström kernel).
 pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+    if let Some(z) = prep.gram.factor() {
+        let op = LowRankOperator::smoother(z, p.lambda, p.r1)?;
+        return iterate(prep, p, |g, e| {
+            op.apply(g, e);
+            e.iter_mut().for_each(|v| *v *= p.r1);
+            Ok(())
+        });
+    }
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
     iterate(prep, p, |g, e| {

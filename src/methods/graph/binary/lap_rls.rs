@@ -1,6 +1,7 @@
 //! Laplacian RLS (eq. 8): α = (ηJK + λI + γLK)⁻¹ η y, f = Kα. J has rank n_l, so with
 //! the label-free smoother M = K(λI + γLK)⁻¹ (cached per dataset) Woodbury gives
-//! f = M_{:,l} (M_ll + I/η)⁻¹ y_l: one n_l × n_l solve per draw of labels.
+//! f = M_{:,l} (M_ll + I/η)⁻¹ y_l: one n_l × n_l solve per draw of labels. With a Nyström
+//! kernel K = ZZᵀ, f = Z(λI + Zᵀ(ηJ + γL)Z)⁻¹Zᵀηy (`solvers/low_rank.rs`).
 
 use faer::Mat;
 use faer::linalg::solvers::Solve;
@@ -8,11 +9,19 @@ use faer::linalg::solvers::Solve;
 use crate::error::Result;
 use crate::methods::graph::GraphParams;
 use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 
 /// Scores f on all N points.
 pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let (n, nl) = (prep.n(), prep.n_labeled);
+    if let Some(z) = prep.gram.factor() {
+        let op = LowRankOperator::laplacian(z, nl, p.eta, p.lambda, p.gamma, prep.graph()?)?;
+        let eta_y: Vec<f64> = prep.padded_labels().iter().map(|v| p.eta * v).collect();
+        let mut f = vec![0.0; n];
+        op.apply(&eta_y, &mut f);
+        return Ok(f);
+    }
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);
     Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 })
@@ -42,7 +51,7 @@ mod tests {
         p.kernel.scale = 0.5;
         let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
         let f = lap_rls(&prep, &p).unwrap();
-        let (n, nl, k) = (prep.n(), prep.n_labeled, &prep.gram.k);
+        let (n, nl, k) = (prep.n(), prep.n_labeled, prep.gram.dense().unwrap());
         let l = laplacian(prep.graph().unwrap());
         let j = Mat::from_fn(n, n, |a, b| if a == b && a < nl { 1.0 } else { 0.0 });
         let h = p.eta * k * &j * k + p.lambda * k + p.gamma * k * &l * k;

@@ -36,7 +36,7 @@ mod tests {
         let mut p = GraphParams::new(GraphKind::LapSvm);
         (p.lambda, p.gamma, p.mu, p.kernel.scale) = (0.3, 0.5, 2.0, 0.6);
         let prep = Prepared::new(&blobs(4, 16, 7), &p.kernel, Some(&p.graph)).unwrap();
-        let (n, nl, k, y) = (prep.n(), prep.n_labeled, &prep.gram.k, &prep.y);
+        let (n, nl, k, y) = (prep.n(), prep.n_labeled, prep.gram.dense().unwrap(), &prep.y);
         let lk = laplacian_times(prep.graph().unwrap(), k);
         let b =
             Mat::from_fn(n, n, |i, j| p.gamma * lk[(i, j)] + if i == j { p.lambda } else { 0.0 });

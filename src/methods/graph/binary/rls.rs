@@ -1,4 +1,5 @@
-//! Supervised RLS (eq. 3): α = (η K_ll + λ I)⁻¹ η y, f = K_{·l} α.
+//! Supervised RLS (eq. 3): α = (η K_ll + λ I)⁻¹ η y, f = K_{·l} α; with a Nyström kernel
+//! K_ll = Z_l Z_lᵀ and f = Z(Z_lᵀα).
 
 use faer::Mat;
 
@@ -9,12 +10,24 @@ use crate::methods::graph::prepared::{Prepared, mat_vec};
 
 /// Scores f on all N points.
 pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
-    let (n, k) = (prep.n_labeled, &prep.gram.k);
-    let a = Mat::from_fn(n, n, |i, j| p.eta * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
+    let n = prep.n_labeled;
+    let factor = prep.gram.factor();
+    let k_ll = match factor {
+        Some(z) => z.as_ref().subrows(0, n) * z.as_ref().subrows(0, n).transpose(),
+        None => prep.gram.dense()?.as_ref().submatrix(0, 0, n, n).to_owned(),
+    };
+    let a = Mat::from_fn(n, n, |i, j| p.eta * k_ll[(i, j)] + if i == j { p.lambda } else { 0.0 });
     let mut alpha = Mat::from_fn(n, 1, |i, _| p.eta * prep.y[i]);
     spd_solve(a.as_ref(), &mut alpha, "RLS system ηK_ll + λI")?;
     let alpha: Vec<f64> = (0..n).map(|i| alpha[(i, 0)]).collect();
     let mut f = vec![0.0; prep.n()];
-    mat_vec(k.as_ref().subcols(0, n), &alpha, &mut f);
+    match factor {
+        Some(z) => {
+            let mut t = vec![0.0; z.ncols()];
+            mat_vec(z.as_ref().subrows(0, n).transpose(), &alpha, &mut t);
+            mat_vec(z.as_ref(), &t, &mut f);
+        }
+        None => mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f),
+    }
     Ok(f)
 }

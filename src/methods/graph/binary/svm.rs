@@ -9,7 +9,7 @@ use crate::methods::graph::{DualQp, GraphParams};
 
 /// Scores f on all N points.
 pub(crate) fn svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
-    let (n, k, y) = (prep.n_labeled, &prep.gram.k, &prep.y);
+    let (n, k, y) = (prep.n_labeled, prep.gram.dense()?, &prep.y);
     let q = Mat::from_fn(n, n, |i, j| y[i] * y[j] * k[(i, j)] / p.lambda);
     let ones = vec![-1.0; n];
     let sol = DualQp { q: q.as_ref(), p: &ones, y, c: p.mu }.solve(None, p.qp)?;

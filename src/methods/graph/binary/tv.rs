@@ -1,16 +1,18 @@
 //! TV-RLS and TV-SVM (eqs. 12–27 and 60–80): splitting f = g = h with an augmented
-//! Lagrangian. f-step (λI + r1K)⁻¹ (factored once), h-step (diagonal for RLS, a small
+//! Lagrangian. f-step K(λI + r1K)⁻¹ (factored once; with a Nyström kernel on r × r,
+//! `solvers/low_rank.rs`), h-step (diagonal for RLS, a small
 //! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
 //! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g. Options (ablations):
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
 use faer::ColMut;
-use faer::linalg::solvers::Solve;
+use faer::linalg::solvers::{Llt, Solve};
 use faer::{Mat, Side};
 
 use crate::error::{Error, Result};
 use crate::methods::graph::prepared::{Prepared, mat_vec, normalise_to};
+use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
 
 /// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
@@ -53,12 +55,20 @@ fn split(
     p: &GraphParams,
     mut h_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>,
 ) -> Result<Vec<f64>> {
-    let (n, k) = (prep.n(), &prep.gram.k);
-    let a = Mat::from_fn(n, n, |i, j| p.r1 * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
-    let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
-        context: "TV f-step λI + r1K",
-        message: format!("not positive definite ({e:?})"),
-    })?;
+    let n = prep.n();
+    let f_step = match prep.gram.factor() {
+        Some(z) => FStep::LowRank(LowRankOperator::smoother(z, p.lambda, p.r1)?),
+        None => {
+            let k = prep.gram.dense()?;
+            let a =
+                Mat::from_fn(n, n, |i, j| p.r1 * k[(i, j)] + if i == j { p.lambda } else { 0.0 });
+            let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
+                context: "TV f-step λI + r1K",
+                message: format!("not positive definite ({e:?})"),
+            })?;
+            FStep::Dense(k, llt)
+        }
+    };
     let op = EdgeOperator::new(prep.graph()?)?;
     let mut rof_work = op.workspace();
     let mut g = prep.padded_labels();
@@ -71,8 +81,13 @@ fn split(
         for i in 0..n {
             alpha[i] = p.r1 * g[i] - l1[i];
         }
-        llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
-        mat_vec(k.as_ref(), &alpha, &mut f);
+        match &f_step {
+            FStep::Dense(k, llt) => {
+                llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
+                mat_vec(k.as_ref(), &alpha, &mut f);
+            }
+            FStep::LowRank(op) => op.apply(&alpha, &mut f),
+        }
         if p.tv_project_all {
             project(&mut f, norm);
         }
@@ -94,6 +109,12 @@ fn split(
         }
     }
     Ok(g)
+}
+
+/// f = K(λI + r1K)⁻¹ b: the dense K with the Cholesky factor of λI + r1K, or low-rank.
+enum FStep<'a> {
+    Dense(&'a Mat<f64>, Llt<f64>),
+    LowRank(LowRankOperator<'a>),
 }
 
 /// Eqs. 26–27: v ← norm · v/‖v‖, then v ← v − mean(v).

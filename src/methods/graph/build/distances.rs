@@ -1,10 +1,12 @@
 //! Squared Euclidean distances from a block of rows to all rows, through one faer product
-//! (the RBF kernel; the kNN selection uses the same formula, see `nearest`).
+//! (the RBF kernel; the kNN selection uses the same formula, see `nearest`), and the RBF
+//! kernel's median width and exponential of them.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
 use ndarray::{Array1, ArrayView2, Axis};
 
+use crate::error::{Error, Result};
 use crate::linalg::view;
 
 /// Squared row norms ‖x_i‖².
@@ -34,6 +36,34 @@ pub fn sq_distances_block(
     for j in 0..out.ncols() {
         for i in 0..rows {
             out[(i, j)] = (out[(i, j)] + norms[start + i] + norms[j]).max(0.0);
+        }
+    }
+}
+
+/// `scale` × the median of the distances in the strict upper triangle of the squared
+/// distances `d` (square).
+pub fn median_width(d: &Mat<f64>, scale: f64) -> Result<f64> {
+    let n = d.nrows();
+    let mut upper: Vec<f64> =
+        (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).map(|(i, j)| d[(i, j)]).collect();
+    if upper.is_empty() {
+        return Err(Error::Data("RBF kernel width needs at least two points".into()));
+    }
+    let mid = upper.len() / 2;
+    let (_, median, _) = upper.select_nth_unstable_by(mid, f64::total_cmp);
+    let width = scale * median.sqrt();
+    if !(width > 0.0 && width.is_finite()) {
+        return Err(Error::Data(format!("RBF kernel width {width} (all points equal?)")));
+    }
+    Ok(width)
+}
+
+/// Squared distances to exp(−d / (2 s²)) in place.
+pub fn exponentiate(d: &mut Mat<f64>, width: f64) {
+    let inv = 1.0 / (2.0 * width * width);
+    for j in 0..d.ncols() {
+        for i in 0..d.nrows() {
+            d[(i, j)] = (-d[(i, j)] * inv).exp();
         }
     }
 }

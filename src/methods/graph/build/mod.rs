@@ -1,14 +1,16 @@
 //! Building blocks of the graph and kernel methods: pairwise distances, nearest neighbours,
-//! the kNN graph and its symmetric storage, the graph Laplacian and the RBF kernel.
+//! the kNN graph and its symmetric storage, the graph Laplacian and the RBF kernel (dense
+//! or Nyström).
 
 mod distances;
 mod kernel;
 mod knn;
 mod laplacian;
 mod nearest;
+mod nystrom;
 mod sym_graph;
 
-pub use kernel::{Gram, RbfKernel};
+pub use kernel::{Gram, KernelMatrix, RbfKernel};
 pub use knn::{KnnGraph, Weighting};
 pub use laplacian::{laplacian, laplacian_times};
 pub use sym_graph::SymGraph;

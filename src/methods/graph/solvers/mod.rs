@@ -1,7 +1,8 @@
 //! Solvers the methods share: the SVM dual QP and its per-iteration SVM step, the graph ROF
 //! (total-variation) problem, the Euclidean projection onto the simplex and the smoother
-//! M = K(λI + rK + γLK)⁻¹.
+//! M = K(λI + rK + γLK)⁻¹, and its low-rank form for a Nyström kernel.
 
+pub(crate) mod low_rank;
 mod qp;
 mod rof;
 mod simplex;

@@ -26,7 +26,7 @@ pub(crate) fn smoother(
 
 /// Computes M (γ = 0 needs no graph): a Cholesky solve, or an LU solve when γ > 0.
 pub fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f64>> {
-    let (n, k) = (prep.n(), &prep.gram.k);
+    let (n, k) = (prep.n(), prep.gram.dense()?);
     // K(λI + rK + γLK)⁻¹ = (λI + rK + γKL)⁻¹ K, and KL = (LK)ᵀ.
     let mut m = k.clone();
     if gamma == 0.0 {
@@ -55,12 +55,15 @@ mod tests {
     #[test]
     fn inverse_relation_holds() {
         // M (λK⁻¹ + rI + γL) = I, checked as M(λI + rK + γLK) = K.
-        let mut prep =
-            Prepared::new(&blobs(2, 10, 3), &RbfKernel { scale: 0.5 }, Some(&KnnGraph::default()))
-                .unwrap();
+        let mut prep = Prepared::new(
+            &blobs(2, 10, 3),
+            &RbfKernel { scale: 0.5, rank: None },
+            Some(&KnnGraph::default()),
+        )
+        .unwrap();
         let (lambda, r, gamma) = (0.3, 0.7, 0.2);
         let m = smoother(&prep, lambda, r, gamma).unwrap().into_owned();
-        let k = &prep.gram.k;
+        let k = prep.gram.dense().unwrap();
         let l = laplacian(prep.graph().unwrap());
         let n = prep.n();
         let b =
@@ -95,7 +98,7 @@ mod tests {
             Some(&graph),
         )
         .unwrap();
-        assert!((&moved.gram.k - &fresh.gram.k).norm_max() < 1e-12);
+        assert!((moved.gram.dense().unwrap() - fresh.gram.dense().unwrap()).norm_max() < 1e-12);
         assert_eq!(moved.graph, fresh.graph);
         let m = compute(&fresh, 0.1, 1.0, 0.5).unwrap();
         assert!((moved.cached_smoother(0.1, 1.0, 0.5).unwrap() - &m).norm_max() < 1e-8);
