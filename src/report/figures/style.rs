@@ -9,8 +9,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::Area;
 use crate::error::{Error, Result};
 
-/// Ten colours distinguishable in colour and, mostly, in grey (Tableau 10).
-pub const COLOURS: [RGBColor; 10] = [
+/// Twelve colours distinguishable in colour and, mostly, in grey (Tableau 10, then near-black
+/// and dark teal for figures with more series).
+pub const COLOURS: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -21,6 +22,8 @@ pub const COLOURS: [RGBColor; 10] = [
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
+    RGBColor(40, 40, 40),
+    RGBColor(0, 100, 90),
 ];
 
 /// The marker drawn at a series' points.
