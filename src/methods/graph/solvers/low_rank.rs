@@ -93,6 +93,14 @@ mod tests {
         (prep, k)
     }
 
+    /// `out` equals the column `reference` entry by entry to 1e-9.
+    fn assert_matches(out: &[f64], reference: &Mat<f64>) {
+        for (i, o) in out.iter().enumerate() {
+            let r = reference[(i, 0)];
+            assert!((o - r).abs() < 1e-9, "{i}: {o} vs {r}");
+        }
+    }
+
     #[test]
     fn woodbury_smoother_equals_the_dense_solve() {
         // K̃(λI + rK̃)⁻¹ b by an N × N LU solve against the r × r route.
@@ -107,14 +115,7 @@ mod tests {
         LowRankOperator::smoother(prep.gram.factor().unwrap(), lambda, r)
             .unwrap()
             .apply(&b, &mut out);
-        for i in 0..n {
-            assert!(
-                (out[i] - reference[(i, 0)]).abs() < 1e-9,
-                "{i}: {} vs {}",
-                out[i],
-                reference[(i, 0)]
-            );
-        }
+        assert_matches(&out, &reference);
     }
 
     #[test]
@@ -136,13 +137,6 @@ mod tests {
             LowRankOperator::laplacian(z, nl, eta, lambda, gamma, prep.graph().unwrap()).unwrap();
         let mut out = vec![0.0; n];
         op.apply(&y.iter().map(|v| eta * v).collect::<Vec<_>>(), &mut out);
-        for i in 0..n {
-            assert!(
-                (out[i] - reference[(i, 0)]).abs() < 1e-9,
-                "{i}: {} vs {}",
-                out[i],
-                reference[(i, 0)]
-            );
-        }
+        assert_matches(&out, &reference);
     }
 }
