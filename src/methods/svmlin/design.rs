@@ -151,51 +151,11 @@ impl Design<'_> {
         reduce(out, spare);
     }
 
-    /// [`Design::t_mul_vec_rows`] and the diagonal of Xᵀ diag(c) X on the subset in one pass:
-    /// `out` (2 · ncols entries, overwritten) gets Σ_k v[k] row(rows[k]) in its first half and
-    /// Σ_k c[k] row(rows[k])² entry by entry in its second (the bias entry Σ_k c[k]).
-    pub fn t_mul_vec_diag_rows(
-        &self,
-        rows: &[u32],
-        (v, c): (&[f64], &[f64]),
-        out: &mut [f64],
-        spare: &mut Vec<f64>,
-    ) {
-        let d = self.ncols();
-        assert!(
-            out.len() == 2 * d && v.len() == rows.len() && c.len() == rows.len(),
-            "design mat-vec: wrong lengths"
-        );
-        let len = chunk_len(rows.len());
-        let accs = partials(out, spare, rows.len().div_ceil(len));
-        let parts = accs.into_par_iter().zip(rows.par_chunks(len)).zip(v.par_chunks(len));
-        parts.zip(c.par_chunks(len)).for_each(|(((acc, r), vc), cc)| {
-            acc.fill(0.0);
-            let (sums, squares) = acc.split_at_mut(d);
-            for ((&i, &vk), &ck) in r.iter().zip(vc).zip(cc) {
-                let (idx, val) = self.row(i as usize);
-                scatter(idx, val, vk, sums);
-                sums[self.dim] += vk;
-                kernels::scatter_squares(idx, val, ck, squares);
-                squares[self.dim] += ck;
-            }
-        });
-        reduce(out, spare);
-    }
-
-    /// Whether the rows `rows` are stored one after the other (sampled; see
-    /// [`kernels::sequential`]): the layout argument of [`Design::gram_mul_vec_rows`].
-    pub fn stored_in_sequence(&self, rows: &[u32]) -> bool {
-        kernels::sequential(|k| self.row(rows[k] as usize), rows.len())
-    }
-
     /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
-    /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
-    /// `sequential` is [`Design::stored_in_sequence`] of `rows` (either value gives the same
-    /// bits, only the speed differs).
+    /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once.
     pub fn gram_mul_vec_rows(
         &self,
-        (rows, sequential): (&[u32], bool),
+        rows: &[u32],
         c: &[f64],
         v: &[f64],
         q: &mut [f64],
@@ -215,7 +175,7 @@ impl Design<'_> {
             .zip(rows.par_chunks(len))
             .zip(c.par_chunks(len));
         parts.for_each(|(((acc, qc), r), cc)| {
-            kernels::gram(|k| self.row(r[k] as usize), self.dim, (cc, v), qc, acc, sequential);
+            kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
         });
         reduce(out, spare);
     }
@@ -307,23 +267,15 @@ mod tests {
         // 1·row2 − 2·row0 + 0.5·row2 = [−2, 4.5, −4, −0.5].
         assert_eq!(t, [-2.0, 4.5, -4.0, -0.5]);
         let (c, mut q, mut g) = ([2.0, 1.0, 0.5], [0.0; 3], [0.0; 4]);
-        x.gram_mul_vec_rows((&rows, false), &c, &v, &mut q, &mut g, &mut spare);
+        x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
         let mut cq = [0.0; 3];
         x.mul_vec_rows(&rows, &v, &mut cq);
         assert_eq!(q, cq);
         let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
         x.t_mul_vec_rows(&rows, &weighted, &mut t, &mut spare);
         assert_eq!(g, t);
-        // The fused pass: the transposed mat-vec and Σ_k c_k row², against dense rows.
-        let mut both = [9.0; 8];
-        x.t_mul_vec_diag_rows(&rows, (&v[..3], &c), &mut both, &mut spare);
-        assert_eq!(both[..4], [-2.0, 4.5, -4.0, -0.5]);
-        for j in 0..4 {
-            let col = rows.iter().zip(&c).map(|(&i, ck)| ck * dense[[i as usize, j]].powi(2));
-            assert_eq!(both[4 + j], col.sum::<f64>());
-        }
         // An empty subset gives zeros.
-        x.gram_mul_vec_rows((&[], true), &[], &v, &mut [], &mut g, &mut spare);
+        x.gram_mul_vec_rows(&[], &[], &v, &mut [], &mut g, &mut spare);
         x.t_mul_vec_rows(&[], &[], &mut t, &mut spare);
         assert_eq!((g, t), ([0.0; 4], [0.0; 4]));
     }
@@ -360,13 +312,10 @@ mod tests {
                     vec![0.0; n],
                     Vec::new(),
                 );
-                x.gram_mul_vec_rows((&rows, false), &c, &v, &mut q, &mut g, &mut spare);
+                x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
                 x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
                 x.mul_vec(&v, &mut o);
-                let mut both = vec![0.0; 2 * (d + 1)];
-                x.t_mul_vec_diag_rows(&rows, (&c, &c), &mut both, &mut spare);
-                assert_eq!(both[..d + 1], t[..]);
-                (q, g, t, o, both)
+                (q, g, t, o)
             })
         };
         let one = run(1);

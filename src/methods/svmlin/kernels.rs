@@ -51,45 +51,31 @@ pub fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
     }
 }
 
-/// acc[idx[k]] += scale · val[k]².
-#[inline(always)]
-pub fn scatter_squares(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
-    for (&j, &x) in idx.iter().zip(val) {
-        // SAFETY: as in `scatter`.
-        unsafe { *acc.get_unchecked_mut(j as usize) += x * x * scale };
-    }
-}
-
-/// Whether the `m` rows `row(k)` are stored one after the other: at least half of [`SAMPLE`]
-/// evenly spaced pairs of consecutive rows adjacent in storage (two row lookups per pair,
-/// not all rows). Picks the variant of [`gram`]; both give the same bits.
-pub fn sequential<'a>(row: impl Fn(usize) -> Row<'a>, m: usize) -> bool {
+/// The fused pass over the rows `row(k)`, k < q.len(), with the bias coordinate `dim`:
+/// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten).
+///
+/// Rows stored one after the other (at least half of [`SAMPLE`] evenly spaced pairs of
+/// consecutive rows adjacent in storage: a sequential pass) interleave the gather of row k + 1
+/// with the scatter of row k; scattered rows (a selection in random order, a sparse active
+/// set) gather LANES rows at a time, which overlaps their loads from memory. The gathers read
+/// v and the scatters write acc only, so both give the bits of one row after the other.
+pub fn gram<'a>(
+    row: impl Fn(usize) -> Row<'a>,
+    dim: usize,
+    c: &[f64],
+    v: &[f64],
+    q: &mut [f64],
+    acc: &mut [f64],
+) {
+    acc.fill(0.0);
+    // The layout from SAMPLE evenly spaced pairs (two row lookups each, not all rows).
+    let m = q.len();
     let pairs = m.saturating_sub(1).min(SAMPLE);
     let adjacent = (0..pairs)
         .map(|t| 1 + t * (m - 1) / pairs)
         .filter(|&k| row(k - 1).0.as_ptr_range().end == row(k).0.as_ptr())
         .count();
-    2 * adjacent >= pairs
-}
-
-/// The fused pass over the rows `row(k)`, k < q.len(), with the bias coordinate `dim`:
-/// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten).
-///
-/// Rows stored one after the other (`sequential`, from [`sequential`]: a sequential pass)
-/// interleave the gather of row k + 1 with the scatter of row k; scattered rows (a selection
-/// in random order, a sparse active set) gather LANES rows at a time, which overlaps their
-/// loads from memory. The gathers read v and the scatters write acc only, so both give the
-/// bits of one row after the other.
-pub fn gram<'a>(
-    row: impl Fn(usize) -> Row<'a>,
-    dim: usize,
-    (c, v): (&[f64], &[f64]),
-    q: &mut [f64],
-    acc: &mut [f64],
-    sequential: bool,
-) {
-    acc.fill(0.0);
-    if sequential {
+    if 2 * adjacent >= pairs {
         gram_pipelined(row, dim, c, v, q, acc);
     } else {
         gram_lanes(row, dim, c, v, q, acc);
@@ -208,7 +194,7 @@ mod tests {
                 match variant {
                     0 => gram_pipelined(row, dim, &c, &v, &mut q, &mut acc),
                     1 => gram_lanes(row, dim, &c, &v, &mut q, &mut acc),
-                    _ => gram(row, dim, (&c, &v), &mut q, &mut acc, sequential(row, n)),
+                    _ => gram(row, dim, &c, &v, &mut q, &mut acc),
                 }
                 assert_eq!((bits(&q), bits(&acc)), (bits(&q0), bits(&a0)), "variant {variant}");
             }
