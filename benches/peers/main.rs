@@ -29,7 +29,7 @@ use faer::Mat;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
-use sslab::data::{Features, Problem, Sampler};
+use sslab::data::{Problem, Sampler};
 use sslab::methods::graph::KnnGraph;
 use sslab::methods::qlds::QldsParams;
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
@@ -86,10 +86,7 @@ fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
     let (ex, lab) = (dir.join(format!("ex_{DOCS}")), dir.join(format!("lab_{DOCS}")));
     let set = sslab::data::svmlin::read(&ex, &lab, Some(WORDS)).map_err(|e| e.to_string())?;
     let n = set.x.nrows();
-    let l = if supervised { n - 1 } else { 1_000 };
-    let (x_l, x_u) = set.x.split_rows(l);
-    let (y_l, y_u) = set.labels.view().split_at(ndarray::Axis(0), l);
-    Ok(Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned()))
+    Ok(set.first_labeled(if supervised { n - 1 } else { 1_000 }))
 }
 
 fn sparse(dir: &Path, kind: Kind, out: Option<&Path>) -> Res<()> {

@@ -95,11 +95,7 @@ fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
     let set = sslab::data::svmlin::read(&ex, &lab, Some(WORDS)).map_err(|e| e.to_string())?;
     let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
-    let l = SPARSE_LABELED.min(set.x.nrows());
-    let (x_l, x_u) = set.x.split_rows(l);
-    let (y_l, y_u) = set.labels.view().split_at(Axis(0), l);
-    let p =
-        Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned());
+    let p = set.first_labeled(SPARSE_LABELED);
     let params = SvmlinParams {
         lambda: 1e-3,
         lambda_u: 1.0,
@@ -125,7 +121,7 @@ fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
         solve,
         errors,
         p.n_unlabeled(),
-        &format!("labeled={l} nnz_unlabeled={nnz} {work}"),
+        &format!("labeled={} nnz_unlabeled={nnz} {work}", p.n_labeled()),
     );
     Ok(())
 }

@@ -4,10 +4,10 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use ndarray::Array1;
+use ndarray::{Array1, Axis};
 
 use super::svmlight::{self, SvmlightOptions};
-use super::{Csr, dense};
+use super::{Csr, Features, Problem, dense};
 use crate::error::{Error, Result};
 
 /// Examples and their labels: +1, −1, or 0 for an unlabeled row.
@@ -21,6 +21,15 @@ impl SvmlinSet {
     /// Rows with label ±1 (labeled) and with label 0 (unlabeled).
     pub fn labeled_unlabeled(&self) -> (Vec<usize>, Vec<usize>) {
         (0..self.labels.len()).partition(|i| self.labels[*i] != 0.0)
+    }
+
+    /// The problem with the first `l` rows labeled and the others unlabeled (their labels
+    /// the hidden truth), sharing the set's entries.
+    pub fn first_labeled(self, l: usize) -> Problem {
+        let l = l.min(self.x.nrows());
+        let (x_l, x_u) = self.x.split_rows(l);
+        let (y_l, y_u) = self.labels.view().split_at(Axis(0), l);
+        Problem::new(Features::Sparse(x_l), y_l.to_owned(), Features::Sparse(x_u), y_u.to_owned())
     }
 }
 
