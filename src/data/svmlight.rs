@@ -88,6 +88,7 @@ pub fn parse<R: BufRead>(reader: R, path: &Path, opts: &SvmlightOptions) -> Resu
     if indptr.len() == 1 {
         return Err(lines.file_error("no data rows (empty file)"));
     }
+    indptr.shrink_to_fit();
     indices.shrink_to_fit();
     values.shrink_to_fit();
     let n_cols = opts.n_features.unwrap_or(width as usize);

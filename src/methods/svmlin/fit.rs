@@ -75,11 +75,12 @@ impl Svmlin {
         } else {
             with_bias(&[&problem.x_l, &problem.x_u])?
         };
-        let mut w = vec![0.0; x.ncols()];
-        let (r, details) = match p.kind {
+        // The transductive solvers allocate their own w (no idle copy beside theirs).
+        let (mut w, r, details) = match p.kind {
             Kind::Rls => {
                 let rows = (0..l as u32).collect();
                 let sub = Subset { rows, target: y_l.to_vec(), cost: vec![1.0; l] };
+                let mut w = vec![0.0; x.ncols()];
                 // From w = 0, whose outputs are 0.
                 let rep = cgls(
                     &x,
@@ -91,40 +92,30 @@ impl Svmlin {
                     |_| 0.0,
                     &mut CglsWork::default(),
                 );
-                (None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
+                (w, None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
             }
             Kind::Svm => {
                 let mut ex = Examples::with_capacity(l, l);
                 for (i, &y) in y_l.iter().enumerate() {
                     ex.push(i, y, 1.0);
                 }
-                (
-                    None,
-                    Details::Svm(mfn(
-                        &x,
-                        &ex,
-                        p.lambda,
-                        &mfn_opts,
-                        &mut w,
-                        &mut MfnWork::default(),
-                    )),
-                )
+                let mut w = vec![0.0; x.ncols()];
+                let rep = mfn(&x, &ex, p.lambda, &mfn_opts, &mut w, &mut MfnWork::default());
+                (w, None, Details::Svm(rep))
             }
             Kind::Tsvm { switches } => {
                 let r = self.positive_fraction(problem)?;
                 let positives = ((r * u as f64).round() as usize).min(u);
                 let opts =
                     TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
-                let (sol, _, rep) = tsvm(&x, y_l, &opts, &mfn_opts);
-                w = sol;
-                (Some(r), Details::Tsvm(rep))
+                let (w, _, rep) = tsvm(&x, y_l, &opts, &mfn_opts);
+                (w, Some(r), Details::Tsvm(rep))
             }
             Kind::Da => {
                 let r = self.positive_fraction(problem)?;
                 let opts = DaOptions { lambda: p.lambda, lambda_u: p.lambda_u, r };
-                let (sol, rep) = da(&x, y_l, &opts, &mfn_opts)?;
-                w = sol;
-                (Some(r), Details::Da(rep))
+                let (w, rep) = da(&x, y_l, &opts, &mfn_opts)?;
+                (w, Some(r), Details::Da(rep))
             }
         };
         let bias = w.pop().unwrap_or(0.0);

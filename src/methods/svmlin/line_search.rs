@@ -23,24 +23,32 @@ pub fn line_search(
         slope += lambda * wj * dj;
         curvature += lambda * dj * dj;
     }
-    breaks.clear();
-    for (k, (i, y, c)) in ex.iter().enumerate() {
-        if c == 0.0 {
-            continue;
-        }
+    // Example k's error e0 at t = 0, its rate s and whether it is active at t = 0 (+).
+    let at = |(i, y, _): (usize, f64, f64)| {
         let e0 = 1.0 - y * o[i];
         let s = y * (o_bar[i] - o[i]);
-        let active = e0 > 0.0 || (e0 == 0.0 && s < 0.0);
+        (e0, s, e0 > 0.0 || (e0 == 0.0 && s < 0.0))
+    };
+    let mut count = 0;
+    for (i, y, c) in ex.iter().filter(|e| e.2 != 0.0) {
+        let (e0, s, active) = at((i, y, c));
         if active {
             slope -= c * e0 * s;
             curvature += c * s * s;
         }
-        if (active && s > 0.0) || (!active && s < 0.0) {
-            breaks.push((e0 / s, k));
-        }
+        count += usize::from((active && s > 0.0) || (!active && s < 0.0));
     }
     if slope >= 0.0 || curvature <= 0.0 {
         return 0.0;
+    }
+    // A second pass collects the breakpoints into exactly the room they need.
+    breaks.clear();
+    breaks.reserve_exact(count);
+    for (k, e) in ex.iter().enumerate().filter(|(_, e)| e.2 != 0.0) {
+        let (e0, s, active) = at(e);
+        if (active && s > 0.0) || (!active && s < 0.0) {
+            breaks.push((e0 / s, k));
+        }
     }
     breaks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     for &(t, k) in breaks.iter() {

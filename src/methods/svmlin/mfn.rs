@@ -138,12 +138,11 @@ pub fn mfn(
 /// cost C and cost-weighted label sum S enters with cost C and target S/C, so every row is
 /// touched once per mat-vec.
 fn active_subset(ex: &Examples, o: &[f64], sub: &mut Subset) {
+    let active = |&(i, y, c): &(usize, f64, f64)| !(c <= 0.0 || y * o[i] >= 1.0);
     sub.clear();
-    sub.reserve_exact(o.len());
-    for (i, y, c) in ex.iter() {
-        if c <= 0.0 || y * o[i] >= 1.0 {
-            continue;
-        }
+    // Room for the active rows (at most one per active example), not for every row.
+    sub.reserve_exact(ex.iter().filter(active).count().min(o.len()));
+    for (i, y, c) in ex.iter().filter(active) {
         let i = i as u32;
         if sub.rows.last() == Some(&i) {
             let last = sub.rows.len() - 1;

@@ -64,10 +64,10 @@ pub fn tsvm(
         ex.push(i, y, 1.0 / l as f64);
     }
     report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
-    let labels = initial_labels(&work.outputs()[l..], opts.positives);
-    for (j, &y) in labels.iter().enumerate() {
-        ex.push(l + j, y, 0.0);
+    for j in 0..u {
+        ex.push(l + j, -1.0, 0.0);
     }
+    initial_labels(&work.outputs()[l..], opts.positives, &mut ex.y[l..]);
     let (mut pos, mut neg) = (Vec::new(), Vec::new());
     let mut lambda_0 = LAMBDA_0.min(opts.lambda_u);
     loop {
@@ -95,20 +95,21 @@ pub fn tsvm(
         }
         lambda_0 = (ANNEALING_RATE * lambda_0).min(opts.lambda_u);
     }
-    let labels = ex.y[l..].to_vec();
-    (w, labels, report)
+    // The work vectors go before the labels are copied out.
+    drop(work);
+    (w, ex.y.split_off(l), report)
 }
 
-/// +1 for the `positives` largest outputs, −1 for the rest (ties broken by index).
-pub fn initial_labels(o: &[f64], positives: usize) -> Vec<f64> {
+/// Sets `labels` to +1 for the `positives` largest outputs, −1 for the rest (ties broken by
+/// index).
+pub fn initial_labels(o: &[f64], positives: usize, labels: &mut [f64]) {
     let at = |j: u32| o[j as usize];
     let mut order: Vec<u32> = (0..o.len() as u32).collect();
     order.sort_by(|&a, &b| at(b).total_cmp(&at(a)).then(a.cmp(&b)));
-    let mut labels = vec![-1.0; o.len()];
+    labels.fill(-1.0);
     for &j in order.iter().take(positives) {
         labels[j as usize] = 1.0;
     }
-    labels
 }
 
 /// One switching round: positives with o < 1 by increasing o, negatives with −o < 1 by
