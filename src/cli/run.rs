@@ -40,7 +40,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let exp = config::load(&a.config)?;
+    let mut exp = config::load(&a.config)?;
     let dir = a.out.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => Error::Data(format!(
@@ -57,6 +57,9 @@ pub fn run(a: Args) -> Result<()> {
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;
     let wall = started.elapsed().as_secs_f64();
+    // The outputs need the rows only: the datasets' rows are freed before the tables are
+    // built, so that the run's peak memory is its fits'.
+    exp.datasets.clear();
     match a.shard {
         Some(s) => println!(
             "shard {}/{}: {} rows in {}; merge with `sslab merge {}`",
