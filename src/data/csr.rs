@@ -97,6 +97,7 @@ impl Csr {
     }
 
     /// The storage range of row `i`.
+    #[inline(always)]
     fn span(&self, i: usize) -> (usize, usize) {
         let r = self.rows[i] as usize;
         (self.indptr[r], self.indptr[r + 1])
@@ -125,6 +126,7 @@ impl Csr {
     }
 
     /// Column indices and values of row `i`.
+    #[inline(always)]
     pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
         let (a, b) = self.span(i);
         (&self.indices[a..b], &self.values[a..b])

@@ -78,7 +78,7 @@ impl Design<'_> {
     }
 
     /// Feature indices and values of row `i` (without the bias).
-    #[inline]
+    #[inline(always)]
     fn row(&self, i: usize) -> (&[u32], &[f64]) {
         let b = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
         self.blocks[b].row(i - self.starts[b])
@@ -131,6 +131,26 @@ impl Design<'_> {
         });
     }
 
+    /// `o[i] = row(i) · v` for every row i not in `skip` (strictly increasing), leaving the
+    /// rows of `skip` alone: the mat-vec of a subset's complement, linear in its non-zeros.
+    pub fn mul_vec_other_rows(&self, skip: &[u32], v: &[f64], o: &mut [f64]) {
+        assert!(
+            v.len() == self.ncols() && o.len() == self.nrows(),
+            "design mat-vec: wrong lengths"
+        );
+        debug_assert!(skip.windows(2).all(|p| p[0] < p[1]), "rows to skip must increase");
+        o.par_chunks_mut(ROW_TASK).enumerate().for_each(|(t, chunk)| {
+            let first = t * ROW_TASK;
+            let from = skip.partition_point(|&i| (i as usize) < first);
+            let mut skip = skip[from..].iter().map(|&i| i as usize - first).peekable();
+            for (r, oi) in chunk.iter_mut().enumerate() {
+                if skip.next_if_eq(&r).is_none() {
+                    *oi = self.dot(first + r, v);
+                }
+            }
+        });
+    }
+
     /// `out = Σ_k v[k] row(rows[k])` (overwritten; one entry per column); `spare` holds the
     /// partial sums of the chunks after the first.
     pub fn t_mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
@@ -152,7 +172,8 @@ impl Design<'_> {
     }
 
     /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
-    /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once.
+    /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
+    /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order.
     pub fn gram_mul_vec_rows(
         &self,
         rows: &[u32],
@@ -161,7 +182,7 @@ impl Design<'_> {
         q: &mut [f64],
         out: &mut [f64],
         spare: &mut Vec<f64>,
-    ) {
+    ) -> f64 {
         let m = rows.len();
         assert!(
             v.len() == self.ncols() && out.len() == self.ncols() && c.len() == m && q.len() == m,
@@ -169,15 +190,18 @@ impl Design<'_> {
         );
         let len = chunk_len(m);
         let accs = partials(out, spare, m.div_ceil(len));
+        let mut sums = [0.0; MAX_CHUNKS];
         let parts = accs
             .into_par_iter()
+            .zip(sums.par_iter_mut())
             .zip(q.par_chunks_mut(len))
             .zip(rows.par_chunks(len))
             .zip(c.par_chunks(len));
-        parts.for_each(|(((acc, qc), r), cc)| {
-            kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
+        parts.for_each(|((((acc, sum), qc), r), cc)| {
+            *sum = kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
         });
         reduce(out, spare);
+        sums.iter().sum()
     }
 
     /// A dense copy with the bias column (for tests and small references).
@@ -267,10 +291,16 @@ mod tests {
         // 1·row2 − 2·row0 + 0.5·row2 = [−2, 4.5, −4, −0.5].
         assert_eq!(t, [-2.0, 4.5, -4.0, -0.5]);
         let (c, mut q, mut g) = ([2.0, 1.0, 0.5], [0.0; 3], [0.0; 4]);
-        x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
+        let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
         let mut cq = [0.0; 3];
         x.mul_vec_rows(&rows, &v, &mut cq);
         assert_eq!(q, cq);
+        let vg: f64 = v.iter().zip(&g).map(|(a, b)| a * b).sum();
+        assert!((cqq - vg).abs() < 1e-12 && cqq > 0.0, "{cqq} against {vg}");
+        // The complement of rows {1, 2}: row 0 only.
+        let mut o = [7.0; 3];
+        x.mul_vec_other_rows(&[1, 2], &v, &mut o);
+        assert_eq!(o, [dense.row(0).dot(&Array1::from(v.to_vec())), 7.0, 7.0]);
         let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
         x.t_mul_vec_rows(&rows, &weighted, &mut t, &mut spare);
         assert_eq!(g, t);
@@ -312,10 +342,15 @@ mod tests {
                     vec![0.0; n],
                     Vec::new(),
                 );
-                x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
+                let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
                 x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
                 x.mul_vec(&v, &mut o);
-                (q, g, t, o)
+                let mut other = vec![0.0; n];
+                x.mul_vec_other_rows(&rows, &v, &mut other);
+                // The complement's outputs are those of the full product.
+                let skipped = |i: usize| rows.binary_search(&(i as u32)).is_ok();
+                assert!((0..n).all(|i| skipped(i) || other[i] == o[i]));
+                (q, g, t, o, cqq.to_bits())
             })
         };
         let one = run(1);

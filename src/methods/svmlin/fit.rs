@@ -90,6 +90,7 @@ impl Svmlin {
                     mfn_opts.max_cg,
                     &mut w,
                     |_| 0.0,
+                    &mut vec![0.0; l],
                     &mut CglsWork::default(),
                 );
                 (w, None, Details::Rls { iterations: rep.iterations, converged: rep.converged })

@@ -52,7 +52,8 @@ pub fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
 }
 
 /// The fused pass over the rows `row(k)`, k < q.len(), with the bias coordinate `dim`:
-/// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten).
+/// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten); returns
+/// Σ_k c[k] q[k]² (= vᵀ acc), added in row order.
 ///
 /// Rows stored one after the other (at least half of [`SAMPLE`] evenly spaced pairs of
 /// consecutive rows adjacent in storage: a sequential pass) interleave the gather of row k + 1
@@ -66,7 +67,7 @@ pub fn gram<'a>(
     v: &[f64],
     q: &mut [f64],
     acc: &mut [f64],
-) {
+) -> f64 {
     acc.fill(0.0);
     // The layout from SAMPLE evenly spaced pairs (two row lookups each, not all rows).
     let m = q.len();
@@ -76,9 +77,9 @@ pub fn gram<'a>(
         .filter(|&k| row(k - 1).0.as_ptr_range().end == row(k).0.as_ptr())
         .count();
     if 2 * adjacent >= pairs {
-        gram_pipelined(row, dim, c, v, q, acc);
+        gram_pipelined(row, dim, c, v, q, acc)
     } else {
-        gram_lanes(row, dim, c, v, q, acc);
+        gram_lanes(row, dim, c, v, q, acc)
     }
 }
 
@@ -90,15 +91,17 @@ fn gram_pipelined<'a>(
     v: &[f64],
     q: &mut [f64],
     acc: &mut [f64],
-) {
+) -> f64 {
     let m = q.len();
     if m == 0 {
-        return;
+        return 0.0;
     }
+    let mut cqq = 0.0;
     let mut prev = row(0);
     q[0] = gather(prev.0, prev.1, v) + v[dim];
     for k in 1..m {
         let scale = c[k - 1] * q[k - 1];
+        cqq += scale * q[k - 1];
         acc[dim] += scale;
         let cur = row(k);
         let common = cur.0.len().min(prev.0.len());
@@ -118,6 +121,7 @@ fn gram_pipelined<'a>(
     let scale = c[m - 1] * q[m - 1];
     acc[dim] += scale;
     scatter(prev.0, prev.1, scale, acc);
+    cqq + scale * q[m - 1]
 }
 
 /// [`gram`] LANES rows at a time: their gathers interleaved, then their scatters in order.
@@ -128,7 +132,8 @@ fn gram_lanes<'a>(
     v: &[f64],
     q: &mut [f64],
     acc: &mut [f64],
-) {
+) -> f64 {
+    let mut cqq = 0.0;
     let done = q.len() - q.len() % LANES;
     for g in (0..done).step_by(LANES) {
         let rows = std::array::from_fn(|k| row(g + k));
@@ -136,6 +141,7 @@ fn gram_lanes<'a>(
         for (k, ((idx, val), d)) in rows.into_iter().zip(dots).enumerate() {
             q[g + k] = d + v[dim];
             let scale = c[g + k] * q[g + k];
+            cqq += scale * q[g + k];
             scatter(idx, val, scale, acc);
             acc[dim] += scale;
         }
@@ -145,7 +151,9 @@ fn gram_lanes<'a>(
         q[k] = gather(idx, val, v) + v[dim];
         scatter(idx, val, c[k] * q[k], acc);
         acc[dim] += c[k] * q[k];
+        cqq += c[k] * q[k] * q[k];
     }
+    cqq
 }
 
 #[cfg(test)]
@@ -179,7 +187,7 @@ mod tests {
             let order: Vec<usize> = order;
             let row = |k: usize| stored(order[k]);
             let c: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..2.0)).collect();
-            let (mut q0, mut a0) = (vec![0.0; n], vec![0.0; dim + 1]);
+            let (mut q0, mut a0, mut cqq0) = (vec![0.0; n], vec![0.0; dim + 1], 0.0);
             for k in 0..n {
                 let (i, x) = row(k);
                 q0[k] = i.iter().zip(x).map(|(&j, &x)| x * v[j as usize]).sum::<f64>() + v[dim];
@@ -187,16 +195,18 @@ mod tests {
                     a0[j as usize] += x * (c[k] * q0[k]);
                 }
                 a0[dim] += c[k] * q0[k];
+                cqq0 += c[k] * q0[k] * q0[k];
             }
             let bits = |a: &[f64]| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for variant in 0..3 {
                 let (mut q, mut acc) = (vec![9.0; n], vec![0.0; dim + 1]);
-                match variant {
+                let cqq = match variant {
                     0 => gram_pipelined(row, dim, &c, &v, &mut q, &mut acc),
                     1 => gram_lanes(row, dim, &c, &v, &mut q, &mut acc),
                     _ => gram(row, dim, &c, &v, &mut q, &mut acc),
-                }
+                };
                 assert_eq!((bits(&q), bits(&acc)), (bits(&q0), bits(&a0)), "variant {variant}");
+                assert_eq!(cqq.to_bits(), f64::to_bits(cqq0), "variant {variant}");
             }
         }
     }

@@ -47,7 +47,8 @@ pub struct MfnReport {
     pub objective: f64,
 }
 
-/// Caller-provided workspace of [`mfn`]; after a run, [`MfnWork::outputs`] holds X w.
+/// Caller-provided workspace of [`mfn`] for one design; after a run, [`MfnWork::outputs`]
+/// holds X w, and a next run from that same w (a warm start) reuses them.
 #[derive(Debug, Clone, Default)]
 pub struct MfnWork {
     o: Vec<f64>,
@@ -82,9 +83,12 @@ pub fn mfn(
     work: &mut MfnWork,
 ) -> MfnReport {
     let n = x.nrows();
-    work.o.resize(n, 0.0);
+    // The last run left its w in w_bar and X w in o.
+    if work.o.len() != n || work.w_bar != w {
+        work.o.resize(n, 0.0);
+        x.mul_vec(w, &mut work.o);
+    }
     work.o_bar.resize(n, 0.0);
-    x.mul_vec(w, &mut work.o);
     let mut f = objective(lambda, w, ex, &work.o);
     let cold = w.iter().all(|v| *v == 0.0);
     let mut epsilon = if cold { opts.coarse_epsilon } else { opts.epsilon };
@@ -103,11 +107,12 @@ pub fn mfn(
             cg_cap,
             &mut work.w_bar,
             |k| o[rows[k] as usize],
+            &mut work.o_bar,
             &mut work.cg,
         );
         cg_iterations += rep.iterations;
         cg_cap = opts.max_cg;
-        x.mul_vec(&work.w_bar, &mut work.o_bar);
+        x.mul_vec_other_rows(&work.active.rows, &work.w_bar, &mut work.o_bar);
         if rep.converged && consistent(ex, &work.o, &work.o_bar, epsilon) {
             w.copy_from_slice(&work.w_bar);
             std::mem::swap(&mut work.o, &mut work.o_bar);
@@ -125,6 +130,7 @@ pub fn mfn(
         for (oi, bi) in work.o.iter_mut().zip(&work.o_bar) {
             *oi += t * (bi - *oi);
         }
+        work.w_bar.copy_from_slice(w);
         let f_old = f;
         f = objective(lambda, w, ex, &work.o);
         if (f - f_old).abs() < opts.rel_stop * f_old.abs() {
