@@ -1,23 +1,27 @@
 //! Compressed sparse row matrices: the storage of sparse datasets, with mat-vecs linear in
 //! the number of non-zeros. Row selections share the stored entries of the matrix they
 //! come from (a split of a dataset costs one u32 per row, not a copy of its entries).
+//! Column indices take two bytes each up to 65,536 columns ([`Indices`]).
 
 use std::sync::Arc;
+
+use super::columns::{Cols, Column, Indices};
 
 use ndarray::{Array2, ArrayView1, ArrayViewMut1};
 
 use crate::error::{Error, Result};
 
 /// A CSR matrix: row `i` is row `r = rows[i]` of the storage, the column indices
-/// `indices[indptr[r]..indptr[r + 1]]` (strictly increasing) with `values` alongside; the
-/// storage may be shared with the matrices the rows were selected from or into.
+/// `indices[indptr[r]..indptr[r + 1]]` (strictly increasing; u16 up to 65,536 columns, else
+/// u32) with `values` alongside; the storage may be shared with the matrices the rows were
+/// selected from or into.
 #[derive(Debug, Clone)]
 pub struct Csr {
     n_cols: usize,
     rows: Vec<u32>,
     nnz: usize,
     indptr: Arc<Vec<usize>>,
-    indices: Arc<Vec<u32>>,
+    indices: Indices,
     values: Arc<Vec<f64>>,
 }
 
@@ -39,6 +43,16 @@ impl Csr {
         indices: Vec<u32>,
         values: Vec<f64>,
     ) -> Result<Self> {
+        Csr::with_indices(n_cols, indptr, indices, values)
+    }
+
+    /// [`Csr::new`] from indices of either type (stored at the width `n_cols` calls for).
+    pub fn with_indices<I: Column>(
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<I>,
+        values: Vec<f64>,
+    ) -> Result<Self> {
         let bad = |m: String| Err(Error::Data(format!("invalid CSR matrix: {m}")));
         if indptr.len() > u32::MAX as usize {
             return bad(format!("{} rows (at most 2³² − 1)", indptr.len() - 1));
@@ -58,10 +72,10 @@ impl Csr {
                 return bad(format!("indptr decreases at row {i}"));
             }
             let row = &indices[w[0]..w[1]];
-            if row.windows(2).any(|p| p[0] >= p[1]) {
+            if row.windows(2).any(|p| p[0].at() >= p[1].at()) {
                 return bad(format!("column indices of row {i} are not strictly increasing"));
             }
-            if row.last().is_some_and(|&c| c as usize >= n_cols) {
+            if row.last().is_some_and(|&c| c.at() >= n_cols) {
                 return bad(format!("row {i} has a column index ≥ {n_cols}"));
             }
         }
@@ -72,13 +86,18 @@ impl Csr {
     }
 
     /// The matrix of checked CSR arrays (fewer than 2³² rows).
-    fn from_parts(n_cols: usize, indptr: Vec<usize>, indices: Vec<u32>, values: Vec<f64>) -> Csr {
+    fn from_parts<I: Column>(
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<I>,
+        values: Vec<f64>,
+    ) -> Csr {
         Csr {
             n_cols,
             rows: (0..indptr.len() as u32 - 1).collect(),
             nnz: indices.len(),
             indptr: Arc::new(indptr),
-            indices: Arc::new(indices),
+            indices: I::store(indices, n_cols),
             values: Arc::new(values),
         }
     }
@@ -91,7 +110,7 @@ impl Csr {
             nnz: rows.iter().map(span).sum(),
             rows,
             indptr: Arc::clone(&self.indptr),
-            indices: Arc::clone(&self.indices),
+            indices: self.indices.clone(),
             values: Arc::clone(&self.values),
         }
     }
@@ -106,7 +125,7 @@ impl Csr {
     /// Whether these storage arrays are shared with `other`'s.
     fn same_storage(&self, other: &Csr) -> bool {
         Arc::ptr_eq(&self.indptr, &other.indptr)
-            && Arc::ptr_eq(&self.indices, &other.indices)
+            && self.indices.ptr_eq(&other.indices)
             && Arc::ptr_eq(&self.values, &other.values)
     }
 
@@ -127,16 +146,38 @@ impl Csr {
 
     /// Column indices and values of row `i`.
     #[inline(always)]
-    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
+    pub fn row(&self, i: usize) -> (Cols<'_>, &[f64]) {
         let (a, b) = self.span(i);
-        (&self.indices[a..b], &self.values[a..b])
+        (self.indices.slice(a, b), &self.values[a..b])
+    }
+
+    /// Whether the column indices are stored as `I` (u16 up to 65,536 columns, else u32).
+    pub fn stores<I: Column>(&self) -> bool {
+        I::stored(&self.indices).is_some()
+    }
+
+    /// Row `i` with its column indices as `I`, which must be the stored type
+    /// ([`Csr::stores`]); for loops compiled once per index type.
+    #[inline(always)]
+    pub fn row_as<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
+        let (a, b) = self.span(i);
+        let indices = I::stored(&self.indices).expect("rows read at their stored index type");
+        (&indices[a..b], &self.values[a..b])
     }
 
     /// `out = A v` (`out` has one entry per row).
-    pub fn mul_vec(&self, v: ArrayView1<f64>, mut out: ArrayViewMut1<f64>) {
+    pub fn mul_vec(&self, v: ArrayView1<f64>, out: ArrayViewMut1<f64>) {
+        match self.indices {
+            Indices::Narrow(_) => self.mul_vec_as::<u16>(v, out),
+            Indices::Wide(_) => self.mul_vec_as::<u32>(v, out),
+        }
+    }
+
+    /// [`Csr::mul_vec`] at the stored index type `I`.
+    fn mul_vec_as<I: Column>(&self, v: ArrayView1<f64>, mut out: ArrayViewMut1<f64>) {
         for (i, o) in out.iter_mut().enumerate() {
-            let (idx, val) = self.row(i);
-            *o = idx.iter().zip(val).map(|(&j, &x)| x * v[j as usize]).sum();
+            let (idx, val) = self.row_as::<I>(i);
+            *o = idx.iter().zip(val).map(|(&j, &x)| x * v[j.at()]).sum();
         }
     }
 
@@ -164,11 +205,11 @@ impl Csr {
             return Ok(first.with_rows(blocks.iter().flat_map(|b| b.rows.clone()).collect()));
         }
         let mut indptr = vec![0];
-        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        let (mut indices, mut values) = (Vec::<u32>::new(), Vec::new());
         for b in blocks {
             for i in 0..b.nrows() {
                 let (idx, val) = b.row(i);
-                indices.extend_from_slice(idx);
+                indices.extend(idx.iter().map(|j| j as u32));
                 values.extend_from_slice(val);
                 indptr.push(indices.len());
             }
@@ -182,11 +223,12 @@ impl Csr {
         Ok(Csr::from_parts(n_cols, indptr, indices, values))
     }
 
-    /// Bytes of the matrix in plain CSR form (row pointers, column indices and values of
-    /// its rows): its CSR size, whatever it shares.
+    /// Bytes of the matrix in plain CSR form (row pointers, column indices at the stored
+    /// width and values of its rows): its CSR size, whatever it shares.
     pub fn size_bytes(&self) -> usize {
         use std::mem::size_of;
-        (self.nrows() + 1) * size_of::<usize>() + self.nnz * (size_of::<u32>() + size_of::<f64>())
+        (self.nrows() + 1) * size_of::<usize>()
+            + self.nnz * (self.indices.width() + size_of::<f64>())
     }
 
     /// Applies `f(row, column, value)` to every stored value (the structure is unchanged);
@@ -200,8 +242,9 @@ impl Csr {
         }
         let values = Arc::make_mut(&mut self.values);
         for (i, w) in self.indptr.windows(2).enumerate() {
-            for k in w[0]..w[1] {
-                values[k] = f(i, self.indices[k] as usize, values[k]);
+            let cols = self.indices.slice(w[0], w[1]);
+            for (t, k) in (w[0]..w[1]).enumerate() {
+                values[k] = f(i, cols.get(t), values[k]);
             }
         }
     }
@@ -211,12 +254,12 @@ impl Csr {
         let n_cols = n.min(self.n_cols);
         let mut indptr = Vec::with_capacity(self.nrows() + 1);
         indptr.push(0);
-        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        let (mut indices, mut values) = (Vec::<u32>::new(), Vec::new());
         for i in 0..self.nrows() {
             let (idx, val) = self.row(i);
-            let keep = idx.partition_point(|&j| (j as usize) < n_cols);
-            indices.extend_from_slice(&idx[..keep]);
-            values.extend_from_slice(&val[..keep]);
+            let keep = idx.below(n_cols);
+            indices.extend(keep.iter().map(|j| j as u32));
+            values.extend_from_slice(&val[..keep.len()]);
             indptr.push(indices.len());
         }
         Csr::from_parts(n_cols, indptr, indices, values)
@@ -227,8 +270,8 @@ impl Csr {
         let mut out = Array2::zeros((self.nrows(), self.n_cols));
         for i in 0..self.nrows() {
             let (idx, val) = self.row(i);
-            for (&j, &x) in idx.iter().zip(val) {
-                out[[i, j as usize]] = x;
+            for (j, &x) in idx.iter().zip(val) {
+                out[[i, j]] = x;
             }
         }
         out
@@ -276,7 +319,7 @@ mod tests {
         let picked = a.select_rows(&[2, 0, 2]);
         assert!(Arc::ptr_eq(&picked.values, &a.values));
         assert_eq!(picked.nnz(), 4);
-        assert_eq!(picked.size_bytes(), 4 * 8 + 4 * 12);
+        assert_eq!(picked.size_bytes(), 4 * 8 + 4 * 10);
         assert!(picked.same_storage(&a));
         let (head, tail) = picked.clone().split_rows(1);
         let stacked = Csr::vstack(3, &[&head, &tail]).unwrap();

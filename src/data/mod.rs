@@ -4,6 +4,7 @@
 //! stratified splits.
 
 mod classes;
+pub mod columns;
 mod csr;
 pub mod dense;
 mod features;
@@ -26,6 +27,7 @@ pub mod table;
 pub mod text;
 mod verify;
 
+pub use columns::{Cols, Column, NARROW_COLUMNS};
 pub use csr::Csr;
 pub use features::Features;
 pub use sizes::Sizes;

@@ -64,11 +64,7 @@ pub fn apply(mut x: Features, steps: &[Step]) -> Features {
                 Features::Dense(d)
             }
             (Step::Tfidf, Features::Sparse(mut c)) => {
-                let idf = idf(
-                    c.nrows(),
-                    (0..c.nrows()).flat_map(|i| c.row(i).0.iter().map(|j| *j as usize)),
-                    c.ncols(),
-                );
+                let idf = idf(c.nrows(), (0..c.nrows()).flat_map(|i| c.row(i).0.iter()), c.ncols());
                 c.map_values(|_, j, v| v * idf[j]);
                 Features::Sparse(c)
             }

@@ -135,8 +135,8 @@ mod tests {
             let (idx, val) = x.row(i);
             assert!(!idx.is_empty() && idx.len() <= 20);
             assert!((val.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-12);
-            for &j in idx {
-                mass[usize::from(i >= 400)][j as usize % 3] += 1.0;
+            for j in idx.iter() {
+                mass[usize::from(i >= 400)][j % 3] += 1.0;
             }
         }
         assert!(mass[0][0] > 1.2 * mass[0][1] && mass[1][1] > 1.2 * mass[1][0], "{mass:?}");

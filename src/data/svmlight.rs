@@ -6,8 +6,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::Csr;
 use super::text::{self, Lines};
+use super::{Column, Csr, NARROW_COLUMNS};
 use crate::error::Result;
 
 /// How to read a file.
@@ -35,9 +35,22 @@ pub fn read(path: &Path, opts: &SvmlightOptions) -> Result<Svmlight> {
 
 /// Parses SVMlight text from `reader`; `path` is only used in messages.
 pub fn parse<R: BufRead>(reader: R, path: &Path, opts: &SvmlightOptions) -> Result<Svmlight> {
+    // A declared width of at most 2¹⁶ columns: indices are read straight into two bytes.
+    match opts.n_features.is_some_and(|n| n <= NARROW_COLUMNS) {
+        true => parse_as::<R, u16>(reader, path, opts),
+        false => parse_as::<R, u32>(reader, path, opts),
+    }
+}
+
+/// [`parse`] with the column indices collected as `I`.
+fn parse_as<R: BufRead, I: Column>(
+    reader: R,
+    path: &Path,
+    opts: &SvmlightOptions,
+) -> Result<Svmlight> {
     let mut lines = Lines::new(reader, path);
     let mut indptr = vec![0usize];
-    let (mut indices, mut values, mut labels) = (Vec::<u32>::new(), Vec::<f64>::new(), Vec::new());
+    let (mut indices, mut values, mut labels) = (Vec::<I>::new(), Vec::<f64>::new(), Vec::new());
     let limit = opts.n_features.unwrap_or(u32::MAX as usize) as u64;
     let mut width = 0u64;
     while let Some((no, line)) = lines.next_line()? {
@@ -77,7 +90,8 @@ pub fn parse<R: BufRead>(reader: R, path: &Path, opts: &SvmlightOptions) -> Resu
             let value =
                 text::number(&tok[colon + 1..]).map_err(|m| err(format!("feature {idx}: {m}")))?;
             if value != 0.0 {
-                indices.push((idx - 1) as u32);
+                // idx ≤ the declared width, so it fits in I.
+                indices.push(I::from_u32((idx - 1) as u32));
                 values.push(value);
             }
             last = idx;
@@ -92,7 +106,7 @@ pub fn parse<R: BufRead>(reader: R, path: &Path, opts: &SvmlightOptions) -> Resu
     indices.shrink_to_fit();
     values.shrink_to_fit();
     let n_cols = opts.n_features.unwrap_or(width as usize);
-    Ok(Svmlight { x: Csr::new(n_cols, indptr, indices, values)?, labels })
+    Ok(Svmlight { x: Csr::with_indices(n_cols, indptr, indices, values)?, labels })
 }
 
 /// A 1-based feature index (digits only, ≥ 1, fits in u32).

@@ -5,15 +5,23 @@
 //! Mat-vecs over row subsets run on the rayon pool in fixed chunks: a subset of m rows has
 //! clamp(m / CHUNK_ROWS, 1, MAX_CHUNKS) chunks whatever the number of threads, and the
 //! chunks' partial sums are added in chunk order, so results are identical for any number of
-//! threads (and, below 2·CHUNK_ROWS rows, identical to a sequential pass).
+//! threads (and, below 2·CHUNK_ROWS rows, identical to a sequential pass). Each mat-vec
+//! runs at the blocks' stored column index type (u16 up to 65,536 features, else u32).
 
 use std::borrow::Cow;
 
 use rayon::prelude::*;
 
 use super::kernels::{self, LANES, gather, gather_lanes, scatter};
-use crate::data::{Csr, Features};
+use crate::data::{Column, Csr, Features};
 use crate::error::{Error, Result};
+
+/// `$d.$f::<I>(args)` with I the column index type that design `$d` stores.
+macro_rules! at_width {
+    ($d:expr, $f:ident($($a:expr),*)) => {
+        if $d.narrow { $d.$f::<u16>($($a),*) } else { $d.$f::<u32>($($a),*) }
+    };
+}
 
 /// Subset rows per chunk of a scattered (transposed) mat-vec, at least.
 const CHUNK_ROWS: usize = 8192;
@@ -29,6 +37,8 @@ pub struct Design<'a> {
     /// First design row of each block, then the number of rows.
     starts: Vec<usize>,
     dim: usize,
+    /// Whether the blocks store their column indices as u16 (all alike: equal widths).
+    narrow: bool,
 }
 
 /// The design of `parts` stacked in order (all with the same number of features).
@@ -50,7 +60,11 @@ pub fn with_bias<'a>(parts: &[&'a Features]) -> Result<Design<'a>> {
     if u32::try_from(n).is_err() {
         return Err(Error::Data(format!("{n} rows: the SVMlin solvers take fewer than 2^32")));
     }
-    Ok(Design { blocks, starts, dim })
+    let narrow = blocks.iter().all(|b| b.stores::<u16>());
+    if !narrow && !blocks.iter().all(|b| b.stores::<u32>()) {
+        return Err(Error::Data("blocks store their column indices at different widths".into()));
+    }
+    Ok(Design { blocks, starts, dim, narrow })
 }
 
 /// The non-zeros of a dense matrix as CSR.
@@ -77,30 +91,34 @@ impl Design<'_> {
         self.dim + 1
     }
 
-    /// Feature indices and values of row `i` (without the bias).
+    /// Feature indices (stored as I) and values of row `i` (without the bias).
     #[inline(always)]
-    fn row(&self, i: usize) -> (&[u32], &[f64]) {
+    fn row<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
         let b = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
-        self.blocks[b].row(i - self.starts[b])
+        self.blocks[b].row_as(i - self.starts[b])
     }
 
     /// Row `i` · v (v has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn dot(&self, i: usize, v: &[f64]) -> f64 {
-        let (idx, val) = self.row(i);
+    fn dot<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
+        let (idx, val) = self.row::<I>(i);
         gather(idx, val, v) + v[self.dim]
     }
 
     /// acc += scale · row `i` (acc has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn add_row(&self, i: usize, scale: f64, acc: &mut [f64]) {
-        let (idx, val) = self.row(i);
+    fn add_row<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
+        let (idx, val) = self.row::<I>(i);
         scatter(idx, val, scale, acc);
         acc[self.dim] += scale;
     }
 
     /// `o = X w` over every row.
     pub fn mul_vec(&self, w: &[f64], o: &mut [f64]) {
+        at_width!(self, mul_vec_as(w, o))
+    }
+
+    fn mul_vec_as<I: Column>(&self, w: &[f64], o: &mut [f64]) {
         assert!(
             w.len() == self.ncols() && o.len() == self.nrows(),
             "design mat-vec: wrong lengths"
@@ -109,24 +127,28 @@ impl Design<'_> {
             let first = t * ROW_TASK;
             let done = chunk.len() - chunk.len() % LANES;
             for (g, og) in chunk[..done].chunks_exact_mut(LANES).enumerate() {
-                let rows = std::array::from_fn(|k| self.row(first + g * LANES + k));
+                let rows = std::array::from_fn(|k| self.row::<I>(first + g * LANES + k));
                 og.copy_from_slice(&gather_lanes(&rows, w).map(|d| d + w[self.dim]));
             }
             for (r, oi) in chunk.iter_mut().enumerate().skip(done) {
-                *oi = self.dot(first + r, w);
+                *oi = self.dot::<I>(first + r, w);
             }
         });
     }
 
     /// `out[k] = row(rows[k]) · v`: the mat-vec of a row subset, linear in its non-zeros.
     pub fn mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64]) {
+        at_width!(self, mul_vec_rows_as(rows, v, out))
+    }
+
+    fn mul_vec_rows_as<I: Column>(&self, rows: &[u32], v: &[f64], out: &mut [f64]) {
         assert!(
             v.len() == self.ncols() && out.len() == rows.len(),
             "design mat-vec: wrong lengths"
         );
         out.par_chunks_mut(ROW_TASK).zip(rows.par_chunks(ROW_TASK)).for_each(|(o, r)| {
             for (ok, &i) in o.iter_mut().zip(r) {
-                *ok = self.dot(i as usize, v);
+                *ok = self.dot::<I>(i as usize, v);
             }
         });
     }
@@ -134,6 +156,10 @@ impl Design<'_> {
     /// `o[i] = row(i) · v` for every row i not in `skip` (strictly increasing), leaving the
     /// rows of `skip` alone: the mat-vec of a subset's complement, linear in its non-zeros.
     pub fn mul_vec_other_rows(&self, skip: &[u32], v: &[f64], o: &mut [f64]) {
+        at_width!(self, mul_vec_other_rows_as(skip, v, o))
+    }
+
+    fn mul_vec_other_rows_as<I: Column>(&self, skip: &[u32], v: &[f64], o: &mut [f64]) {
         assert!(
             v.len() == self.ncols() && o.len() == self.nrows(),
             "design mat-vec: wrong lengths"
@@ -145,7 +171,7 @@ impl Design<'_> {
             let mut skip = skip[from..].iter().map(|&i| i as usize - first).peekable();
             for (r, oi) in chunk.iter_mut().enumerate() {
                 if skip.next_if_eq(&r).is_none() {
-                    *oi = self.dot(first + r, v);
+                    *oi = self.dot::<I>(first + r, v);
                 }
             }
         });
@@ -154,6 +180,16 @@ impl Design<'_> {
     /// `out = Σ_k v[k] row(rows[k])` (overwritten; one entry per column); `spare` holds the
     /// partial sums of the chunks after the first.
     pub fn t_mul_vec_rows(&self, rows: &[u32], v: &[f64], out: &mut [f64], spare: &mut Vec<f64>) {
+        at_width!(self, t_mul_vec_rows_as(rows, v, out, spare))
+    }
+
+    fn t_mul_vec_rows_as<I: Column>(
+        &self,
+        rows: &[u32],
+        v: &[f64],
+        out: &mut [f64],
+        spare: &mut Vec<f64>,
+    ) {
         assert!(
             out.len() == self.ncols() && v.len() == rows.len(),
             "design mat-vec: wrong lengths"
@@ -164,7 +200,7 @@ impl Design<'_> {
             |((acc, r), vc)| {
                 acc.fill(0.0);
                 for (&i, &vk) in r.iter().zip(vc) {
-                    self.add_row(i as usize, vk, acc);
+                    self.add_row::<I>(i as usize, vk, acc);
                 }
             },
         );
@@ -175,6 +211,18 @@ impl Design<'_> {
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
     /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order.
     pub fn gram_mul_vec_rows(
+        &self,
+        rows: &[u32],
+        c: &[f64],
+        v: &[f64],
+        q: &mut [f64],
+        out: &mut [f64],
+        spare: &mut Vec<f64>,
+    ) -> f64 {
+        at_width!(self, gram_mul_vec_rows_as(rows, c, v, q, out, spare))
+    }
+
+    fn gram_mul_vec_rows_as<I: Column>(
         &self,
         rows: &[u32],
         c: &[f64],
@@ -198,7 +246,7 @@ impl Design<'_> {
             .zip(rows.par_chunks(len))
             .zip(c.par_chunks(len));
         parts.for_each(|((((acc, sum), qc), r), cc)| {
-            *sum = kernels::gram(|k| self.row(r[k] as usize), self.dim, cc, v, qc, acc);
+            *sum = kernels::gram(|k| self.row::<I>(r[k] as usize), self.dim, cc, v, qc, acc);
         });
         reduce(out, spare);
         sums.iter().sum()
@@ -208,7 +256,8 @@ impl Design<'_> {
     pub fn to_dense(&self) -> ndarray::Array2<f64> {
         let mut out = ndarray::Array2::zeros((self.nrows(), self.ncols()));
         for (i, mut row) in out.rows_mut().into_iter().enumerate() {
-            self.add_row(i, 1.0, row.as_slice_mut().expect("standard layout"));
+            let row = row.as_slice_mut().expect("standard layout");
+            at_width!(self, add_row(i, 1.0, row));
         }
         out
     }
@@ -248,118 +297,4 @@ fn reduce(out: &mut [f64], spare: &[f64]) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::{Array1, array};
-
-    fn example() -> Features {
-        // [[1, 0, 2], [0, 0, 0], [0, 3, 0]]
-        Features::Sparse(Csr::new(3, vec![0, 2, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, 3.0]).unwrap())
-    }
-
-    #[test]
-    fn stacks_blocks_with_the_bias_column() {
-        let (a, b) = (example(), Features::Dense(array![[0.0, 5.0, 0.0]]));
-        let x = with_bias(&[&a, &b]).unwrap();
-        assert_eq!(
-            x.to_dense(),
-            array![
-                [1.0, 0.0, 2.0, 1.0],
-                [0.0, 0.0, 0.0, 1.0],
-                [0.0, 3.0, 0.0, 1.0],
-                [0.0, 5.0, 0.0, 1.0]
-            ]
-        );
-        let c = Features::Dense(array![[1.0, 2.0]]);
-        assert!(with_bias(&[&a, &c]).is_err());
-    }
-
-    #[test]
-    fn row_subset_mat_vecs_match_dense() {
-        let a = example();
-        let x = with_bias(&[&a]).unwrap();
-        let dense = x.to_dense();
-        let rows = [2u32, 0, 2];
-        let v = [1.0, -2.0, 0.5, 0.25];
-        let mut out = [0.0; 3];
-        x.mul_vec_rows(&rows, &v, &mut out);
-        for (k, &i) in rows.iter().enumerate() {
-            assert_eq!(out[k], dense.row(i as usize).dot(&Array1::from(v.to_vec())));
-        }
-        let (mut t, mut spare) = ([9.0; 4], Vec::new());
-        x.t_mul_vec_rows(&rows, &v[..3], &mut t, &mut spare);
-        // 1·row2 − 2·row0 + 0.5·row2 = [−2, 4.5, −4, −0.5].
-        assert_eq!(t, [-2.0, 4.5, -4.0, -0.5]);
-        let (c, mut q, mut g) = ([2.0, 1.0, 0.5], [0.0; 3], [0.0; 4]);
-        let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
-        let mut cq = [0.0; 3];
-        x.mul_vec_rows(&rows, &v, &mut cq);
-        assert_eq!(q, cq);
-        let vg: f64 = v.iter().zip(&g).map(|(a, b)| a * b).sum();
-        assert!((cqq - vg).abs() < 1e-12 && cqq > 0.0, "{cqq} against {vg}");
-        // The complement of rows {1, 2}: row 0 only.
-        let mut o = [7.0; 3];
-        x.mul_vec_other_rows(&[1, 2], &v, &mut o);
-        assert_eq!(o, [dense.row(0).dot(&Array1::from(v.to_vec())), 7.0, 7.0]);
-        let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
-        x.t_mul_vec_rows(&rows, &weighted, &mut t, &mut spare);
-        assert_eq!(g, t);
-        // An empty subset gives zeros.
-        x.gram_mul_vec_rows(&[], &[], &v, &mut [], &mut g, &mut spare);
-        x.t_mul_vec_rows(&[], &[], &mut t, &mut spare);
-        assert_eq!((g, t), ([0.0; 4], [0.0; 4]));
-    }
-
-    /// A design of `n` random rows: the chunked mat-vecs are bit-identical inside pools of 1
-    /// and 2 threads, and agree with the dense product.
-    #[test]
-    fn chunked_mat_vecs_do_not_depend_on_the_number_of_threads() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let (n, d) = (3 * CHUNK_ROWS + 17, 40);
-        let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
-        for _ in 0..n {
-            for j in 0..d {
-                if rng.random_bool(0.2) {
-                    indices.push(j as u32);
-                    values.push(rng.random_range(-1.0..1.0));
-                }
-            }
-            indptr.push(indices.len());
-        }
-        let f = Features::Sparse(Csr::new(d, indptr, indices, values).unwrap());
-        let x = with_bias(&[&f]).unwrap();
-        let rows: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 1).collect();
-        let c: Vec<f64> = rows.iter().map(|_| rng.random_range(0.0..2.0)).collect();
-        let v: Vec<f64> = (0..=d).map(|_| rng.random_range(-1.0..1.0)).collect();
-        let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| {
-                let (mut q, mut g, mut t, mut o, mut spare) = (
-                    vec![0.0; rows.len()],
-                    vec![0.0; d + 1],
-                    vec![0.0; d + 1],
-                    vec![0.0; n],
-                    Vec::new(),
-                );
-                let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
-                x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
-                x.mul_vec(&v, &mut o);
-                let mut other = vec![0.0; n];
-                x.mul_vec_other_rows(&rows, &v, &mut other);
-                // The complement's outputs are those of the full product.
-                let skipped = |i: usize| rows.binary_search(&(i as u32)).is_ok();
-                assert!((0..n).all(|i| skipped(i) || other[i] == o[i]));
-                (q, g, t, o, cqq.to_bits())
-            })
-        };
-        let one = run(1);
-        assert_eq!(one, run(2));
-        let dense = x.to_dense();
-        let rows: Vec<usize> = rows.iter().map(|&i| i as usize).collect();
-        let sub = dense.select(ndarray::Axis(0), &rows);
-        let expect = sub.t().dot(&(&Array1::from(c.clone()) * &sub.dot(&Array1::from(v.clone()))));
-        assert!(one.1.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-9));
-        assert!(one.3.iter().zip(&dense.dot(&Array1::from(v))).all(|(a, b)| (a - b).abs() < 1e-12));
-    }
-}
+mod tests;

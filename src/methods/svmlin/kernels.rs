@@ -1,10 +1,13 @@
 //! The inner loops of the design's mat-vecs: gathers (row · v) and scatters (acc += s · row)
 //! over CSR rows. Every sum is added in its row's order and every update of acc in row order,
 //! so the variants below (which only interleave independent work differently) give the same
-//! bits as one row after the other.
+//! bits as one row after the other. Each loop is compiled for both stored column index
+//! types ([`Column`]: u16 up to 65,536 columns, else u32).
+
+use crate::data::Column;
 
 /// A design row without its bias: feature indices and values (as many of each).
-pub type Row<'a> = (&'a [u32], &'a [f64]);
+pub type Row<'a, I> = (&'a [I], &'a [f64]);
 
 /// Rows whose gathers are interleaved (independent chains of additions).
 pub const LANES: usize = 4;
@@ -13,29 +16,29 @@ const SAMPLE: usize = 256;
 
 /// Σ_k val[k] · v[idx[k]], added in k order from −0 (as `Iterator::sum`).
 #[inline(always)]
-pub fn gather(idx: &[u32], val: &[f64], v: &[f64]) -> f64 {
+pub fn gather<I: Column>(idx: &[I], val: &[f64], v: &[f64]) -> f64 {
     gather_from(-0.0, idx, val, v)
 }
 
 /// `sum` + val[k] · v[idx[k]] for k in order.
 #[inline(always)]
-fn gather_from(sum: f64, idx: &[u32], val: &[f64], v: &[f64]) -> f64 {
+fn gather_from<I: Column>(sum: f64, idx: &[I], val: &[f64], v: &[f64]) -> f64 {
     // SAFETY: column indices of a `Csr` are below its width `dim` (checked by `Csr::new` and
     // kept by every constructor) and every caller asserts v.len() == dim + 1.
-    idx.iter().zip(val).fold(sum, |s, (&j, &x)| s + x * unsafe { *v.get_unchecked(j as usize) })
+    idx.iter().zip(val).fold(sum, |s, (&j, &x)| s + x * unsafe { *v.get_unchecked(j.at()) })
 }
 
 /// [`gather`] of LANES rows at once, each sum in its own row's order; the rows' chains of
 /// additions (and their loads) are interleaved over their common length, so that they overlap.
 #[inline(always)]
-pub fn gather_lanes(rows: &[Row; LANES], v: &[f64]) -> [f64; LANES] {
+pub fn gather_lanes<I: Column>(rows: &[Row<I>; LANES], v: &[f64]) -> [f64; LANES] {
     let common = rows.iter().map(|(idx, _)| idx.len()).min().unwrap_or(0);
     let mut sums = [-0.0; LANES];
     for k in 0..common {
         for (s, (idx, val)) in sums.iter_mut().zip(rows) {
             // SAFETY: k < common ≤ the row's length; column indices as in `gather_from`.
             unsafe {
-                *s += *val.get_unchecked(k) * *v.get_unchecked(*idx.get_unchecked(k) as usize);
+                *s += *val.get_unchecked(k) * *v.get_unchecked(idx.get_unchecked(k).at());
             }
         }
     }
@@ -44,10 +47,10 @@ pub fn gather_lanes(rows: &[Row; LANES], v: &[f64]) -> [f64; LANES] {
 
 /// acc[idx[k]] += scale · val[k].
 #[inline(always)]
-pub fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
+pub fn scatter<I: Column>(idx: &[I], val: &[f64], scale: f64, acc: &mut [f64]) {
     for (&j, &x) in idx.iter().zip(val) {
         // SAFETY: as in `gather_from`, with acc.len() == dim + 1 asserted by every caller.
-        unsafe { *acc.get_unchecked_mut(j as usize) += x * scale };
+        unsafe { *acc.get_unchecked_mut(j.at()) += x * scale };
     }
 }
 
@@ -60,8 +63,8 @@ pub fn scatter(idx: &[u32], val: &[f64], scale: f64, acc: &mut [f64]) {
 /// with the scatter of row k; scattered rows (a selection in random order, a sparse active
 /// set) gather LANES rows at a time, which overlaps their loads from memory. The gathers read
 /// v and the scatters write acc only, so both give the bits of one row after the other.
-pub fn gram<'a>(
-    row: impl Fn(usize) -> Row<'a>,
+pub fn gram<'a, I: Column>(
+    row: impl Fn(usize) -> Row<'a, I>,
     dim: usize,
     c: &[f64],
     v: &[f64],
@@ -84,8 +87,8 @@ pub fn gram<'a>(
 }
 
 /// [`gram`] with the gather of each row interleaved with the scatter of the one before.
-fn gram_pipelined<'a>(
-    row: impl Fn(usize) -> Row<'a>,
+fn gram_pipelined<'a, I: Column>(
+    row: impl Fn(usize) -> Row<'a, I>,
     dim: usize,
     c: &[f64],
     v: &[f64],
@@ -109,8 +112,8 @@ fn gram_pipelined<'a>(
         for t in 0..common {
             // SAFETY: t < common ≤ both rows' lengths; column indices as in `gather_from`.
             unsafe {
-                sum += *cur.1.get_unchecked(t) * *v.get_unchecked(*cur.0.get_unchecked(t) as usize);
-                *acc.get_unchecked_mut(*prev.0.get_unchecked(t) as usize) +=
+                sum += *cur.1.get_unchecked(t) * *v.get_unchecked(cur.0.get_unchecked(t).at());
+                *acc.get_unchecked_mut(prev.0.get_unchecked(t).at()) +=
                     *prev.1.get_unchecked(t) * scale;
             }
         }
@@ -125,8 +128,8 @@ fn gram_pipelined<'a>(
 }
 
 /// [`gram`] LANES rows at a time: their gathers interleaved, then their scatters in order.
-fn gram_lanes<'a>(
-    row: impl Fn(usize) -> Row<'a>,
+fn gram_lanes<'a, I: Column>(
+    row: impl Fn(usize) -> Row<'a, I>,
     dim: usize,
     c: &[f64],
     v: &[f64],
@@ -162,7 +165,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Both fused variants give the bits of the plain loop, one row after the other, on rows
-    /// of random lengths (empty ones too) stored in order, reversed and shuffled.
+    /// of random lengths (empty ones too) stored in order, reversed and shuffled, with four-
+    /// and two-byte column indices.
     #[test]
     fn fused_variants_are_bit_identical_to_one_row_at_a_time() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
@@ -179,6 +183,10 @@ mod tests {
         }
         let v: Vec<f64> = (0..=dim).map(|_| rng.random_range(-1.0..1.0)).collect();
         let stored = |i: usize| (&idx[starts[i]..starts[i + 1]], &val[starts[i]..starts[i + 1]]);
+        // The same rows with two-byte indices.
+        let narrow: Vec<u16> = idx.iter().map(|&j| j as u16).collect();
+        let stored16 =
+            |i: usize| (&narrow[starts[i]..starts[i + 1]], &val[starts[i]..starts[i + 1]]);
         let mut shuffled: Vec<usize> = (0..n).collect();
         for k in (1..n).rev() {
             shuffled.swap(k, rng.random_range(0..=k));
@@ -186,6 +194,7 @@ mod tests {
         for order in [(0..n).collect(), (0..n).rev().collect(), shuffled] {
             let order: Vec<usize> = order;
             let row = |k: usize| stored(order[k]);
+            let row16 = |k: usize| stored16(order[k]);
             let c: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..2.0)).collect();
             let (mut q0, mut a0, mut cqq0) = (vec![0.0; n], vec![0.0; dim + 1], 0.0);
             for k in 0..n {
@@ -198,12 +207,15 @@ mod tests {
                 cqq0 += c[k] * q0[k] * q0[k];
             }
             let bits = |a: &[f64]| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            for variant in 0..3 {
+            for variant in 0..6 {
                 let (mut q, mut acc) = (vec![9.0; n], vec![0.0; dim + 1]);
                 let cqq = match variant {
                     0 => gram_pipelined(row, dim, &c, &v, &mut q, &mut acc),
                     1 => gram_lanes(row, dim, &c, &v, &mut q, &mut acc),
-                    _ => gram(row, dim, &c, &v, &mut q, &mut acc),
+                    2 => gram(row, dim, &c, &v, &mut q, &mut acc),
+                    3 => gram_pipelined(row16, dim, &c, &v, &mut q, &mut acc),
+                    4 => gram_lanes(row16, dim, &c, &v, &mut q, &mut acc),
+                    _ => gram(row16, dim, &c, &v, &mut q, &mut acc),
                 };
                 assert_eq!((bits(&q), bits(&acc)), (bits(&q0), bits(&a0)), "variant {variant}");
                 assert_eq!(cqq.to_bits(), f64::to_bits(cqq0), "variant {variant}");
