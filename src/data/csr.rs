@@ -339,6 +339,31 @@ mod tests {
     }
 
     #[test]
+    fn column_indices_take_two_bytes_up_to_65536_columns() {
+        use crate::data::NARROW_COLUMNS;
+        let cols = |x: &Csr, i| x.row(i).0.iter().collect::<Vec<_>>();
+        let wide = Csr::new(NARROW_COLUMNS + 1, vec![0, 2, 3], vec![0, 65_536, 7], vec![1.0; 3]);
+        let wide = wide.unwrap();
+        assert!(wide.stores::<u32>() && !wide.stores::<u16>());
+        assert_eq!(wide.row_as::<u32>(0).0, [0, 65_536]);
+        assert_eq!((cols(&wide, 0), wide.size_bytes()), (vec![0, 65_536], 3 * 8 + 3 * 12));
+        // Dropping the last column makes the matrix narrow.
+        let narrow = wide.first_columns(NARROW_COLUMNS);
+        assert!(narrow.stores::<u16>());
+        assert_eq!((cols(&narrow, 0), cols(&narrow, 1)), (vec![0], vec![7]));
+        // Indices given at the other width are stored at the width the columns call for.
+        let a = Csr::with_indices(NARROW_COLUMNS + 5, vec![0, 1], vec![3u16], vec![1.0]).unwrap();
+        let b = Csr::with_indices(4, vec![0, 1], vec![3u16], vec![1.0]).unwrap();
+        assert!(a.stores::<u32>() && b.stores::<u16>());
+        assert_eq!(b, Csr::new(4, vec![0, 1], vec![3], vec![1.0]).unwrap());
+        // Stacking blocks of different storages copies them at the same width.
+        let other = Csr::new(4, vec![0, 1], vec![1], vec![2.0]).unwrap();
+        let stacked = Csr::vstack(4, &[&b, &other]).unwrap();
+        assert!(stacked.stores::<u16>() && !stacked.same_storage(&b));
+        assert_eq!((cols(&stacked, 0), cols(&stacked, 1)), (vec![3], vec![1]));
+    }
+
+    #[test]
     fn malformed_structure_is_rejected() {
         assert!(Csr::new(3, vec![0, 2], vec![2, 0], vec![1.0, 1.0]).is_err());
         assert!(Csr::new(2, vec![0, 1], vec![2], vec![1.0]).is_err());
