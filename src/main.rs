@@ -16,15 +16,6 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // Blocks of 256 KiB and more get pages of their own, returned to the system when freed.
-    // glibc's default raises this threshold after each such free (up to 32 MiB), after which
-    // the solvers' per-row vectors land in the heap and stay resident once freed: ~4 MiB of a
-    // 100,000-row run's peak (docs/benchmarks.md#memory-views-not-copies).
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: a malloc setting changed before any thread starts.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 10);
-    }
     // The version names the commit every output is stamped with (from the working folder);
     // git runs only when the version is asked for.
     let mut command = Cli::command();
