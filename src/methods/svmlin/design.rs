@@ -84,16 +84,21 @@ impl Design<'_> {
         self.blocks[b].row(i - self.starts[b])
     }
 
+    /// ‖row `i`‖² with its bias 1.
+    pub(super) fn row_norm2(&self, i: usize) -> f64 {
+        self.row(i).1.iter().map(|v| v * v).sum::<f64>() + 1.0
+    }
+
     /// Row `i` · v (v has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn dot(&self, i: usize, v: &[f64]) -> f64 {
+    pub(super) fn dot(&self, i: usize, v: &[f64]) -> f64 {
         let (idx, val) = self.row(i);
         gather(idx, val, v) + v[self.dim]
     }
 
     /// acc += scale · row `i` (acc has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn add_row(&self, i: usize, scale: f64, acc: &mut [f64]) {
+    pub(super) fn add_row(&self, i: usize, scale: f64, acc: &mut [f64]) {
         let (idx, val) = self.row(i);
         scatter(idx, val, scale, acc);
         acc[self.dim] += scale;

@@ -6,9 +6,10 @@ use ndarray::Array1;
 use super::cgls::{CglsWork, Subset, cgls};
 use super::da::{DaOptions, DaReport, da};
 use super::design::with_bias;
+use super::dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 use super::examples::Examples;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
-use super::params::{Kind, PositiveFraction, Svmlin};
+use super::params::{Kind, PositiveFraction, SvmSolver, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
 use crate::data::{Features, Problem, class_counts};
 use crate::error::{Error, Result};
@@ -22,6 +23,8 @@ pub enum Details {
         converged: bool,
     },
     Svm(MfnReport),
+    /// `linear_svm` solved by dual coordinate descent.
+    SvmDualCd(DualCdReport),
     Tsvm(TsvmReport),
     Da(DaReport),
 }
@@ -93,6 +96,12 @@ impl Svmlin {
                     &mut CglsWork::default(),
                 );
                 (None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
+            }
+            Kind::Svm if let SvmSolver::DualCd { epsilon } = p.svm_solver => {
+                let opts = DualCdOptions { epsilon, ..DualCdOptions::default() };
+                let (sol, rep) = dual_cd(&x, y_l, p.lambda, &opts);
+                w = sol;
+                (None, Details::SvmDualCd(rep))
             }
             Kind::Svm => {
                 let mut ex = Examples::with_capacity(l, l);
