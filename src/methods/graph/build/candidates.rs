@@ -1,9 +1,19 @@
 //! Per-row candidate neighbours from approximate distances with error bounds: a pair whose
 //! lower bound exceeds the k-th smallest upper bound seen so far cannot be among the k
 //! nearest, so a row keeps only the pairs (lower, upper, index) within that bound. A row
-//! that would keep more than its capacity gives up ("overflows") and is later ranked
-//! against all rows exactly; either way the final ranking is exact, so the order in which
-//! pairs arrive (the number of threads) changes nothing.
+//! that would keep more than its capacity ("overflows": many ties) stops keeping pairs but
+//! still tracks its bound, and its candidates are found again from that final bound.
+//! Either way the final ranking is exact, so the order in which pairs arrive (the number
+//! of threads) changes nothing.
+
+/// A row's candidates when all pairs have been offered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// These rows (any row among the k nearest is one of them).
+    Among(Vec<usize>),
+    /// The rows whose lower bound is within this bound (the row overflowed).
+    Within(f64),
+}
 
 /// Candidate lists of several rows, each with room for a fixed number of pairs.
 pub struct Candidates {
@@ -64,12 +74,8 @@ impl Candidates {
         self.outer[r] = bound;
     }
 
-    /// The bound a pair's lower bound must not exceed to be kept by row r (−∞ once the row
-    /// overflowed: it wants nothing more).
+    /// The bound a pair's lower bound must not exceed to be kept by row r.
     pub fn bound(&self, r: usize) -> f64 {
-        if self.len[r] == OVERFLOW {
-            return f64::NEG_INFINITY;
-        }
         self.outer[r].min(self.top[(r + 1) * self.k - 1])
     }
 
@@ -94,12 +100,18 @@ impl Candidates {
             self.compact(r, bound);
             if self.len[r] == self.cap {
                 self.overflow(r);
-                return f64::NEG_INFINITY;
             }
         }
-        let at = r * self.cap + self.len[r];
-        (self.lower[at], self.upper[at], self.index[at]) = (lower, upper, index);
-        self.len[r] += 1;
+        if !self.overflowed(r) {
+            let at = r * self.cap + self.len[r];
+            (self.lower[at], self.upper[at], self.index[at]) = (lower, upper, index);
+            self.len[r] += 1;
+        }
+        self.tighten(r, upper)
+    }
+
+    /// Enters an upper bound among row r's k smallest; returns the row's bound.
+    fn tighten(&mut self, r: usize, upper: f64) -> f64 {
         let top = &mut self.top[r * self.k..(r + 1) * self.k];
         if upper < top[self.k - 1] {
             let mut m = self.k - 1;
@@ -126,10 +138,14 @@ impl Candidates {
         self.len[r] = kept;
     }
 
-    /// Offers row `from` of `other` (all its pairs, or its overflow) to row r.
+    /// Offers row `from` of `other` (all its pairs, or its overflow and upper bounds) to
+    /// row r.
     pub fn take(&mut self, r: usize, other: &Candidates, from: usize) {
         if other.overflowed(from) {
             self.overflow(r);
+            for &upper in &other.top[from * other.k..(from + 1) * other.k] {
+                self.tighten(r, upper);
+            }
             return;
         }
         let start = from * other.cap;
@@ -138,15 +154,14 @@ impl Candidates {
         }
     }
 
-    /// Row r's candidates: the indices of the pairs within its final bound, or `None` if
-    /// it overflowed.
-    pub fn finish(&self, r: usize) -> Option<Vec<usize>> {
-        if self.overflowed(r) {
-            return None;
-        }
+    /// Row r's candidates: the pairs within its final bound, or the bound if it overflowed.
+    pub fn finish(&self, r: usize) -> Found {
         let (start, bound) = (r * self.cap, self.bound(r));
+        if self.overflowed(r) {
+            return Found::Within(bound);
+        }
         let kept = start..start + self.len[r];
-        Some(kept.filter(|&t| self.lower[t] <= bound).map(|t| self.index[t]).collect())
+        Found::Among(kept.filter(|&t| self.lower[t] <= bound).map(|t| self.index[t]).collect())
     }
 }
 
@@ -164,15 +179,21 @@ mod tests {
         assert_eq!(c.offer(0, 2.5, 4.0, 9), 3.0);
         assert_eq!(c.offer(0, 3.5, 5.0, 10), 3.0);
         assert_eq!(c.offer(0, 0.5, 1.5, 11), 1.5);
-        assert_eq!(c.finish(0), Some(vec![7, 11]));
-        // Full: compacting makes room once, then five pairs within one bound overflow.
+        assert_eq!(c.finish(0), Found::Among(vec![7, 11]));
+        // Full: compacting makes room once, then five pairs within one bound overflow; the
+        // bound still falls with the upper bounds offered.
         c.offer(0, 1.0, 1.0, 12);
         c.offer(0, 1.0, 1.0, 13);
-        assert_eq!(c.finish(0), Some(vec![7, 11, 12, 13]));
-        assert_eq!(c.offer(0, 1.0, 1.0, 14), f64::NEG_INFINITY);
-        assert!(c.overflowed(0) && c.finish(0).is_none());
+        assert_eq!(c.finish(0), Found::Among(vec![7, 11, 12, 13]));
+        assert_eq!(c.offer(0, 1.0, 1.0, 14), 1.0);
+        assert!(c.overflowed(0));
+        assert_eq!(c.offer(0, 0.1, 0.9, 15), 1.0);
+        assert_eq!(c.offer(0, 0.1, 0.8, 16), 0.9);
+        assert_eq!(c.finish(0), Found::Within(0.9));
         let mut d = Candidates::new(1, 2, 4);
+        d.offer(0, 0.0, 0.95, 3);
         d.take(0, &c, 0);
         assert!(d.overflowed(0));
+        assert_eq!(d.finish(0), Found::Within(0.9));
     }
 }

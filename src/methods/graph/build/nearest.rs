@@ -17,7 +17,7 @@ use faer::{Accum, Mat, MatRef, Par};
 use ndarray::ArrayView2;
 use rayon::prelude::*;
 
-use super::candidates::Candidates;
+use super::candidates::{Candidates, Found};
 use super::distances::row_norms;
 use super::exact;
 use crate::linalg::clear_upper_simd;
@@ -28,6 +28,8 @@ const BLOCK: usize = 256;
 const CHUNK: usize = 4;
 /// Products tested together against the bounds before any list work.
 const LANES: usize = 8;
+/// Entries of a product finding overflowed rows' candidates again (4 Mi f32: 16 MiB).
+const AGAIN: usize = 1 << 22;
 /// Rows ranked per parallel task in the second pass.
 const RANK_ROWS: usize = 64;
 
@@ -38,7 +40,7 @@ pub fn nearest(x: ArrayView2<f64>, k: usize) -> (Vec<usize>, Vec<f64>) {
     let norms = row_norms(x).to_vec();
     let x = x.as_standard_layout();
     let lists = match Approx::new(x.view(), &norms) {
-        Some(approx) => candidates(&approx, k),
+        Some(approx) => find_again(&approx, candidates(&approx, k)),
         None => vec![None; n],
     };
     let (mut neighbours, mut sq) = (vec![0; n * k], vec![0.0; n * k]);
@@ -110,8 +112,8 @@ impl Approx {
     }
 }
 
-/// Each row's candidates (`None`: the row overflowed, rank it against all rows).
-fn candidates(a: &Approx, k: usize) -> Vec<Option<Vec<usize>>> {
+/// Each row's candidates ([`Found`]).
+fn candidates(a: &Approx, k: usize) -> Vec<Found> {
     let n = a.lo.len();
     let cap = 2 * k + 16;
     let blocks = n.div_ceil(BLOCK);
@@ -140,6 +142,38 @@ fn candidates(a: &Approx, k: usize) -> Vec<Option<Vec<usize>>> {
         lists.extend((0..rows_of(b, n).len()).map(|r| block.finish(r)));
     }
     lists
+}
+
+/// Each row's candidates: its list, or if it overflowed (many ties), the rows within its
+/// final bound, found again from f32 products of such rows against all (`AGAIN` entries
+/// each, 8 to 256 rows).
+fn find_again(a: &Approx, lists: Vec<Found>) -> Vec<Option<Vec<usize>>> {
+    let n = lists.len();
+    let again: Vec<(usize, f64)> = (lists.iter().enumerate())
+        .filter_map(|(i, f)| if let Found::Within(b) = f { Some((i, *b)) } else { None })
+        .collect();
+    let found: Vec<(usize, Vec<usize>)> = (again.par_chunks((AGAIN / n).clamp(8, 256)))
+        .flat_map_iter(|chunk| {
+            let z: Vec<f32> =
+                chunk.iter().flat_map(|&(i, _)| &a.z[i * a.d..(i + 1) * a.d]).copied().collect();
+            let these = MatRef::from_row_major_slice(&z, chunk.len(), a.d);
+            let mut p = Mat::<f32>::zeros(n, chunk.len());
+            matmul(p.as_mut(), Accum::Replace, a.rows(&(0..n)), these.transpose(), -2.0, Par::Seq);
+            clear_upper_simd();
+            let within = |(r, &(i, bound)): (usize, &(usize, f64))| {
+                let (li, col) = (a.lo[i], p.col_as_slice(r));
+                let near = |&j: &usize| j != i && (f64::from(col[j]) + li) + a.lo[j] <= bound;
+                (i, (0..n).filter(near).collect())
+            };
+            chunk.iter().enumerate().map(within).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut out: Vec<Option<Vec<usize>>> =
+        (lists.into_iter()).map(|f| if let Found::Among(c) = f { Some(c) } else { None }).collect();
+    for (i, c) in found {
+        out[i] = Some(c);
+    }
+    out
 }
 
 /// Rows of block b.
