@@ -3,7 +3,8 @@
 //! reads each run's peak memory from the operating system. Usage:
 //! `peers KERNEL [ARGS] [--threads N] [--out FILE]`, printing one line `RESULT key=value ...`:
 //! - `svm DIR`: l2-SVM-MFN on `DIR/ex_100000`, `DIR/lab_100000` (all rows but the last
-//!   labeled, λ = 0.001); errors on the labeled rows;
+//!   labeled, λ = 0.001); errors on the labeled rows; with `--dual-cd EPSILON`, by dual
+//!   coordinate descent stopped at that ε instead;
 //! - `tsvm DIR`, `da DIR`: the first 1,000 rows labeled, the rest unlabeled, λ = 0.001,
 //!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows;
 //!   with `--out`, these three write the weights and then the bias;
@@ -32,7 +33,7 @@ use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Problem, Sampler};
 use sslab::methods::graph::KnnGraph;
 use sslab::methods::qlds::QldsParams;
-use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 const DOCS: usize = 100_000;
 const WORDS: usize = 50_000;
@@ -50,6 +51,12 @@ fn main() -> Res<()> {
         Some(v) => Some(Path::new(v.ok_or("--out needs a file")?)),
         None => None,
     };
+    let svm_solver = match option("--dual-cd") {
+        Some(v) => SvmSolver::DualCd {
+            epsilon: v.and_then(|v| v.parse().ok()).ok_or("--dual-cd needs a number")?,
+        },
+        None => SvmSolver::Mfn,
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -65,17 +72,18 @@ fn main() -> Res<()> {
         .map(|k| args[k].as_str())
         .collect();
     match (pos.first().copied(), pos.get(1).copied()) {
-        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, out),
+        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, svm_solver, out),
         (Some("tsvm"), Some(dir)) => {
-            sparse(Path::new(dir), Kind::Tsvm { switches: SvmlinParams::SWITCHES }, out)
+            let tsvm = Kind::Tsvm { switches: SvmlinParams::SWITCHES };
+            sparse(Path::new(dir), tsvm, SvmSolver::Mfn, out)
         }
-        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, out),
+        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, SvmSolver::Mfn, out),
         (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
         (Some("qlds"), _) => qlds(),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
         (Some("knn"), _) => knn(out),
         _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE \
-                  [--threads N] [--out FILE]"
+                  [--threads N] [--out FILE] [--dual-cd EPSILON]"
             .into()),
     }
 }
@@ -89,12 +97,13 @@ fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
     Ok(set.first_labeled(if supervised { n - 1 } else { 1_000 }))
 }
 
-fn sparse(dir: &Path, kind: Kind, out: Option<&Path>) -> Res<()> {
+fn sparse(dir: &Path, kind: Kind, svm_solver: SvmSolver, out: Option<&Path>) -> Res<()> {
     let p = sparse_problem(dir, kind == Kind::Svm)?;
     let params = SvmlinParams {
         lambda: 1e-3,
         lambda_u: 1.0,
         r: PositiveFraction::Fixed(0.5),
+        svm_solver,
         ..SvmlinParams::new(kind)
     };
     let m = params.check().map_err(|e| e.to_string())?;
@@ -106,6 +115,7 @@ fn sparse(dir: &Path, kind: Kind, out: Option<&Path>) -> Res<()> {
     let errors = s.iter().zip(y).filter(|(s, y)| (**s >= 0.0) != (**y > 0.0)).count();
     let work = match fit.details {
         Details::Svm(r) => format!("newton={} cg={}", r.newton_steps, r.cg_iterations),
+        Details::SvmDualCd(r) => format!("epochs={} converged={}", r.epochs, r.converged),
         Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.mfn_calls, r.cg_iterations),
         Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
         Details::Rls { iterations, .. } => format!("cg={iterations}"),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::config::parse;
 use crate::data::DataSource;
-use crate::methods::svmlin::{Kind, PositiveFraction, Svmlin};
+use crate::methods::svmlin::{Kind, PositiveFraction, SvmSolver, Svmlin};
 
 const GOOD: &str = r#"
 [experiment]
@@ -78,4 +78,23 @@ fn bad_svmlin_keys_name_the_line() {
     assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "mean_norm = 1.0"));
     assert!(e.contains("datasets[0].mean_norm: not a key of a `sparse_text` dataset"), "{e}");
+}
+
+#[test]
+fn linear_svm_takes_dual_cd_with_its_epsilon() {
+    let exp =
+        parse(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nsolver = \"dual_cd\""), Path::new("c"))
+            .unwrap();
+    let m = exp.methods[0].method.as_any().downcast_ref::<Svmlin>().expect("SVMlin");
+    assert_eq!(m.params().svm_solver, SvmSolver::DualCd { epsilon: 0.1 });
+    assert_eq!(exp.methods[0].name, "SVM(dual CD)");
+    assert_eq!(exp.methods[0].method.params(), "lambda=0.5 solver=dual_cd epsilon=0.1");
+    let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nepsilon = 0.01"));
+    assert!(e.contains("methods[0].epsilon: is a dual_cd setting"), "{e}");
+    let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nsolver = \"sgd\""));
+    assert!(e.contains("methods[0].solver: expected \"mfn\" or \"dual_cd\""), "{e}");
+    let e = err(&GOOD.replace("lambda = 0.5", "solver = \"dual_cd\"\nepsilon = -1"));
+    assert!(e.contains("methods[0].epsilon: must be finite and > 0"), "{e}");
+    let e = err(&GOOD.replace("switches = 1", "switches = 1\nsolver = \"dual_cd\""));
+    assert!(e.contains("methods[1].solver: not a parameter of `tsvm`"), "{e}");
 }

@@ -98,16 +98,32 @@ impl Design<'_> {
         self.blocks[b].row_as(i - self.starts[b])
     }
 
+    /// ‖row `i`‖² with its bias 1.
+    pub(super) fn row_norm2(&self, i: usize) -> f64 {
+        let val = if self.narrow { self.row::<u16>(i).1 } else { self.row::<u32>(i).1 };
+        val.iter().map(|v| v * v).sum::<f64>() + 1.0
+    }
+
     /// Row `i` · v (v has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn dot<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
+    pub(super) fn dot(&self, i: usize, v: &[f64]) -> f64 {
+        at_width!(self, dot_as(i, v))
+    }
+
+    #[inline]
+    fn dot_as<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
         let (idx, val) = self.row::<I>(i);
         gather(idx, val, v) + v[self.dim]
     }
 
     /// acc += scale · row `i` (acc has [`Design::ncols`] entries, checked by the callers).
     #[inline]
-    fn add_row<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
+    pub(super) fn add_row(&self, i: usize, scale: f64, acc: &mut [f64]) {
+        at_width!(self, add_row_as(i, scale, acc))
+    }
+
+    #[inline]
+    fn add_row_as<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
         let (idx, val) = self.row::<I>(i);
         scatter(idx, val, scale, acc);
         acc[self.dim] += scale;
@@ -131,7 +147,7 @@ impl Design<'_> {
                 og.copy_from_slice(&gather_lanes(&rows, w).map(|d| d + w[self.dim]));
             }
             for (r, oi) in chunk.iter_mut().enumerate().skip(done) {
-                *oi = self.dot::<I>(first + r, w);
+                *oi = self.dot_as::<I>(first + r, w);
             }
         });
     }
@@ -148,7 +164,7 @@ impl Design<'_> {
         );
         out.par_chunks_mut(ROW_TASK).zip(rows.par_chunks(ROW_TASK)).for_each(|(o, r)| {
             for (ok, &i) in o.iter_mut().zip(r) {
-                *ok = self.dot::<I>(i as usize, v);
+                *ok = self.dot_as::<I>(i as usize, v);
             }
         });
     }
@@ -171,7 +187,7 @@ impl Design<'_> {
             let mut skip = skip[from..].iter().map(|&i| i as usize - first).peekable();
             for (r, oi) in chunk.iter_mut().enumerate() {
                 if skip.next_if_eq(&r).is_none() {
-                    *oi = self.dot::<I>(first + r, v);
+                    *oi = self.dot_as::<I>(first + r, v);
                 }
             }
         });
@@ -200,7 +216,7 @@ impl Design<'_> {
             |((acc, r), vc)| {
                 acc.fill(0.0);
                 for (&i, &vk) in r.iter().zip(vc) {
-                    self.add_row::<I>(i as usize, vk, acc);
+                    self.add_row_as::<I>(i as usize, vk, acc);
                 }
             },
         );
@@ -257,7 +273,7 @@ impl Design<'_> {
         let mut out = ndarray::Array2::zeros((self.nrows(), self.ncols()));
         for (i, mut row) in out.rows_mut().into_iter().enumerate() {
             let row = row.as_slice_mut().expect("standard layout");
-            at_width!(self, add_row(i, 1.0, row));
+            self.add_row(i, 1.0, row);
         }
         out
     }

@@ -3,7 +3,7 @@
 
 use toml::Value;
 
-use super::{Kind, PositiveFraction, Svmlin, SvmlinParams};
+use super::{Kind, PositiveFraction, SvmSolver, Svmlin, SvmlinParams};
 use crate::engine::{Checked, Entry, Family, Fitted, Method, Split};
 use crate::error::Result;
 
@@ -17,11 +17,13 @@ impl Family for SvmlinFamily {
 
     /// `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and `r` ("labeled" (default),
     /// "truth" or a number in (0, 1)) for `tsvm` and `da`; `switches` (≥ 1, default 10000)
-    /// for `tsvm`.
+    /// for `tsvm`; `solver` ("mfn" (default) or "dual_cd") and, with dual_cd, `epsilon` (> 0,
+    /// default 0.1) for `linear_svm`.
     fn check(&self, m: &Entry) -> Result<Checked> {
         m.only(match m.kind() {
             "tsvm" => &["lambda", "lambda_u", "r", "switches"],
             "da" => &["lambda", "lambda_u", "r"],
+            "linear_svm" => &["lambda", "solver", "epsilon"],
             _ => &["lambda"],
         })?;
         let kind = match m.kind() {
@@ -46,9 +48,16 @@ impl Family for SvmlinFamily {
                 })?),
             };
         }
+        params.svm_solver = match m.string("solver")?.as_deref() {
+            None | Some("mfn") if m.value("epsilon").is_none() => SvmSolver::Mfn,
+            None | Some("mfn") => return Err(m.error("epsilon", "is a dual_cd setting")),
+            Some("dual_cd") => SvmSolver::DualCd { epsilon: m.f64("epsilon")?.unwrap_or(0.1) },
+            Some(_) => return Err(m.error("solver", "expected \"mfn\" or \"dual_cd\"")),
+        };
         let checked = params.check().map_err(|e| m.param_error(e, ""))?;
         let name = match kind {
             Kind::Rls => "RLS".to_string(),
+            Kind::Svm if params.svm_solver != SvmSolver::Mfn => "SVM(dual CD)".to_string(),
             Kind::Svm => "SVM".to_string(),
             Kind::Tsvm { switches } => format!("TSVM(S={switches})"),
             Kind::Da => "DA".to_string(),

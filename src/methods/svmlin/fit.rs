@@ -6,9 +6,10 @@ use ndarray::Array1;
 use super::cgls::{CglsWork, Subset, cgls};
 use super::da::{DaOptions, DaReport, da};
 use super::design::with_bias;
+use super::dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 use super::examples::Examples;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
-use super::params::{Kind, PositiveFraction, Svmlin};
+use super::params::{Kind, PositiveFraction, SvmSolver, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
 use crate::data::{Features, Problem, class_counts};
 use crate::error::{Error, Result};
@@ -22,6 +23,8 @@ pub enum Details {
         converged: bool,
     },
     Svm(MfnReport),
+    /// `linear_svm` solved by dual coordinate descent.
+    SvmDualCd(DualCdReport),
     Tsvm(TsvmReport),
     Da(DaReport),
 }
@@ -75,7 +78,7 @@ impl Svmlin {
         } else {
             with_bias(&[&problem.x_l, &problem.x_u])?
         };
-        // The transductive solvers allocate their own w (no idle copy beside theirs).
+        // Each solver allocates its own w (no idle copy beside it).
         let (mut w, r, details) = match p.kind {
             Kind::Rls => {
                 let rows = (0..l as u32).collect();
@@ -94,6 +97,11 @@ impl Svmlin {
                     &mut CglsWork::default(),
                 );
                 (w, None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
+            }
+            Kind::Svm if let SvmSolver::DualCd { epsilon } = p.svm_solver => {
+                let opts = DualCdOptions { epsilon, ..DualCdOptions::default() };
+                let (w, rep) = dual_cd(&x, y_l, p.lambda, &opts);
+                (w, None, Details::SvmDualCd(rep))
             }
             Kind::Svm => {
                 let mut ex = Examples::with_capacity(l, l);

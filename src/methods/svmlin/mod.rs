@@ -6,6 +6,7 @@
 mod cgls;
 mod da;
 mod design;
+mod dual_cd;
 mod examples;
 mod family;
 mod fit;
@@ -19,13 +20,14 @@ mod tsvm;
 pub use cgls::{CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
 pub use design::{Design, with_bias};
+pub use dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 pub use examples::{Examples, l2, objective, s3vm_objective};
 pub use family::SvmlinFamily;
 pub use fit::{Details, FittedSvmlin};
 pub use line_search::line_search;
 pub use mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 pub use p_step::{mean_entropy, mean_kl, p_step};
-pub use params::{Kind, PositiveFraction, Svmlin, SvmlinParams};
+pub use params::{Kind, PositiveFraction, SvmSolver, Svmlin, SvmlinParams};
 pub use tsvm::{TsvmOptions, TsvmReport, initial_labels, switch_labels, tsvm};
 
 #[cfg(test)]

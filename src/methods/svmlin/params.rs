@@ -27,6 +27,15 @@ impl Kind {
     }
 }
 
+/// How `linear_svm` is solved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SvmSolver {
+    /// l2-SVM-MFN, the paper's (default).
+    Mfn,
+    /// Dual coordinate descent (LIBLINEAR's `-s 1`), stopped at the given ε.
+    DualCd { epsilon: f64 },
+}
+
 /// The fraction r of unlabeled points a transductive method labels positive.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PositiveFraction {
@@ -46,6 +55,8 @@ pub struct SvmlinParams {
     pub lambda: f64,
     pub lambda_u: f64,
     pub r: PositiveFraction,
+    /// The solver of [`Kind::Svm`] (the other kinds take [`SvmSolver::Mfn`] only).
+    pub svm_solver: SvmSolver,
 }
 
 impl SvmlinParams {
@@ -54,7 +65,13 @@ impl SvmlinParams {
 
     /// Defaults for `kind`.
     pub fn new(kind: Kind) -> Self {
-        SvmlinParams { kind, lambda: 1.0, lambda_u: 1.0, r: PositiveFraction::Labeled }
+        SvmlinParams {
+            kind,
+            lambda: 1.0,
+            lambda_u: 1.0,
+            r: PositiveFraction::Labeled,
+            svm_solver: SvmSolver::Mfn,
+        }
     }
 
     /// The parameters as `key=value` pairs (config spelling), for result rows.
@@ -64,17 +81,21 @@ impl SvmlinParams {
             PositiveFraction::Labeled => "labeled".into(),
             PositiveFraction::Truth => "truth".into(),
         };
-        match self.kind {
-            Kind::Rls | Kind::Svm => format!("lambda={}", self.lambda),
-            Kind::Tsvm { switches } => format!(
+        match (self.kind, self.svm_solver) {
+            (Kind::Svm, SvmSolver::DualCd { epsilon }) => {
+                format!("lambda={} solver=dual_cd epsilon={epsilon}", self.lambda)
+            }
+            (Kind::Rls | Kind::Svm, _) => format!("lambda={}", self.lambda),
+            (Kind::Tsvm { switches }, _) => format!(
                 "lambda={} lambda_u={} r={r} switches={switches}",
                 self.lambda, self.lambda_u
             ),
-            Kind::Da => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
+            (Kind::Da, _) => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
         }
     }
 
-    /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1).
+    /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1), dual CD (ε > 0) for
+    /// `linear_svm` only.
     pub fn check(self) -> Result<Svmlin> {
         for (name, v) in [("lambda", self.lambda), ("lambda_u", self.lambda_u)] {
             if !(v.is_finite() && v > 0.0) {
@@ -88,6 +109,17 @@ impl SvmlinParams {
             && !(r > 0.0 && r < 1.0)
         {
             return Err(Error::param("r", format!("must lie in (0, 1), got {r}")));
+        }
+        if let SvmSolver::DualCd { epsilon } = self.svm_solver {
+            if self.kind != Kind::Svm {
+                return Err(Error::param("solver", "dual_cd solves linear_svm only"));
+            }
+            if !(epsilon.is_finite() && epsilon > 0.0) {
+                return Err(Error::param(
+                    "epsilon",
+                    format!("must be finite and > 0, got {epsilon}"),
+                ));
+            }
         }
         Ok(Svmlin { params: self })
     }

@@ -50,13 +50,7 @@ impl KnnGraph {
     /// Builds the symmetric weighted graph of the rows of `x` (needs more than k rows).
     pub fn build(&self, x: ArrayView2<f64>) -> Result<SymGraph> {
         let n = x.nrows();
-        if self.k == 0 || n <= self.k {
-            return Err(Error::Data(format!(
-                "kNN graph needs 1 ≤ k < number of points, got k = {} for {n} points",
-                self.k
-            )));
-        }
-        let (neighbours, sq) = self.nearest(x);
+        let (neighbours, sq) = self.neighbours(x)?;
         let sigma: Vec<f64> = (0..n).map(|i| sq[i * self.k + self.k - 1].sqrt()).collect();
         let mean_sigma = sigma.iter().sum::<f64>() / n as f64;
         let weight = |i: usize, j: usize, d2: f64| -> f64 {
@@ -76,9 +70,16 @@ impl KnnGraph {
     }
 
     /// For each row, its k nearest other rows and their squared distances, nearest first
-    /// (row-major n × k; ties broken by index).
-    fn nearest(&self, x: ArrayView2<f64>) -> (Vec<usize>, Vec<f64>) {
-        nearest(x, self.k)
+    /// (row-major n × k; ties broken by index). Needs 1 ≤ k < number of rows.
+    pub fn neighbours(&self, x: ArrayView2<f64>) -> Result<(Vec<usize>, Vec<f64>)> {
+        let n = x.nrows();
+        if self.k == 0 || n <= self.k {
+            return Err(Error::Data(format!(
+                "kNN graph needs 1 ≤ k < number of points, got k = {} for {n} points",
+                self.k
+            )));
+        }
+        Ok(nearest(x, self.k))
     }
 }
 
@@ -149,7 +150,7 @@ mod tests {
         let knn = KnnGraph { k: 5, ..KnnGraph::default() };
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| knn.nearest(x.view()))
+            pool.install(|| knn.neighbours(x.view()).unwrap())
         };
         let (one, two) = (run(1), run(2));
         assert!(

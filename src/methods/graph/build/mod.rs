@@ -2,11 +2,15 @@
 //! the kNN graph and its symmetric storage, the graph Laplacian and the RBF kernel (dense
 //! or Nyström).
 
+mod candidates;
 mod distances;
+mod exact;
 mod kernel;
 mod knn;
 mod laplacian;
 mod nearest;
+#[cfg(test)]
+mod nearest_tests;
 mod nystrom;
 mod sym_graph;
 

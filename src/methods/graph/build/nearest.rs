@@ -1,60 +1,179 @@
-//! The k nearest other rows of every row, exactly, computing each pair's cross product once:
-//! a task takes a block of rows (the columns of its product) against a chunk of the rows
-//! from that block on, and every product −2 x_iᵀx_j gives row i its squared distance
-//! (−2 x_iᵀx_j + ‖x_i‖²) + ‖x_j‖² and row j its (−2 x_iᵀx_j + ‖x_j‖²) + ‖x_i‖², clamped at 0
-//! (faer's kernels sum each product in one fixed order, so x_iᵀx_j and x_jᵀx_i have the
-//! same bits: the tests compare with whole-row distances). Tasks run on rayon and merge
-//! into per-block lists under a lock; a list keeps the k smallest pairs (distance, index)
-//! of a total order, so the result is the same in any merge order and for any number of
-//! threads.
+//! The k nearest other rows of every row, exactly, in two passes. First, candidates from
+//! f32 products (twice the f64 rate) of the centred rows, with a rigorous bound on how far
+//! each approximate distance can be from the exact one (see [`Approx`]): a pair is a
+//! candidate of a row unless its lower bound exceeds the row's k-th smallest upper bound.
+//! Then each row ranks its candidates by their exact f64 distances (`exact`: the bits the
+//! lists had when they came from f64 products), so values, order and ties are those of an
+//! exact search. The first pass computes each pair's product once: a task takes a block
+//! of rows (the columns of its product) against a chunk of the rows from that block on,
+//! and offers each pair to both rows; tasks run on rayon and merge into per-block lists
+//! under a lock. Neither pass depends on the order of the merges, so the result is the
+//! same for any number of threads.
 
 use std::sync::{Mutex, PoisonError};
 
 use faer::linalg::matmul::matmul;
-use faer::{Accum, Mat, Par};
-use ndarray::{ArrayView2, s};
+use faer::{Accum, Mat, MatRef, Par};
+use ndarray::ArrayView2;
 use rayon::prelude::*;
 
+use super::candidates::{Candidates, Found};
 use super::distances::row_norms;
-use crate::linalg::{clear_upper_simd, view};
+use super::exact;
+use crate::linalg::clear_upper_simd;
 
 /// Rows per block: a task's columns, and the unit of the shared lists' locks.
 const BLOCK: usize = 256;
-/// Blocks of rows per product (a 1,024 × 256 product: 2 MiB, within L2 + L3 reach).
+/// Blocks of rows per product (a 1,024 × 256 product).
 const CHUNK: usize = 4;
-/// Products tested together against the bounds before any selection work.
+/// Products tested together against the bounds before any list work.
 const LANES: usize = 8;
+/// Entries of a product finding overflowed rows' candidates again (4 Mi f32: 16 MiB).
+const AGAIN: usize = 1 << 22;
+/// Rows ranked per parallel task in the second pass.
+const RANK_ROWS: usize = 64;
 
 /// For each row of `x`, its k nearest other rows and their squared distances, nearest
 /// first (row-major n × k; ties broken by index). Needs 1 ≤ k < n.
 pub fn nearest(x: ArrayView2<f64>, k: usize) -> (Vec<usize>, Vec<f64>) {
     let n = x.nrows();
     let norms = row_norms(x).to_vec();
+    let x = x.as_standard_layout();
+    let lists = match Approx::new(x.view(), &norms) {
+        Some(approx) => find_again(&approx, candidates(&approx, k)),
+        None => vec![None; n],
+    };
+    let (mut neighbours, mut sq) = (vec![0; n * k], vec![0.0; n * k]);
+    let tasks = neighbours.par_chunks_mut(RANK_ROWS * k).zip(sq.par_chunks_mut(RANK_ROWS * k));
+    tasks.enumerate().for_each(|(c, (index, value))| {
+        for (r, (index, value)) in index.chunks_mut(k).zip(value.chunks_mut(k)).enumerate() {
+            let i = c * RANK_ROWS + r;
+            exact::rank(x.view(), &norms, i, lists[i].as_deref(), index, value);
+        }
+    });
+    (neighbours, sq)
+}
+
+/// The centred rows z_i = x_i − μ in f32 and, per row, bounds lo_i ≤ ‖z_i‖² ≤ hi_i widened
+/// so that for every pair the exact f64 distance d_ij (`exact`) lies within
+/// [(c + lo_i) + lo_j, (c + hi_i) + hi_j], c the f32 product −2 z_iᵀz_j. Half-widths
+/// s_i = κ₃₂ ‖z_i‖² + κ₆₄ (‖x_i‖² + ‖z_i‖²) + η, because (u = 2⁻²⁴, v = 2⁻⁵³):
+/// - rounding x_i − μ to f32 moves each coordinate by ≤ (u + v)|z| (relative), so
+///   ‖z_i − z_j‖² moves by ≤ 2(u + v)(‖z_i‖ + ‖z_j‖)² ≤ 4(u + v)(‖z_i‖² + ‖z_j‖²);
+/// - an f32 dot product summed in any order is within γ_d Σ|a b| ≤ γ_d ‖a‖‖b‖ of the exact
+///   one (γ_d = d u / (1 − d u)), so c within γ_d (‖z_i‖² + ‖z_j‖²);
+/// - the f64 distance d_ij (an FMA chain, two sums, norms summed in f64) is within
+///   (2d + 4) v (‖x_i‖² + ‖x_j‖²) of the exact one, and the norms ‖z‖², the bounds and
+///   their sums here round by less than (d + 8) v (‖z_i‖² + ‖z_j‖²);
+/// - η covers f32 underflow (absolute, ≤ 2⁻¹⁴⁹ per operation).
+///
+/// Hence κ₃₂ = 1.01 (d + 6) u / (1 − (d + 6) u), κ₆₄ = 2.02 (d + 16) v, η = (d + 6) 2⁻⁹⁰.
+struct Approx {
+    z: Vec<f32>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    d: usize,
+}
+
+impl Approx {
+    /// `None` where f32 does not apply: non-finite values, centred values beyond 2⁵⁰ (their
+    /// f32 products could overflow), or d so large that the bound is void.
+    fn new(x: ArrayView2<f64>, norms: &[f64]) -> Option<Self> {
+        let (n, d) = x.dim();
+        let u = (d as f64 + 6.0) * f64::powi(2.0, -24);
+        if !(u < 0.25) || !norms.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        let mu = x.sum_axis(ndarray::Axis(0)) / n as f64;
+        let (k32, k64) = (1.01 * u / (1.0 - u), 2.02 * (d as f64 + 16.0) * f64::powi(2.0, -53));
+        let eta = (d as f64 + 6.0) * f64::powi(2.0, -90);
+        let (mut z, mut lo, mut hi) = (Vec::with_capacity(n * d), vec![0.0; n], vec![0.0; n]);
+        for (i, row) in x.rows().into_iter().enumerate() {
+            let mut nz = 0.0;
+            for (v, m) in row.iter().zip(&mu) {
+                let c = v - m;
+                if !(c.abs() <= f64::powi(2.0, 50)) {
+                    return None;
+                }
+                let c = c as f32;
+                z.push(c);
+                nz += f64::from(c) * f64::from(c);
+            }
+            let s = k32 * nz + k64 * (norms[i] + nz) + eta;
+            (lo[i], hi[i]) = (nz - s, nz + s);
+        }
+        Some(Approx { z, lo, hi, d })
+    }
+
+    /// Rows `range` of z as a faer matrix.
+    fn rows(&self, range: &std::ops::Range<usize>) -> MatRef<'_, f32> {
+        let z = &self.z[range.start * self.d..range.end * self.d];
+        MatRef::from_row_major_slice(z, range.len(), self.d)
+    }
+}
+
+/// Each row's candidates ([`Found`]).
+fn candidates(a: &Approx, k: usize) -> Vec<Found> {
+    let n = a.lo.len();
+    let cap = 2 * k + 16;
     let blocks = n.div_ceil(BLOCK);
-    let shared: Vec<Mutex<Lists>> =
-        (0..blocks).map(|b| Mutex::new(Lists::new(rows_of(b, n).len(), k))).collect();
+    let shared: Vec<Mutex<Candidates>> =
+        (0..blocks).map(|b| Mutex::new(Candidates::new(rows_of(b, n).len(), k, cap))).collect();
     // Last blocks first: a block's rows then meet the rows after them with the bounds of
     // their own tasks, and most products pass no bound.
     let tasks: Vec<(usize, usize)> =
         (0..blocks).rev().flat_map(|b| (b..blocks).step_by(CHUNK).map(move |c| (b, c))).collect();
     tasks.par_iter().for_each_init(
-        || Workspace::new(k, n),
+        || Workspace::new(k, cap, n),
         |ws, &(b, c)| {
             let (cols, rows) = (rows_of(b, n), c * BLOCK..((c + CHUNK) * BLOCK).min(n));
-            ws.products(x, &cols, &rows);
-            ws.bounds(&shared, &cols, &rows, n);
-            ws.scan(&norms, &cols, &rows);
+            let out = ws.product.as_mut().submatrix_mut(0, 0, rows.len(), cols.len());
+            matmul(out, Accum::Replace, a.rows(&rows), a.rows(&cols).transpose(), -2.0, Par::Seq);
+            clear_upper_simd();
+            ws.bounds(&shared, &cols, &rows);
+            ws.scan(a, &cols, &rows);
             merge(&shared, &ws.mine, cols.start);
             merge(&shared, &ws.theirs, rows.start);
         },
     );
-    let (mut neighbours, mut sq) = (Vec::with_capacity(n * k), Vec::with_capacity(n * k));
-    for lists in shared {
-        let lists = lists.into_inner().unwrap_or_else(PoisonError::into_inner);
-        neighbours.extend(lists.index);
-        sq.extend(lists.value);
+    let mut lists = Vec::with_capacity(n);
+    for (b, block) in shared.into_iter().enumerate() {
+        let block = block.into_inner().unwrap_or_else(PoisonError::into_inner);
+        lists.extend((0..rows_of(b, n).len()).map(|r| block.finish(r)));
     }
-    (neighbours, sq)
+    lists
+}
+
+/// Each row's candidates: its list, or if it overflowed (many ties), the rows within its
+/// final bound, found again from f32 products of such rows against all (`AGAIN` entries
+/// each, 8 to 256 rows).
+fn find_again(a: &Approx, lists: Vec<Found>) -> Vec<Option<Vec<usize>>> {
+    let n = lists.len();
+    let again: Vec<(usize, f64)> = (lists.iter().enumerate())
+        .filter_map(|(i, f)| if let Found::Within(b) = f { Some((i, *b)) } else { None })
+        .collect();
+    let found: Vec<(usize, Vec<usize>)> = (again.par_chunks((AGAIN / n).clamp(8, 256)))
+        .flat_map_iter(|chunk| {
+            let z: Vec<f32> =
+                chunk.iter().flat_map(|&(i, _)| &a.z[i * a.d..(i + 1) * a.d]).copied().collect();
+            let these = MatRef::from_row_major_slice(&z, chunk.len(), a.d);
+            let mut p = Mat::<f32>::zeros(n, chunk.len());
+            matmul(p.as_mut(), Accum::Replace, a.rows(&(0..n)), these.transpose(), -2.0, Par::Seq);
+            clear_upper_simd();
+            let within = |(r, &(i, bound)): (usize, &(usize, f64))| {
+                let (li, col) = (a.lo[i], p.col_as_slice(r));
+                let near = |&j: &usize| j != i && (f64::from(col[j]) + li) + a.lo[j] <= bound;
+                (i, (0..n).filter(near).collect())
+            };
+            chunk.iter().enumerate().map(within).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut out: Vec<Option<Vec<usize>>> =
+        (lists.into_iter()).map(|f| if let Found::Among(c) = f { Some(c) } else { None }).collect();
+    for (i, c) in found {
+        out[i] = Some(c);
+    }
+    out
 }
 
 /// Rows of block b.
@@ -62,193 +181,118 @@ fn rows_of(b: usize, n: usize) -> std::ops::Range<usize> {
     b * BLOCK..((b + 1) * BLOCK).min(n)
 }
 
-/// Offers a task's lists (rows from `first`) to the shared lists of the blocks they cover.
-fn merge(shared: &[Mutex<Lists>], local: &Lists, first: usize) {
-    let rows = local.index.len() / local.k;
+/// Offers a task's lists (`rows` rows from `first`) to the shared lists of their blocks.
+fn merge(shared: &[Mutex<Candidates>], local: &Candidates, first: usize) {
+    let rows = local.rows();
     let mut r = 0;
     while r < rows {
         let (b, within) = ((first + r) / BLOCK, (first + r) % BLOCK);
         let take = (BLOCK - within).min(rows - r);
         let mut lists = shared[b].lock().unwrap_or_else(PoisonError::into_inner);
         for t in 0..take {
-            let (index, value) = local.row(r + t);
-            for (&j, &v) in index.iter().zip(value).take_while(|(j, _)| **j != usize::MAX) {
-                lists.offer(within + t, v, j);
-            }
+            lists.take(within + t, local, r + t);
         }
         r += take;
     }
 }
 
-/// Per-row sorted lists of the k smallest (distance, index) pairs offered so far, padded
-/// with (∞, usize::MAX).
-struct Lists {
-    k: usize,
-    index: Vec<usize>,
-    value: Vec<f64>,
-}
-
-impl Lists {
-    fn new(rows: usize, k: usize) -> Self {
-        Lists { k, index: vec![usize::MAX; rows * k], value: vec![f64::INFINITY; rows * k] }
-    }
-
-    /// Empties the lists, for `rows` rows.
-    fn reset(&mut self, rows: usize) {
-        self.index.clear();
-        self.index.resize(rows * self.k, usize::MAX);
-        self.value.clear();
-        self.value.resize(rows * self.k, f64::INFINITY);
-    }
-
-    fn row(&self, r: usize) -> (&[usize], &[f64]) {
-        let at = r * self.k..(r + 1) * self.k;
-        (&self.index[at.clone()], &self.value[at])
-    }
-
-    /// The k-th smallest distance of row r so far.
-    fn kth(&self, r: usize) -> f64 {
-        self.value[(r + 1) * self.k - 1]
-    }
-
-    /// Enters (v, j) into row r's list if it is among the k smallest; returns the row's
-    /// k-th distance afterwards.
-    fn offer(&mut self, r: usize, v: f64, j: usize) -> f64 {
-        let at = r * self.k..(r + 1) * self.k;
-        let (index, value) = (&mut self.index[at.clone()], &mut self.value[at]);
-        let mut m = self.k - 1;
-        if !before(v, j, value[m], index[m]) {
-            return value[m];
-        }
-        while m > 0 && before(v, j, value[m - 1], index[m - 1]) {
-            value[m] = value[m - 1];
-            index[m] = index[m - 1];
-            m -= 1;
-        }
-        value[m] = v;
-        index[m] = j;
-        value[self.k - 1]
-    }
-}
-
-/// (v, j) < (w, i): by distance (total order), then by index.
-fn before(v: f64, j: usize, w: f64, i: usize) -> bool {
-    v.total_cmp(&w).then(j.cmp(&i)).is_lt()
-}
-
-/// One worker's buffers: the product, its columns' and rows' lists and distance bounds.
+/// One worker's buffers: the product, its columns' and rows' lists and their bounds.
 struct Workspace {
-    product: Mat<f64>,
-    mine: Lists,
-    theirs: Lists,
-    mine_bound: Vec<f64>,
+    product: Mat<f32>,
+    mine: Candidates,
+    theirs: Candidates,
     their_bound: Vec<f64>,
 }
 
 impl Workspace {
-    fn new(k: usize, n: usize) -> Self {
+    fn new(k: usize, cap: usize, n: usize) -> Self {
         Workspace {
             product: Mat::zeros((CHUNK * BLOCK).min(n), BLOCK.min(n)),
-            mine: Lists::new(0, k),
-            theirs: Lists::new(0, k),
-            mine_bound: Vec::new(),
+            mine: Candidates::new(0, k, cap),
+            theirs: Candidates::new(0, k, cap),
             their_bound: Vec::new(),
         }
     }
 
-    /// −2 x_jᵀx_i for the rows j (product rows) and the columns i (product columns).
-    fn products(
-        &mut self,
-        x: ArrayView2<f64>,
-        cols: &std::ops::Range<usize>,
-        rows: &std::ops::Range<usize>,
-    ) {
-        let (a, b) = (x.slice(s![rows.clone(), ..]), x.slice(s![cols.clone(), ..]));
-        let out = self.product.as_mut().submatrix_mut(0, 0, rows.len(), cols.len());
-        matmul(out, Accum::Replace, view(&a), view(&b).transpose(), -2.0, Par::Seq);
-        clear_upper_simd();
-    }
-
-    /// Empties the task's lists; bounds each row's distances by its shared k-th distance
-    /// (a pair beyond it cannot be among the k nearest).
+    /// Empties the task's lists, bounded by the shared lists' bounds.
     fn bounds(
         &mut self,
-        shared: &[Mutex<Lists>],
+        shared: &[Mutex<Candidates>],
         cols: &std::ops::Range<usize>,
         rows: &std::ops::Range<usize>,
-        n: usize,
     ) {
-        self.mine.reset(cols.len());
-        self.theirs.reset(rows.len());
-        for (range, bound) in [(cols, &mut self.mine_bound), (rows, &mut self.their_bound)] {
-            bound.clear();
-            let (first, end) = (range.start / BLOCK, range.end.div_ceil(BLOCK));
-            for (b, lists) in shared.iter().enumerate().take(end).skip(first) {
+        for (range, local) in [(cols, &mut self.mine), (rows, &mut self.theirs)] {
+            local.reset(range.len());
+            for (b, lists) in
+                shared.iter().enumerate().take(range.end.div_ceil(BLOCK)).skip(range.start / BLOCK)
+            {
+                let block = rows_of(b, usize::MAX);
+                let (from, to) = (block.start.max(range.start), block.end.min(range.end));
+                if from >= to {
+                    continue;
+                }
                 let lists = lists.lock().unwrap_or_else(PoisonError::into_inner);
-                bound.extend((0..rows_of(b, n).len()).map(|r| lists.kth(r)));
+                for i in from..to {
+                    local.limit(i - range.start, lists.bound(i - block.start));
+                }
             }
         }
+        self.their_bound.clear();
+        self.their_bound.extend((0..rows.len()).map(|u| self.theirs.bound(u)));
     }
 
-    /// Offers every distance of the product to the task's lists: column i's to row i (the
-    /// rows of its own block only to it), the others to both rows, `LANES` rows at a time
+    /// Offers every pair of the product to the task's lists: column i's to row i (the rows
+    /// of its own block only to it), the others to both rows, `LANES` rows at a time
     /// tested first against the bounds (most pass none).
-    fn scan(
-        &mut self,
-        norms: &[f64],
-        cols: &std::ops::Range<usize>,
-        rows: &std::ops::Range<usize>,
-    ) {
+    fn scan(&mut self, a: &Approx, cols: &std::ops::Range<usize>, rows: &std::ops::Range<usize>) {
         let own = if rows.start == cols.start { cols.len() } else { 0 };
-        let nj = &norms[rows.clone()];
+        let (lo, hi) = (&a.lo[rows.clone()], &a.hi[rows.clone()]);
         for r in 0..cols.len() {
-            let (i, ni) = (cols.start + r, norms[cols.start + r]);
+            let i = cols.start + r;
+            let (li, hi_i) = (a.lo[i], a.hi[i]);
             let column = &self.product.col_as_slice(r)[..rows.len()];
-            let mut bi = self.mine_bound[r];
-            for t in 0..own {
-                let d = ((column[t] + ni) + nj[t]).max(0.0);
-                if d <= bi && t != r {
-                    bi = bi.min(self.mine.offer(r, d, rows.start + t));
+            let mut bi = self.mine.bound(r);
+            for t in (0..own).filter(|&t| t != r) {
+                let c = f64::from(column[t]);
+                if (c + li) + lo[t] <= bi {
+                    bi = self.mine.offer(r, (c + li) + lo[t], (c + hi_i) + hi[t], rows.start + t);
                 }
             }
             let mut t = own;
             while t < rows.len() {
                 let end = (t + LANES).min(rows.len());
-                if let (Ok(c), Ok(n), Ok(b)) = (
+                if let (Ok(c), Ok(l), Ok(b)) = (
                     column[t..end].try_into(),
-                    nj[t..end].try_into(),
+                    lo[t..end].try_into(),
                     self.their_bound[t..end].try_into(),
-                ) && !any_near(c, n, b, ni, bi)
+                ) && !any_near(c, l, b, li, bi)
                 {
                     t = end;
                     continue;
                 }
                 for u in t..end {
-                    let (c, n) = (column[u], nj[u]);
-                    let (di, dj) = (((c + ni) + n).max(0.0), ((c + n) + ni).max(0.0));
-                    if di <= bi {
-                        bi = bi.min(self.mine.offer(r, di, rows.start + u));
+                    let c = f64::from(column[u]);
+                    let (lower, upper) = ((c + li) + lo[u], (c + hi_i) + hi[u]);
+                    if lower <= bi {
+                        bi = self.mine.offer(r, lower, upper, rows.start + u);
                     }
-                    if dj <= self.their_bound[u] {
-                        self.their_bound[u] = self.their_bound[u].min(self.theirs.offer(u, dj, i));
+                    if lower <= self.their_bound[u] {
+                        self.their_bound[u] = self.theirs.offer(u, lower, upper, i);
                     }
                 }
                 t = end;
             }
-            self.mine_bound[r] = bi;
         }
     }
 }
 
-/// Whether any of `LANES` products c may give a distance within a bound: row i's
-/// (c + ‖x_i‖²) + ‖x_j‖² within `bi`, or row j's (c + ‖x_j‖²) + ‖x_i‖² within its `bj`
-/// (a sum beyond a bound stays beyond it after the clamp at 0; a NaN sum, 0 after the clamp,
-/// is near). Branch-free, to vectorise.
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
-fn any_near(c: &[f64; LANES], nj: &[f64; LANES], bj: &[f64; LANES], ni: f64, bi: f64) -> bool {
+/// Whether any of `LANES` products c gives a lower bound (c + lo_i) + lo_j within row i's
+/// bound `bi` or row j's `bj`. Branch-free, to vectorise.
+fn any_near(c: &[f32; LANES], lo: &[f64; LANES], bj: &[f64; LANES], li: f64, bi: f64) -> bool {
     let mut near = [false; LANES];
     for u in 0..LANES {
-        near[u] = !((c[u] + ni) + nj[u] > bi) | !((c[u] + nj[u]) + ni > bj[u]);
+        let lower = (f64::from(c[u]) + li) + lo[u];
+        near[u] = (lower <= bi) | (lower <= bj[u]);
     }
     near.iter().fold(false, |a, &b| a | b)
 }

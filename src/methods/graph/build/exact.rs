@@ -1,0 +1,107 @@
+//! The exact squared distances the kNN lists keep, and the ranking of a row's candidates
+//! by them. Row i's distance to row j is ((c + ‖x_i‖²) + ‖x_j‖²) clamped at 0, where
+//! c = −2 s and s is x_iᵀx_j summed as one chain of fused multiply-adds from +0 in index
+//! order: the bits faer's x86 gemm kernels (AVX2 and AVX-512, one accumulator lane per
+//! entry) give the entries of a product −2 X Xᵀ, which the kNN lists used before they
+//! were ranked from f32 candidates (the tests compare with faer's product). s is
+//! symmetric in i and j, as fma(a, b, t) = fma(b, a, t).
+
+use ndarray::ArrayView2;
+
+/// Chains computed side by side (independent multiply-add chains overlap in the pipeline).
+const CHAINS: usize = 8;
+
+/// Row i's k nearest among `candidates` (all other rows when `None`), nearest first by
+/// (distance, index), into `index` and `value` (length k each). `x` is row-major.
+pub fn rank(
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    i: usize,
+    candidates: Option<&[usize]>,
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has FMA.
+        return unsafe { rank_fma(x, norms, i, candidates, index, value) };
+    }
+    rank_any(x, norms, i, candidates, index, value)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn rank_fma(
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    i: usize,
+    candidates: Option<&[usize]>,
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    rank_any(x, norms, i, candidates, index, value)
+}
+
+/// [`rank`] in any instruction set (`mul_add` is always fused; with FMA it is one
+/// instruction).
+#[inline(always)]
+fn rank_any(
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    i: usize,
+    candidates: Option<&[usize]>,
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    index.fill(usize::MAX);
+    value.fill(f64::INFINITY);
+    let all: Vec<usize>;
+    let js = match candidates {
+        Some(c) => c,
+        None => {
+            all = (0..x.nrows()).filter(|&j| j != i).collect();
+            &all
+        }
+    };
+    let row = |j: usize| x.row(j).to_slice().expect("row-major rows");
+    let xi = row(i);
+    let d = xi.len();
+    let mut keep = |j: usize, s: f64| {
+        let d = ((-2.0 * s + norms[i]) + norms[j]).max(0.0);
+        insert(index, value, d, j);
+    };
+    let mut groups = js.chunks_exact(CHAINS);
+    for g in &mut groups {
+        let rows: [&[f64]; CHAINS] = std::array::from_fn(|l| &row(g[l])[..d]);
+        let mut s = [0.0; CHAINS];
+        for (t, a) in xi.iter().enumerate() {
+            for l in 0..CHAINS {
+                s[l] = a.mul_add(rows[l][t], s[l]);
+            }
+        }
+        for l in 0..CHAINS {
+            keep(g[l], s[l]);
+        }
+    }
+    for &j in groups.remainder() {
+        keep(j, xi.iter().zip(row(j)).fold(0.0, |s, (a, b)| a.mul_add(*b, s)));
+    }
+}
+
+/// Enters (d, j) into the sorted lists if it is among their smallest by (distance (total
+/// order), index).
+#[inline(always)]
+fn insert(index: &mut [usize], value: &mut [f64], d: f64, j: usize) {
+    let before = |v: f64, j: usize, w: f64, i: usize| v.total_cmp(&w).then(j.cmp(&i)).is_lt();
+    let mut m = index.len() - 1;
+    if !before(d, j, value[m], index[m]) {
+        return;
+    }
+    while m > 0 && before(d, j, value[m - 1], index[m - 1]) {
+        value[m] = value[m - 1];
+        index[m] = index[m - 1];
+        m -= 1;
+    }
+    value[m] = d;
+    index[m] = j;
+}
