@@ -4,9 +4,7 @@
 //! (one per class) run in lockstep, their entries side by side, so that one pass over the
 //! edges serves all of them; each problem's arithmetic is that of its solve alone.
 
-use super::rof_lanes::Lanes;
 use crate::error::{Error, Result};
-use crate::linalg::{Kernel, widest};
 use crate::methods::graph::SymGraph;
 
 /// Solver settings: stop when gap ≤ `tol` × primal value, checked every 10 steps.
@@ -84,21 +82,6 @@ impl EdgeOperator {
         self.first.len() - 1
     }
 
-    /// Fresh buffers (zero dual variables) for `L` problems on this graph.
-    pub fn workspace<const L: usize>(&self) -> RofWorkspace<L> {
-        let nodes = vec![[0.0; L]; self.n()];
-        RofWorkspace {
-            p: vec![[0.0; L]; self.to.len()],
-            p_done: vec![[0.0; L]; self.to.len()],
-            u_done: nodes.clone(),
-            f: nodes.clone(),
-            u: nodes.clone(),
-            u_dual: nodes.clone(),
-            u_bar: nodes.clone(),
-            dtp: nodes,
-        }
-    }
-
     /// Σ_e w_e |u_i − u_j|.
     pub fn tv(&self, u: &[f64]) -> f64 {
         let mut sum = 0.0;
@@ -109,58 +92,6 @@ impl EdgeOperator {
             }
         }
         sum
-    }
-
-    /// Solves for u (warm-started from its content) with data `f`, γ ≥ 0 and μ > 0.
-    pub fn solve(
-        &self,
-        f: &[f64],
-        gamma: f64,
-        mu: f64,
-        u: &mut [f64],
-        work: &mut RofWorkspace,
-        settings: RofSettings,
-    ) -> RofReport {
-        self.solve_lanes(&[f], gamma, &[mu], &mut [u], work, settings)[0]
-    }
-
-    /// Solves up to `L` problems of the same γ in lockstep: problem k has data `f[k]`,
-    /// fidelity `mu[k]` > 0 and its solution in `u[k]` (warm-started from its content), and
-    /// stops on its own rule; the result of each is that of [`solve`](Self::solve) alone.
-    /// Panics unless `f`, `mu` and `u` have the same length, at most `L`.
-    pub fn solve_lanes<const L: usize>(
-        &self,
-        f: &[&[f64]],
-        gamma: f64,
-        mu: &[f64],
-        u: &mut [&mut [f64]],
-        work: &mut RofWorkspace<L>,
-        settings: RofSettings,
-    ) -> Vec<RofReport> {
-        assert!(f.len() == mu.len() && u.len() == mu.len() && mu.len() <= L);
-        let mut lanes = [1.0; L];
-        lanes[..mu.len()].copy_from_slice(mu);
-        for i in 0..self.n() {
-            for k in 0..L {
-                let live = k < mu.len();
-                work.f[i][k] = if live { f[k][i] } else { 0.0 };
-                work.u[i][k] = if live { u[k][i] } else { 0.0 };
-            }
-        }
-        let mut live = [false; L];
-        live[..mu.len()].fill(true);
-        let solve = Lanes { op: self, gamma, mu: lanes, live, settings, work };
-        // One problem gains nothing from wide registers (measured ~5 % slower there).
-        let reports = if L == 1 {
-            crate::linalg::clear_upper_simd();
-            solve.run()
-        } else {
-            widest(solve)
-        };
-        for (k, u) in u.iter_mut().enumerate() {
-            u.iter_mut().zip(&work.u).for_each(|(u, v)| *u = v[k]);
-        }
-        reports[..mu.len()].to_vec()
     }
 }
 
