@@ -1,7 +1,7 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
 //! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
-//! solves, row passes for gradients, the vector-register reset faer's kernels need and kernels
-//! run on the widest vector unit.
+//! solves, row passes for gradients, several vectors' products with one symmetric matrix,
+//! the vector-register reset faer's kernels need and kernels run on the widest vector unit.
 
 mod cholesky;
 mod eigen;
@@ -9,6 +9,7 @@ mod gram;
 mod lanczos;
 mod row_pass;
 mod simd;
+mod sym_products;
 mod view;
 
 pub use cholesky::spd_solve;
@@ -16,4 +17,5 @@ pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, clear_upper_simd, widest};
+pub use sym_products::add_sym_products;
 pub use view::{to_array1, to_array2, view};

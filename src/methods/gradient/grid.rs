@@ -136,12 +136,13 @@ impl Training {
     /// would be alone. The labeled loss and the quadratic margin (through C_u) are
     /// full-batch; the smooth absolute margin takes consecutive blocks of `batch` unlabeled
     /// rows in turn (the split's rows are in random order), scaled by n_u/|block|. All `f`
-    /// share their data and unlabeled term.
+    /// share their data and unlabeled term. The quadratic margins' products C_uω of one
+    /// step read C_u once for all runs ([`add_sym_products`](crate::linalg::add_sym_products)).
     pub fn run_all(&self, runs: &mut [(Objective, &mut Array1<f64>, &mut Workspace)]) -> Vec<Run> {
         let Some(first) = runs.first() else { return Vec::new() };
         let n_u = first.0.data.x_u.nrows();
-        if first.0.unlabeled == Unlabeled::QuadraticMargin || self.batch >= n_u {
-            // Full batch: nothing to share (lockstep measured ~10 % slower with C_u ω).
+        if first.0.unlabeled == Unlabeled::SmoothAbsMargin && self.batch >= n_u {
+            // Full-batch row passes: run one after another, as before the lockstep.
             return runs.iter_mut().flat_map(|r| self.lockstep(std::slice::from_mut(r))).collect();
         }
         self.lockstep(runs)

@@ -11,12 +11,10 @@
 //! bounded but non-convex: h'' = (36m² − 6)e^{−3m²} < 0 for |m| < 1/√6, so J is convex
 //! only while λ ≥ 3 α_u λ_max(C_u) and may have several minima otherwise.
 
-use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, Par};
-use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, ArrayView1, ArrayView2};
 
 use super::{Labeled, Unlabeled};
-use crate::linalg::{row_pass, row_pass_many, view};
+use crate::linalg::{add_sym_products, row_pass, row_pass_many};
 
 /// One split's training data as the objective reads them (QLDS's centred rows).
 #[derive(Debug, Clone, Copy)]
@@ -73,12 +71,27 @@ impl Objective<'_> {
         rows: ArrayView2<f64>,
         weight: f64,
     ) {
-        let mut pass = Vec::with_capacity(fs.len());
+        let (mut pass, mut quadratic) = (Vec::with_capacity(fs.len()), Vec::new());
         for (k, (f, g)) in fs.iter().zip(grads.iter_mut()).enumerate() {
-            f.exact::<false>(ArrayView1::from(ws[k]), g);
+            f.supervised::<false>(ArrayView1::from(ws[k]), g);
             if f.alpha_u != 0.0 && f.unlabeled == Unlabeled::SmoothAbsMargin {
                 pass.push(k);
             }
+            if f.quadratic() {
+                quadratic.push(k);
+            }
+        }
+        if let Some(&first) = quadratic.first() {
+            // The quadratic margins' −2α_u C_uω, one pass over C_u for all of them.
+            let w: Vec<&[f64]> = quadratic.iter().map(|&k| ws[k]).collect();
+            let alpha: Vec<f64> = quadratic.iter().map(|&k| -2.0 * fs[k].alpha_u).collect();
+            let mut g: Vec<&mut [f64]> = grads
+                .iter_mut()
+                .enumerate()
+                .filter(|(k, _)| quadratic.contains(k))
+                .map(|(_, g)| &mut **g)
+                .collect();
+            add_sym_products(fs[first].data.c_u, &w, &alpha, &mut g);
         }
         if pass.is_empty() {
             return;
@@ -126,8 +139,24 @@ impl Objective<'_> {
     /// labeled loss's gradient (− 2α_u C_uω with the quadratic margin), and their J when
     /// `VALUE` (else 0).
     fn exact<const VALUE: bool>(&self, w: ArrayView1<f64>, g: &mut [f64]) -> f64 {
-        let Inputs { x_l, y_l, c_u, scale, .. } = self.data;
-        let (al, au) = (self.alpha_l, self.alpha_u);
+        let mut value = self.supervised::<VALUE>(w, g);
+        if self.quadratic() {
+            // grad −= 2α_u C_u ω; the value's −α_u ωᵀC_uω is half the change of ω·grad.
+            let before = if VALUE { dot_slice(&w, g) } else { 0.0 };
+            let w_std = w.as_standard_layout();
+            let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
+            add_sym_products(self.data.c_u, &[ws], &[-2.0 * self.alpha_u], &mut [g]);
+            if VALUE {
+                value += (dot_slice(&w, g) - before) / 2.0;
+            }
+        }
+        value
+    }
+
+    /// `grad` = 2λω + the labeled loss's gradient, and their J when `VALUE` (else 0).
+    fn supervised<const VALUE: bool>(&self, w: ArrayView1<f64>, g: &mut [f64]) -> f64 {
+        let Inputs { x_l, y_l, scale, .. } = self.data;
+        let al = self.alpha_l;
         let w_std = w.as_standard_layout();
         let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
         for (g, &w) in g.iter_mut().zip(ws) {
@@ -146,24 +175,12 @@ impl Objective<'_> {
             };
             al * d * scale
         });
-        if au != 0.0 && self.unlabeled == Unlabeled::QuadraticMargin {
-            // grad −= 2α_u C_u ω in one faer product (C_u symmetric: its transpose is a
-            // column-major view); the value's −α_u ωᵀC_uω is half the change of ω·grad.
-            let before = if VALUE { dot_slice(&w, g) } else { 0.0 };
-            let d = g.len();
-            matmul(
-                MatMut::from_column_major_slice_mut(g, d, 1),
-                Accum::Add,
-                view(&c_u.t()),
-                view(&w.insert_axis(Axis(1))),
-                -2.0 * au,
-                Par::Seq,
-            );
-            if VALUE {
-                value += (dot_slice(&w, g) - before) / 2.0;
-            }
-        }
         value
+    }
+
+    /// Whether J has the quadratic margin's term −α_u ωᵀC_uω (α_u ≠ 0).
+    fn quadratic(&self) -> bool {
+        self.alpha_u != 0.0 && self.unlabeled == Unlabeled::QuadraticMargin
     }
 }
 

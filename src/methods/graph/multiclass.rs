@@ -5,17 +5,21 @@
 //! (g^k ← N g^k/‖g^k‖, eqs. 110, 122, 142, 153; √N here as in the binary schemes): it keeps
 //! a small class from being swallowed by a neighbour (on USPS {0, 1, 4, 9}, tuning seed 7,
 //! m = 5: 1.1–2.6 % with it against 7–19 % without). The classes' ROF problems of one
-//! iteration are solved in parallel (independent, so the same result on any thread count).
+//! iteration are solved in lockstep, four at a time (each as alone, so the same result on any
+//! thread count).
 
 use faer::linalg::solvers::Solve;
 use faer::{Mat, MatMut, MatRef};
 use rayon::prelude::*;
 
-use super::binary::cheeger::{CheegerState, clamp};
+use super::binary::cheeger::{CheegerState, clamp, smooth};
 use super::prepared::{Prepared, normalise};
 use super::solvers::smoother::smoother;
 use super::solvers::svm_step::{SvmStep, svm_steps};
-use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, project_simplex};
+use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, RofWorkspace, project_simplex};
+
+/// Classes whose ROF problems are solved in lockstep (four f64 fill an AVX2 register).
+const LANES: usize = 4;
 use crate::error::{Error, Result};
 
 impl GraphMethod {
@@ -144,9 +148,11 @@ fn split(
 ) -> Result<Mat<f64>> {
     let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
     let op = if tv { Some(EdgeOperator::new(prep.graph()?)?) } else { None };
-    // Per class: its ROF workspace and a copy of its column of G (the warm start).
-    let mut rof: Vec<_> =
-        op.iter().flat_map(|op| (0..c).map(|_| (op.workspace(), vec![0.0; n]))).collect();
+    // Per block of LANES classes: its ROF workspace; per class a copy of its column of G
+    // (the warm start).
+    let mut rof: Vec<RofWorkspace<LANES>> =
+        op.iter().flat_map(|op| (0..c.div_ceil(LANES)).map(|_| op.workspace())).collect();
+    let mut cols = vec![vec![0.0; n]; c];
     let mut g = Mat::from_fn(n, c, |i, k| if i < nl { onehot[(i, k)] } else { 1.0 / c as f64 });
     let mut mult = Mat::<f64>::zeros(n, c);
     let mut f = Mat::<f64>::zeros(n, c);
@@ -156,12 +162,18 @@ fn split(
         let t = &f + (1.0 / r) * &mult;
         match &op {
             Some(op) => {
-                // The classes' ROF problems are independent: solved in parallel.
-                rof.par_iter_mut().enumerate().for_each(|(k, (work, col))| {
-                    col.copy_from_slice(g.col_as_slice(k));
-                    op.solve(t.col_as_slice(k), p.gamma, r, col, work, p.rof);
-                });
-                (0..c).for_each(|k| g.col_as_slice_mut(k).copy_from_slice(&rof[k].1));
+                // The classes' ROF problems, LANES at a time in lockstep; blocks in parallel.
+                (0..c).for_each(|k| cols[k].copy_from_slice(g.col_as_slice(k)));
+                let data: Vec<&[f64]> = (0..c).map(|k| t.col_as_slice(k)).collect();
+                rof.par_iter_mut()
+                    .zip(cols.par_chunks_mut(LANES))
+                    .zip(data.par_chunks(LANES))
+                    .for_each(|((work, cols), data)| {
+                        let mut u: Vec<&mut [f64]> =
+                            cols.iter_mut().map(Vec::as_mut_slice).collect();
+                        op.solve_lanes(data, p.gamma, &vec![r; data.len()], &mut u, work, p.rof);
+                    });
+                (0..c).for_each(|k| g.col_as_slice_mut(k).copy_from_slice(&cols[k]));
             }
             None => g.copy_from(&t),
         }
@@ -186,7 +198,9 @@ fn cheeger(
     let (n, c, nl) = (prep.n(), onehot.ncols(), prep.n_labeled);
     let op = EdgeOperator::new(prep.graph()?)?;
     let y: Vec<Vec<f64>> = (0..c).map(|k| onehot.col_as_slice(k)[..nl].to_vec()).collect();
-    let mut states: Vec<CheegerState> = (0..c).map(|_| CheegerState::new(&op, n)).collect();
+    let mut states: Vec<CheegerState> = (0..c).map(|_| CheegerState::new(n)).collect();
+    let mut rof: Vec<RofWorkspace<LANES>> =
+        (0..c.div_ceil(LANES)).map(|_| op.workspace()).collect();
     let (mut f, mut e) = (Mat::<f64>::zeros(n, c), Mat::<f64>::zeros(n, c));
     let (mut row, mut work) = (vec![0.0; c], Vec::with_capacity(c));
     let mut project = |f: &mut Mat<f64>| {
@@ -199,10 +213,12 @@ fn cheeger(
     for _ in 0..p.iterations {
         (0..c).for_each(|k| states[k].target(&op, p.c, f.col_as_slice(k)));
         e_step(Mat::from_fn(n, c, |i, k| states[k].g[i]).as_ref(), e.as_mut())?;
+        let data: Vec<&[f64]> = (0..c).map(|k| e.col_as_slice(k)).collect();
         states
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(k, state)| state.smooth(&op, p.c, p.rof, e.col_as_slice(k)));
+            .par_chunks_mut(LANES)
+            .zip(rof.par_iter_mut())
+            .zip(data.par_chunks(LANES))
+            .for_each(|((states, work), data)| smooth(states, &op, p.c, p.rof, data, work));
         (0..c).for_each(|k| clamp(nl, &y[k], &states[k].h, f.col_as_slice_mut(k)));
         project(&mut f);
     }

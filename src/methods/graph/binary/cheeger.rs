@@ -60,7 +60,8 @@ fn iterate(
 ) -> Result<Vec<f64>> {
     let n = prep.n();
     let op = EdgeOperator::new(prep.graph()?)?;
-    let mut state = CheegerState::new(&op, n);
+    let mut state = CheegerState::new(n);
+    let mut rof = op.workspace::<1>();
     let (mut f, mut e) = (vec![0.0; n], vec![0.0; n]);
     e_step(&prep.padded_labels(), &mut e)?;
     clamp(prep.n_labeled, &prep.y, &e, &mut f);
@@ -68,7 +69,7 @@ fn iterate(
     for _ in 0..p.iterations {
         state.target(&op, p.c, &f);
         e_step(&state.g, &mut e)?;
-        state.smooth(&op, p.c, p.rof, &e);
+        smooth(std::slice::from_mut(&mut state), &op, p.c, p.rof, &[&e], &mut rof);
         state.orient(&op, &prep.y);
         clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
         normalise(&mut f);
@@ -78,24 +79,41 @@ fn iterate(
 
 /// Buffers of one Cheeger iteration for one score vector. One iteration is
 /// [`target`](Self::target), the e-step from `g` (by the caller, so that several classes
-/// can share one pass over the smoother), then [`smooth`](Self::smooth) of its result.
+/// can share one pass over the smoother), then [`smooth`] of its result.
 pub(crate) struct CheegerState {
     pub(crate) g: Vec<f64>,
     pub(crate) h: Vec<f64>,
     ratio: f64,
     scratch: Vec<f64>,
-    rof: RofWorkspace,
+}
+
+/// For each state and its e-step result `e[k]`: h = ROF(e; 1, E/c) − median, leaving t in
+/// the state's `h`; the ROF problems of the states (at most L) are solved in lockstep.
+pub(crate) fn smooth<const L: usize>(
+    states: &mut [CheegerState],
+    op: &EdgeOperator,
+    c: f64,
+    rof: RofSettings,
+    e: &[&[f64]],
+    work: &mut RofWorkspace<L>,
+) {
+    let mu: Vec<f64> = states.iter().map(|s| (s.ratio / c).max(f64::MIN_POSITIVE)).collect();
+    states.iter_mut().zip(e).for_each(|(s, e)| s.h.copy_from_slice(e));
+    let mut h: Vec<&mut [f64]> = states.iter_mut().map(|s| s.h.as_mut_slice()).collect();
+    op.solve_lanes(e, 1.0, &mu, &mut h, work, rof);
+    for s in states {
+        let m = median(&s.h, &mut s.scratch);
+        s.h.iter_mut().for_each(|v| *v -= m);
+    }
 }
 
 impl CheegerState {
-    pub(crate) fn new(op: &EdgeOperator, n: usize) -> Self {
-        let rof = op.workspace();
+    pub(crate) fn new(n: usize) -> Self {
         CheegerState {
             g: vec![0.0; n],
             h: vec![0.0; n],
             ratio: 0.0,
             scratch: Vec::with_capacity(n),
-            rof,
         }
     }
 
@@ -105,14 +123,6 @@ impl CheegerState {
         for (g, f) in self.g.iter_mut().zip(f) {
             *g = f + c * sign(*f);
         }
-    }
-
-    /// h = ROF(e; 1, E/c) − median for the e-step's result `e`: leaves t in `self.h`.
-    pub(crate) fn smooth(&mut self, op: &EdgeOperator, c: f64, rof: RofSettings, e: &[f64]) {
-        self.h.copy_from_slice(e);
-        op.solve(e, 1.0, (self.ratio / c).max(f64::MIN_POSITIVE), &mut self.h, &mut self.rof, rof);
-        let m = median(&self.h, &mut self.scratch);
-        self.h.iter_mut().for_each(|v| *v -= m);
     }
 
     /// Replaces t by −t when −t, with the labels clamped, has the lower Cheeger ratio (28).
@@ -182,7 +192,7 @@ mod tests {
             cheeger_ratio(&op, &s, scratch)
         };
         // The cut oriented against both labels is flipped, and its clamped ratio drops.
-        let mut state = CheegerState::new(&op, 10);
+        let mut state = CheegerState::new(10);
         state.h = cut.iter().map(|v| -v).collect();
         let before = clamped_ratio(&state.h, &mut scratch);
         state.orient(&op, &y);

@@ -5,6 +5,7 @@
 pub(crate) mod low_rank;
 mod qp;
 mod rof;
+mod rof_lanes;
 mod simplex;
 pub(crate) mod smoother;
 pub(crate) mod svm_step;
