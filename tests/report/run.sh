@@ -26,11 +26,16 @@ mkdir -p "$SHOTS" "$T/dom"
 
 # One Chromium per page: the DOM after loading, and a screenshot of the first 2000 pixels.
 # Root needs --no-sandbox; the profile lives in $T so nothing is written under $HOME.
-for page in "$T"/site/*.html; do
-    name=$(basename "$page" .html)
+# A browser that dies at start gets one more try (seen once: a segfault while the machine
+# was deleting gigabytes); a page that fails twice fails the test.
+open_page() {
     timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
         --user-data-dir="$T/profile" --window-size=1300,2000 \
-        --screenshot="$SHOTS/$name.png" --dump-dom "file://$page" > "$T/dom/$name.html" 2> "$T/chromium.log" \
+        --screenshot="$SHOTS/$2.png" --dump-dom "file://$1" > "$T/dom/$2.html" 2> "$T/chromium.log"
+}
+for page in "$T"/site/*.html; do
+    name=$(basename "$page" .html)
+    open_page "$page" "$name" || { echo "chromium failed on $page ($?): one more try"; open_page "$page" "$name"; } \
         || { tail -n 20 "$T/chromium.log"; echo "FAILED: chromium could not open $page"; exit 1; }
     [ -s "$T/dom/$name.html" ] || { echo "FAILED: empty DOM for $page"; exit 1; }
     [ -s "$SHOTS/$name.png" ] || { echo "FAILED: no screenshot of $page"; exit 1; }
