@@ -98,20 +98,21 @@ impl Design<'_> {
         self.blocks[b].row_as(i - self.starts[b])
     }
 
-    /// ‖row `i`‖² with its bias 1.
-    pub(super) fn row_norm2(&self, i: usize) -> f64 {
-        let val = if self.narrow { self.row::<u16>(i).1 } else { self.row::<u32>(i).1 };
-        val.iter().map(|v| v * v).sum::<f64>() + 1.0
+    /// Whether the blocks store their column indices as u16 (else u32): the `I` of the
+    /// per-row methods below, for loops that pick the width once.
+    pub(super) fn narrow(&self) -> bool {
+        self.narrow
     }
 
-    /// Row `i` · v (v has [`Design::ncols`] entries, checked by the callers).
-    #[inline]
-    pub(super) fn dot(&self, i: usize, v: &[f64]) -> f64 {
-        at_width!(self, dot_as(i, v))
+    /// ‖row `i`‖² with its bias 1 (`I` the stored index type).
+    pub(super) fn row_norm2_as<I: Column>(&self, i: usize) -> f64 {
+        self.row::<I>(i).1.iter().map(|v| v * v).sum::<f64>() + 1.0
     }
 
+    /// Row `i` · v (v has [`Design::ncols`] entries, checked by the callers; `I` the stored
+    /// index type).
     #[inline]
-    fn dot_as<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
+    pub(super) fn dot_as<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
         let (idx, val) = self.row::<I>(i);
         gather(idx, val, v) + v[self.dim]
     }
@@ -122,8 +123,9 @@ impl Design<'_> {
         at_width!(self, add_row_as(i, scale, acc))
     }
 
+    /// [`Design::add_row`] at the stored index type `I`.
     #[inline]
-    fn add_row_as<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
+    pub(super) fn add_row_as<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
         let (idx, val) = self.row::<I>(i);
         scatter(idx, val, scale, acc);
         acc[self.dim] += scale;

@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
 use super::design::Design;
+use crate::data::Column;
 
 /// Stopping rule and order of [`dual_cd`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,12 +48,22 @@ pub fn dual_cd(
     lambda: f64,
     opts: &DualCdOptions,
 ) -> (Vec<f64>, DualCdReport) {
+    if x.narrow() { solve::<u16>(x, y, lambda, opts) } else { solve::<u32>(x, y, lambda, opts) }
+}
+
+/// [`dual_cd`] with the design's column indices read as `I` (the width picked once).
+fn solve<I: Column>(
+    x: &Design,
+    y: &[f64],
+    lambda: f64,
+    opts: &DualCdOptions,
+) -> (Vec<f64>, DualCdReport) {
     let n = x.nrows();
     assert_eq!(y.len(), n, "dual_cd: one label per row");
     let mut w = vec![0.0; x.ncols()];
     let mut alpha = vec![0.0; n];
     // Q_ii + λ: the row's squared norm with its bias 1.
-    let diag: Vec<f64> = (0..n).map(|i| x.row_norm2(i) + lambda).collect();
+    let diag: Vec<f64> = (0..n).map(|i| x.row_norm2_as::<I>(i) + lambda).collect();
     let mut order: Vec<u32> = (0..n as u32).collect();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(opts.seed);
     // α has no upper bound (the squared hinge), so only α_i = 0 rows are ever shrunk.
@@ -63,7 +74,7 @@ pub fn dual_cd(
         let mut s = 0;
         while s < active {
             let i = order[s] as usize;
-            let g = y[i] * x.dot(i, &w) - 1.0 + lambda * alpha[i];
+            let g = y[i] * x.dot_as::<I>(i, &w) - 1.0 + lambda * alpha[i];
             let pg = if alpha[i] == 0.0 {
                 if g > pg_max_old {
                     active -= 1;
@@ -79,7 +90,7 @@ pub fn dual_cd(
             if pg.abs() > 1e-12 {
                 let old = alpha[i];
                 alpha[i] = (old - g / diag[i]).max(0.0);
-                x.add_row(i, (alpha[i] - old) * y[i], &mut w);
+                x.add_row_as::<I>(i, (alpha[i] - old) * y[i], &mut w);
             }
             s += 1;
         }
