@@ -5,6 +5,7 @@
 //! - `svm DIR`: l2-SVM-MFN on `DIR/ex_100000`, `DIR/lab_100000` (all rows but the last
 //!   labeled, λ = 0.001); errors on the labeled rows; with `--dual-cd EPSILON`, by dual
 //!   coordinate descent stopped at that ε instead;
+//!   with `--precondition` (also for `tsvm`, `da`), CGLS runs with the diagonal preconditioner;
 //! - `tsvm DIR`, `da DIR`: the first 1,000 rows labeled, the rest unlabeled, λ = 0.001,
 //!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows;
 //!   with `--out`, these three write the weights and then the bias;
@@ -57,6 +58,7 @@ fn main() -> Res<()> {
         },
         None => SvmSolver::Mfn,
     };
+    let pre = args.iter().any(|a| a == "--precondition");
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -67,23 +69,24 @@ fn main() -> Res<()> {
         faer::Par::rayon(threads)
     });
     // Positional arguments: those that are neither an option nor an option's value.
+    let takes_value = |a: &str| a.starts_with("--") && a != "--precondition";
     let pos: Vec<&str> = (0..args.len())
-        .filter(|&k| !args[k].starts_with("--") && (k == 0 || !args[k - 1].starts_with("--")))
+        .filter(|&k| !args[k].starts_with("--") && (k == 0 || !takes_value(&args[k - 1])))
         .map(|k| args[k].as_str())
         .collect();
     match (pos.first().copied(), pos.get(1).copied()) {
-        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, svm_solver, out),
+        (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, (svm_solver, pre), out),
         (Some("tsvm"), Some(dir)) => {
             let tsvm = Kind::Tsvm { switches: SvmlinParams::SWITCHES };
-            sparse(Path::new(dir), tsvm, SvmSolver::Mfn, out)
+            sparse(Path::new(dir), tsvm, (SvmSolver::Mfn, pre), out)
         }
-        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, SvmSolver::Mfn, out),
+        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, (SvmSolver::Mfn, pre), out),
         (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
         (Some("qlds"), _) => qlds(),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
         (Some("knn"), _) => knn(out),
         _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE \
-                  [--threads N] [--out FILE] [--dual-cd EPSILON]"
+                  [--threads N] [--out FILE] [--dual-cd EPSILON] [--precondition]"
             .into()),
     }
 }
@@ -97,13 +100,19 @@ fn sparse_problem(dir: &Path, supervised: bool) -> Res<Problem> {
     Ok(set.first_labeled(if supervised { n - 1 } else { 1_000 }))
 }
 
-fn sparse(dir: &Path, kind: Kind, svm_solver: SvmSolver, out: Option<&Path>) -> Res<()> {
+fn sparse(
+    dir: &Path,
+    kind: Kind,
+    (svm_solver, precondition): (SvmSolver, bool),
+    out: Option<&Path>,
+) -> Res<()> {
     let p = sparse_problem(dir, kind == Kind::Svm)?;
     let params = SvmlinParams {
         lambda: 1e-3,
         lambda_u: 1.0,
         r: PositiveFraction::Fixed(0.5),
         svm_solver,
+        precondition,
         ..SvmlinParams::new(kind)
     };
     let m = params.check().map_err(|e| e.to_string())?;
@@ -116,7 +125,9 @@ fn sparse(dir: &Path, kind: Kind, svm_solver: SvmSolver, out: Option<&Path>) -> 
     let work = match fit.details {
         Details::Svm(r) => format!("newton={} cg={}", r.newton_steps, r.cg_iterations),
         Details::SvmDualCd(r) => format!("epochs={} converged={}", r.epochs, r.converged),
-        Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.mfn_calls, r.cg_iterations),
+        Details::Tsvm(r) => {
+            format!("mfn_calls={} newton={} cg={}", r.mfn_calls, r.newton_steps, r.cg_iterations)
+        }
         Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
         Details::Rls { iterations, .. } => format!("cg={iterations}"),
     };

@@ -98,3 +98,22 @@ fn linear_svm_takes_dual_cd_with_its_epsilon() {
     let e = err(&GOOD.replace("switches = 1", "switches = 1\nsolver = \"dual_cd\""));
     assert!(e.contains("methods[1].solver: not a parameter of `tsvm`"), "{e}");
 }
+
+#[test]
+fn the_cgls_solvers_take_the_preconditioner() {
+    let src = GOOD
+        .replace("lambda = 0.5", "lambda = 0.5\nprecondition = true")
+        .replace("switches = 1", "switches = 1\nprecondition = false");
+    let exp = parse(&src, Path::new("c")).unwrap();
+    let pre: Vec<bool> = exp
+        .methods
+        .iter()
+        .map(|m| m.method.as_any().downcast_ref::<Svmlin>().expect("SVMlin").params().precondition)
+        .collect();
+    assert_eq!(pre, [true, false, false]);
+    assert_eq!(exp.methods[0].method.params(), "lambda=0.5 precondition=true");
+    let e = err(&GOOD.replace("lambda = 0.5", "precondition = \"yes\""));
+    assert!(e.contains("methods[0].precondition"), "{e}");
+    let e = err(&GOOD.replace("lambda = 0.5", "solver = \"dual_cd\"\nprecondition = true"));
+    assert!(e.contains("methods[0].precondition: is a setting of the CGLS solvers"), "{e}");
+}

@@ -225,6 +225,60 @@ impl Design<'_> {
         reduce(out, spare);
     }
 
+    /// [`Design::t_mul_vec_rows`] and the diagonal of X_Jᵀ diag(c) X_J in one pass: `sums`
+    /// gets Σ_k v[k] row(rows[k]) and `squares` Σ_k c[k] row(rows[k])² entry by entry (the
+    /// bias entry Σ_k c[k]), both overwritten; `spare` as in [`Design::t_mul_vec_rows`].
+    pub fn t_mul_vec_diag_rows(
+        &self,
+        rows: &[u32],
+        (v, c): (&[f64], &[f64]),
+        (sums, squares): (&mut [f64], &mut [f64]),
+        spare: &mut Vec<f64>,
+    ) {
+        at_width!(self, t_mul_vec_diag_rows_as(rows, (v, c), (sums, squares), spare))
+    }
+
+    fn t_mul_vec_diag_rows_as<I: Column>(
+        &self,
+        rows: &[u32],
+        (v, c): (&[f64], &[f64]),
+        (sums, squares): (&mut [f64], &mut [f64]),
+        spare: &mut Vec<f64>,
+    ) {
+        let d = self.ncols();
+        assert!(
+            sums.len() == d && squares.len() == d && v.len() == rows.len() && c.len() == rows.len(),
+            "design mat-vec: wrong lengths"
+        );
+        // Chunk t accumulates into sums (t = 0) or spare, then squares likewise.
+        let len = chunk_len(rows.len());
+        let chunks = rows.len().div_ceil(len);
+        spare.resize(2 * chunks.saturating_sub(1) * d, 0.0);
+        let (spare_sums, spare_squares) = spare.split_at_mut(chunks.saturating_sub(1) * d);
+        if chunks == 0 {
+            sums.fill(0.0);
+            squares.fill(0.0);
+        }
+        let accs: Vec<(&mut [f64], &mut [f64])> = std::iter::once((&mut *sums, &mut *squares))
+            .chain(spare_sums.chunks_mut(d).zip(spare_squares.chunks_mut(d)))
+            .collect();
+        let parts = accs.into_par_iter().zip(rows.par_chunks(len)).zip(v.par_chunks(len));
+        parts.zip(c.par_chunks(len)).for_each(|((((acc, sq), r), vc), cc)| {
+            acc.fill(0.0);
+            sq.fill(0.0);
+            for ((&i, &vk), &ck) in r.iter().zip(vc).zip(cc) {
+                let (idx, val) = self.row::<I>(i as usize);
+                scatter(idx, val, vk, acc);
+                acc[self.dim] += vk;
+                kernels::scatter_squares(idx, val, ck, sq);
+                sq[self.dim] += ck;
+            }
+        });
+        let (spare_sums, spare_squares) = spare.split_at(chunks.saturating_sub(1) * d);
+        reduce(sums, spare_sums);
+        reduce(squares, spare_squares);
+    }
+
     /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
     /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order.

@@ -18,13 +18,13 @@ impl Family for SvmlinFamily {
     /// `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and `r` ("labeled" (default),
     /// "truth" or a number in (0, 1)) for `tsvm` and `da`; `switches` (≥ 1, default 10000)
     /// for `tsvm`; `solver` ("mfn" (default) or "dual_cd") and, with dual_cd, `epsilon` (> 0,
-    /// default 0.1) for `linear_svm`.
+    /// default 0.1) for `linear_svm`; `precondition` (default false) for the CGLS solvers.
     fn check(&self, m: &Entry) -> Result<Checked> {
         m.only(match m.kind() {
-            "tsvm" => &["lambda", "lambda_u", "r", "switches"],
-            "da" => &["lambda", "lambda_u", "r"],
-            "linear_svm" => &["lambda", "solver", "epsilon"],
-            _ => &["lambda"],
+            "tsvm" => &["lambda", "lambda_u", "r", "switches", "precondition"],
+            "da" => &["lambda", "lambda_u", "r", "precondition"],
+            "linear_svm" => &["lambda", "solver", "epsilon", "precondition"],
+            _ => &["lambda", "precondition"],
         })?;
         let kind = match m.kind() {
             "linear_rls" => Kind::Rls,
@@ -54,6 +54,7 @@ impl Family for SvmlinFamily {
             Some("dual_cd") => SvmSolver::DualCd { epsilon: m.f64("epsilon")?.unwrap_or(0.1) },
             Some(_) => return Err(m.error("solver", "expected \"mfn\" or \"dual_cd\"")),
         };
+        params.precondition = m.get("precondition")?.unwrap_or(false);
         let checked = params.check().map_err(|e| m.param_error(e, ""))?;
         let name = match kind {
             Kind::Rls => "RLS".to_string(),

@@ -3,7 +3,7 @@
 
 use ndarray::Array1;
 
-use super::cgls::{CglsWork, Subset, cgls};
+use super::cgls::{CglsOptions, CglsWork, Subset, cgls};
 use super::da::{DaOptions, DaReport, da};
 use super::design::with_bias;
 use super::dual_cd::{DualCdOptions, DualCdReport, dual_cd};
@@ -68,7 +68,7 @@ impl Svmlin {
             .y_l
             .as_slice()
             .ok_or_else(|| Error::Data("labels are not contiguous".into()))?;
-        let mfn_opts = MfnOptions::default();
+        let mfn_opts = MfnOptions { precondition: p.precondition, ..MfnOptions::default() };
         let supervised = matches!(p.kind, Kind::Rls | Kind::Svm);
         if !supervised && u == 0 {
             return Err(Error::Data(format!("`{}` needs unlabeled rows", p.kind.name())));
@@ -89,8 +89,11 @@ impl Svmlin {
                     &x,
                     &sub,
                     p.lambda,
-                    mfn_opts.epsilon,
-                    mfn_opts.max_cg,
+                    &CglsOptions {
+                        epsilon: mfn_opts.epsilon,
+                        max_iter: mfn_opts.max_cg,
+                        precondition: mfn_opts.precondition,
+                    },
                     &mut w,
                     |_| 0.0,
                     &mut vec![0.0; l],

@@ -54,6 +54,15 @@ pub fn scatter<I: Column>(idx: &[I], val: &[f64], scale: f64, acc: &mut [f64]) {
     }
 }
 
+/// acc[idx[k]] += scale · val[k]².
+#[inline(always)]
+pub fn scatter_squares<I: Column>(idx: &[I], val: &[f64], scale: f64, acc: &mut [f64]) {
+    for (&j, &x) in idx.iter().zip(val) {
+        // SAFETY: as in `scatter`.
+        unsafe { *acc.get_unchecked_mut(j.at()) += x * x * scale };
+    }
+}
+
 /// The fused pass over the rows `row(k)`, k < q.len(), with the bias coordinate `dim`:
 /// q[k] = row(k) · v + v[dim] and acc = Σ_k c[k] q[k] (row(k), 1) (acc overwritten); returns
 /// Σ_k c[k] q[k]² (= vᵀ acc), added in row order.

@@ -2,7 +2,7 @@
 //! ½λ‖w‖² + ½ Σ_k c_k max(0, 1 − y_k o_k)² by Newton steps on the active set
 //! j(w) = {k : y_k o_k < 1}, each solved by CGLS and followed by the exact line search.
 
-use super::cgls::{CglsWork, Subset, cgls};
+use super::cgls::{CglsOptions, CglsWork, Subset, cgls};
 use super::design::Design;
 use super::examples::{Examples, objective};
 use super::line_search::line_search;
@@ -22,6 +22,8 @@ pub struct MfnOptions {
     pub first_cg: usize,
     /// Stop when |F − F_old| < rel_stop·|F_old|.
     pub rel_stop: f64,
+    /// CGLS with the diagonal preconditioner ([`CglsOptions::precondition`]).
+    pub precondition: bool,
 }
 
 impl Default for MfnOptions {
@@ -33,6 +35,7 @@ impl Default for MfnOptions {
             max_cg: 10_000,
             first_cg: 10,
             rel_stop: 1e-9,
+            precondition: false,
         }
     }
 }
@@ -103,8 +106,7 @@ pub fn mfn(
             x,
             &work.active,
             lambda,
-            epsilon,
-            cg_cap,
+            &CglsOptions { epsilon, max_iter: cg_cap, precondition: opts.precondition },
             &mut work.w_bar,
             |k| o[rows[k] as usize],
             &mut work.o_bar,

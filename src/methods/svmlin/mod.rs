@@ -17,7 +17,7 @@ mod p_step;
 mod params;
 mod tsvm;
 
-pub use cgls::{CglsReport, CglsWork, Subset, cgls};
+pub use cgls::{CglsOptions, CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
 pub use design::{Design, with_bias};
 pub use dual_cd::{DualCdOptions, DualCdReport, dual_cd};

@@ -57,6 +57,9 @@ pub struct SvmlinParams {
     pub r: PositiveFraction,
     /// The solver of [`Kind::Svm`] (the other kinds take [`SvmSolver::Mfn`] only).
     pub svm_solver: SvmSolver,
+    /// CG with the diagonal preconditioner in every CGLS solve (off: the public release's
+    /// plain CGLS); not with dual CD.
+    pub precondition: bool,
 }
 
 impl SvmlinParams {
@@ -71,6 +74,7 @@ impl SvmlinParams {
             lambda_u: 1.0,
             r: PositiveFraction::Labeled,
             svm_solver: SvmSolver::Mfn,
+            precondition: false,
         }
     }
 
@@ -81,7 +85,8 @@ impl SvmlinParams {
             PositiveFraction::Labeled => "labeled".into(),
             PositiveFraction::Truth => "truth".into(),
         };
-        match (self.kind, self.svm_solver) {
+        let pre = if self.precondition { " precondition=true" } else { "" };
+        let params = match (self.kind, self.svm_solver) {
             (Kind::Svm, SvmSolver::DualCd { epsilon }) => {
                 format!("lambda={} solver=dual_cd epsilon={epsilon}", self.lambda)
             }
@@ -91,11 +96,12 @@ impl SvmlinParams {
                 self.lambda, self.lambda_u
             ),
             (Kind::Da, _) => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
-        }
+        };
+        params + pre
     }
 
     /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1), dual CD (ε > 0) for
-    /// `linear_svm` only.
+    /// `linear_svm` only and without the preconditioner.
     pub fn check(self) -> Result<Svmlin> {
         for (name, v) in [("lambda", self.lambda), ("lambda_u", self.lambda_u)] {
             if !(v.is_finite() && v > 0.0) {
@@ -113,6 +119,12 @@ impl SvmlinParams {
         if let SvmSolver::DualCd { epsilon } = self.svm_solver {
             if self.kind != Kind::Svm {
                 return Err(Error::param("solver", "dual_cd solves linear_svm only"));
+            }
+            if self.precondition {
+                return Err(Error::param(
+                    "precondition",
+                    "is a setting of the CGLS solvers, not dual_cd",
+                ));
             }
             if !(epsilon.is_finite() && epsilon > 0.0) {
                 return Err(Error::param(

@@ -55,10 +55,20 @@ fn row_subset_mat_vecs_match_dense() {
     let weighted: Vec<f64> = q.iter().zip(&c).map(|(a, b)| a * b).collect();
     x.t_mul_vec_rows(&rows, &weighted, &mut t, &mut spare);
     assert_eq!(g, t);
+    // The transposed product and Σ_k c_k row² in one pass, against dense rows.
+    let (mut sums, mut squares) = ([9.0; 4], [9.0; 4]);
+    x.t_mul_vec_diag_rows(&rows, (&v[..3], &c), (&mut sums, &mut squares), &mut spare);
+    assert_eq!(sums, [-2.0, 4.5, -4.0, -0.5]);
+    for j in 0..4 {
+        let col = rows.iter().zip(&c).map(|(&i, ck)| ck * dense[[i as usize, j]].powi(2));
+        assert_eq!(squares[j], col.sum::<f64>());
+    }
     // An empty subset gives zeros.
     x.gram_mul_vec_rows(&[], &[], &v, &mut [], &mut g, &mut spare);
     x.t_mul_vec_rows(&[], &[], &mut t, &mut spare);
     assert_eq!((g, t), ([0.0; 4], [0.0; 4]));
+    x.t_mul_vec_diag_rows(&[], (&[], &[]), (&mut sums, &mut squares), &mut spare);
+    assert_eq!((sums, squares), ([0.0; 4], [0.0; 4]));
 }
 
 /// A design of `n` random rows: the chunked mat-vecs are bit-identical inside pools of 1
@@ -101,7 +111,11 @@ fn chunked_mat_vecs_do_not_depend_on_the_number_of_threads() {
             // The complement's outputs are those of the full product.
             let skipped = |i: usize| rows.binary_search(&(i as u32)).is_ok();
             assert!((0..n).all(|i| skipped(i) || other[i] == o[i]));
-            (q, g, t, o, cqq.to_bits())
+            // The fused transposed product gives the plain one's bits, and its squares.
+            let (mut sums, mut squares) = (vec![0.0; d + 1], vec![0.0; d + 1]);
+            x.t_mul_vec_diag_rows(&rows, (&c, &c), (&mut sums, &mut squares), &mut spare);
+            assert_eq!(sums, t);
+            (q, g, t, o, cqq.to_bits(), squares)
         })
     };
     let one = run(1);
@@ -112,6 +126,8 @@ fn chunked_mat_vecs_do_not_depend_on_the_number_of_threads() {
     let expect = sub.t().dot(&(&Array1::from(c.clone()) * &sub.dot(&Array1::from(v.clone()))));
     assert!(one.1.iter().zip(&expect).all(|(a, b)| (a - b).abs() < 1e-9));
     assert!(one.3.iter().zip(&dense.dot(&Array1::from(v))).all(|(a, b)| (a - b).abs() < 1e-12));
+    let squares = sub.mapv(|a| a * a).t().dot(&Array1::from(c));
+    assert!(one.5.iter().zip(&squares).all(|(a, b)| (a - b).abs() < 1e-9));
 }
 
 /// The same rows stored with two-byte indices (40 features) and four-byte ones (the 40
