@@ -93,14 +93,16 @@ fn group<const R: usize, const C: usize>(
 #[target_feature(enable = "avx512f")]
 fn dots<const R: usize, const C: usize>(x: [&[f64]; R], w: [&[f64]; C]) -> [[f64; R]; C] {
     let d = w[0].len();
+    assert!(x.iter().all(|x| x.len() == d) && w.iter().all(|w| w.len() == d));
     let body = d - d % LANES;
     let mut p: [[__m512d; R]; C] = [[_mm512_setzero_pd(); R]; C];
     for j in (0..body).step_by(LANES) {
-        // SAFETY: j + LANES ≤ body ≤ d, the length of every row and vector (checked in pass).
-        let xv: [__m512d; R] = std::array::from_fn(|r| unsafe { _mm512_loadu_pd(&x[r][j]) });
+        // SAFETY: j + LANES ≤ body ≤ d, the length of every row and vector (asserted).
+        let xv: [__m512d; R] =
+            std::array::from_fn(|r| unsafe { _mm512_loadu_pd(x[r].as_ptr().add(j)) });
         for c in 0..C {
             // SAFETY: as above.
-            let wv = unsafe { _mm512_loadu_pd(&w[c][j]) };
+            let wv = unsafe { _mm512_loadu_pd(w[c].as_ptr().add(j)) };
             for r in 0..R {
                 p[c][r] = _mm512_add_pd(p[c][r], _mm512_mul_pd(xv[r], wv));
             }
@@ -126,18 +128,20 @@ fn dots<const R: usize, const C: usize>(x: [&[f64]; R], w: [&[f64]; C]) -> [[f64
 #[target_feature(enable = "avx512f")]
 fn add_rows<const R: usize, const C: usize>(g: [&mut [f64]; C], x: [&[f64]; R], k: [[f64; R]; C]) {
     let d = x[0].len();
+    assert!(x.iter().all(|x| x.len() == d) && g.iter().all(|g| g.len() == d));
     let body = d - d % LANES;
     for j in (0..body).step_by(LANES) {
-        // SAFETY: j + LANES ≤ body ≤ d, the length of every row and gradient.
-        let xv: [__m512d; R] = std::array::from_fn(|r| unsafe { _mm512_loadu_pd(&x[r][j]) });
+        // SAFETY: j + LANES ≤ body ≤ d, the length of every row and gradient (asserted).
+        let xv: [__m512d; R] =
+            std::array::from_fn(|r| unsafe { _mm512_loadu_pd(x[r].as_ptr().add(j)) });
         for c in 0..C {
             // SAFETY: as above.
-            let mut s = unsafe { _mm512_loadu_pd(&g[c][j]) };
+            let mut s = unsafe { _mm512_loadu_pd(g[c].as_ptr().add(j)) };
             for r in 0..R {
                 s = _mm512_add_pd(s, _mm512_mul_pd(_mm512_set1_pd(k[c][r]), xv[r]));
             }
             // SAFETY: as above.
-            unsafe { _mm512_storeu_pd(&mut g[c][j], s) };
+            unsafe { _mm512_storeu_pd(g[c].as_mut_ptr().add(j), s) };
         }
     }
     for c in 0..C {

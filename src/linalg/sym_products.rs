@@ -136,15 +136,16 @@ fn fused_group<const C: usize>(
     let body = d - d % 8;
     for i in (0..body).step_by(8) {
         // SAFETY: i + 8 ≤ body ≤ d, the length of every row and gradient (asserted above).
-        let x: [__m512d; 4] = std::array::from_fn(|k| unsafe { _mm512_loadu_pd(&rows[k][i]) });
+        let x: [__m512d; 4] =
+            std::array::from_fn(|k| unsafe { _mm512_loadu_pd(rows[k].as_ptr().add(i)) });
         for c in 0..C {
             // SAFETY: as above.
-            let mut s = unsafe { _mm512_loadu_pd(&g[c][i]) };
+            let mut s = unsafe { _mm512_loadu_pd(g[c].as_ptr().add(i)) };
             for k in 0..4 {
                 s = _mm512_fmadd_pd(x[k], rv[c][k], s);
             }
             // SAFETY: as above.
-            unsafe { _mm512_storeu_pd(&mut g[c][i], s) };
+            unsafe { _mm512_storeu_pd(g[c].as_mut_ptr().add(i), s) };
         }
     }
     for c in 0..C {
