@@ -12,6 +12,7 @@ mod row_blocks;
 mod row_pass;
 mod simd;
 mod sym_products;
+mod unrolled;
 mod view;
 
 pub use cholesky::spd_solve;

@@ -8,7 +8,7 @@
 use std::arch::x86_64::{__m512d, _mm512_add_pd, _mm512_loadu_pd, _mm512_mul_pd};
 use std::arch::x86_64::{_mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd};
 
-use super::row_pass::{LANES, reduce};
+use super::unrolled::{LANES, reduce};
 
 /// Rows per block.
 const ROWS: usize = 4;

@@ -6,10 +6,9 @@
 
 use ndarray::ArrayView2;
 
+use super::unrolled::{LANES, reduce};
 use super::{Kernel, widest};
 
-/// Partial sums of ndarray's `unrolled_dot`.
-pub(super) const LANES: usize = 8;
 /// Rows per block.
 const BLOCK: usize = 4;
 
@@ -176,20 +175,6 @@ fn dot(x: &[f64], w: &[f64]) -> f64 {
         }
     }
     reduce(&p, tx, ty)
-}
-
-/// `unrolled_dot`'s sum of its partial sums `p`, then of the tail's products.
-#[inline(always)]
-pub(super) fn reduce(p: &[f64; LANES], tx: &[f64], ty: &[f64]) -> f64 {
-    let mut sum = 0.0;
-    sum += p[0] + p[4];
-    sum += p[1] + p[5];
-    sum += p[2] + p[6];
-    sum += p[3] + p[7];
-    for (x, y) in tx.iter().zip(ty) {
-        sum += x * y;
-    }
-    sum
 }
 
 /// g += c_0 x_0, then c_1 x_1, … (one load and store of g per block).
