@@ -7,9 +7,12 @@ mod cholesky;
 mod eigen;
 mod gram;
 mod lanczos;
+#[cfg(target_arch = "x86_64")]
+mod row_blocks;
 mod row_pass;
 mod simd;
 mod sym_products;
+mod unrolled;
 mod view;
 
 pub use cholesky::spd_solve;

@@ -6,10 +6,9 @@
 
 use ndarray::ArrayView2;
 
+use super::unrolled::{LANES, reduce};
 use super::{Kernel, widest};
 
-/// Partial sums of ndarray's `unrolled_dot`.
-const LANES: usize = 8;
 /// Rows per block.
 const BLOCK: usize = 4;
 
@@ -29,7 +28,9 @@ pub fn row_pass(
 
 /// [`row_pass`] for several vectors at once: for each k, g_k += coef(k, i, x_iᵀw_k)·x_i over
 /// the rows, each g_k bit-identical to `row_pass(x, w_k, g_k, …)`. Each block of rows is read
-/// from memory once for all k. `coef` is called once per (k, row), in row order for each k.
+/// from memory once for all k (with AVX-512, in blocks of four rows × four vectors:
+/// [`row_blocks`](super::row_blocks)). `coef` is called once per (k, row), in row order for
+/// each k.
 /// Panics if the numbers of `ws` and `gs`, or the lengths of the vectors and rows, differ.
 pub fn row_pass_many(
     x: ArrayView2<f64>,
@@ -43,6 +44,9 @@ pub fn row_pass_many(
         ws.iter().all(|w| w.len() == d) && gs.iter().all(|g| g.len() == d),
         "row_pass: lengths differ"
     );
+    if ws.is_empty() {
+        return;
+    }
     if d == 0 {
         for k in 0..ws.len() {
             (0..x.nrows()).for_each(|i| _ = coef(k, i, 0.0));
@@ -51,6 +55,12 @@ pub fn row_pass_many(
     }
     let x = x.as_standard_layout();
     let data = x.as_slice().expect("a standard-layout array is contiguous");
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F; the counts and lengths were checked above.
+        unsafe { super::row_blocks::pass(data, ws, gs, &mut coef) };
+        return;
+    }
     widest(Pass { data, ws, gs, coef });
 }
 
@@ -137,15 +147,20 @@ fn dots_avx2<const R: usize>(x: [&[f64]; R], w: &[f64]) -> [f64; R] {
             }
         }
     }
-    std::array::from_fn(|r| {
-        let mut q = [0.0; LANES];
-        // SAFETY: q holds LANES = 8 values, written in two halves of 4.
+    // One store per register after the loop (a closure reading `p` kept it in memory).
+    let mut q = [[0.0; LANES]; R];
+    for r in 0..R {
+        // SAFETY: q[r] holds LANES = 8 values, written in two halves of 4.
         unsafe {
-            _mm256_storeu_pd(q.as_mut_ptr(), p[r][0]);
-            _mm256_storeu_pd(q.as_mut_ptr().add(4), p[r][1]);
+            _mm256_storeu_pd(q[r].as_mut_ptr(), p[r][0]);
+            _mm256_storeu_pd(q[r].as_mut_ptr().add(4), p[r][1]);
         }
-        reduce(&q, &x[r][body..], &w[body..])
-    })
+    }
+    let mut out = [0.0; R];
+    for r in 0..R {
+        out[r] = reduce(&q[r], &x[r][body..], &w[body..]);
+    }
+    out
 }
 
 /// xᵀw in `unrolled_dot`'s order.
@@ -160,20 +175,6 @@ fn dot(x: &[f64], w: &[f64]) -> f64 {
         }
     }
     reduce(&p, tx, ty)
-}
-
-/// `unrolled_dot`'s sum of its partial sums `p`, then of the tail's products.
-#[inline(always)]
-fn reduce(p: &[f64; LANES], tx: &[f64], ty: &[f64]) -> f64 {
-    let mut sum = 0.0;
-    sum += p[0] + p[4];
-    sum += p[1] + p[5];
-    sum += p[2] + p[6];
-    sum += p[3] + p[7];
-    for (x, y) in tx.iter().zip(ty) {
-        sum += x * y;
-    }
-    sum
 }
 
 /// g += c_0 x_0, then c_1 x_1, … (one load and store of g per block).
@@ -241,27 +242,47 @@ mod tests {
     }
 
     #[test]
-    fn many_vectors_match_one_pass_each() {
+    fn many_vectors_match_ndarray_rows_each() {
+        // 1-9 vectors: full groups of four and every remainder; rows with and without a
+        // tail after the blocks of four; d with and without a tail after 8 lanes.
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        for (n, d) in [(0, 3), (7, 9), (13, 64), (66, 400)] {
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (n, d) in [(0, 3), (7, 9), (13, 64), (66, 400), (5, 5)] {
             let x = Array2::from_shape_fn((n, d), |_| rng.random_range(-3.0..3.0));
-            let ws: Vec<Vec<f64>> =
-                (0..3).map(|_| (0..d).map(|_| rng.random_range(-1.0..1.0)).collect()).collect();
-            let g0: Vec<f64> = (0..d).map(|_| rng.random_range(-1.0..1.0)).collect();
-            let coef = |k: usize, m: f64| (1.3 * m + k as f64).sin();
-            let (mut gs, mut calls) = (vec![g0.clone(); 3], Vec::new());
-            let wr: Vec<&[f64]> = ws.iter().map(|w| w.as_slice()).collect();
-            let mut gr: Vec<&mut [f64]> = gs.iter_mut().map(|g| g.as_mut_slice()).collect();
-            row_pass_many(x.view(), &wr, &mut gr, |k, i, m| {
-                calls.push((k, i));
-                coef(k, m)
-            });
-            for (k, w) in ws.iter().enumerate() {
-                let mut one = g0.clone();
-                row_pass(x.view(), w, &mut one, |_, m| coef(k, m));
-                assert_eq!(gs[k], one, "n={n} d={d} k={k}");
-                let rows: Vec<usize> = calls.iter().filter(|c| c.0 == k).map(|c| c.1).collect();
-                assert_eq!(rows, (0..n).collect::<Vec<_>>());
+            for count in 1..=9 {
+                let ws: Vec<Array1<f64>> = (0..count)
+                    .map(|_| Array1::from_shape_fn(d, |_| rng.random_range(-1.0..1.0)))
+                    .collect();
+                let g0 = Array1::from_shape_fn(d, |_| rng.random_range(-1.0..1.0));
+                let (mut gs, mut calls) = (vec![g0.clone(); count], Vec::new());
+                let wr: Vec<&[f64]> = ws.iter().map(|w| w.as_slice().unwrap()).collect();
+                let mut gr: Vec<&mut [f64]> =
+                    gs.iter_mut().map(|g| g.as_slice_mut().unwrap()).collect();
+                row_pass_many(x.view(), &wr, &mut gr, |k, i, m| {
+                    calls.push((k, i, m));
+                    (1.3 * m + k as f64).sin()
+                });
+                for (k, w) in ws.iter().enumerate() {
+                    // The reference with this vector's coefficient.
+                    let mut want = g0.clone();
+                    let mut seen = Vec::new();
+                    for row in x.rows() {
+                        let m = row.dot(w);
+                        seen.push(m);
+                        want.scaled_add((1.3 * m + k as f64).sin(), &row);
+                    }
+                    let mine: Vec<&(usize, usize, f64)> =
+                        calls.iter().filter(|c| c.0 == k).collect();
+                    let rows: Vec<usize> = mine.iter().map(|c| c.1).collect();
+                    assert_eq!(rows, (0..n).collect::<Vec<_>>(), "n={n} d={d} k={k}/{count}");
+                    let products: Vec<f64> = mine.iter().map(|c| c.2).collect();
+                    assert_eq!(bits(&products), bits(&seen), "n={n} d={d} k={k}/{count}");
+                    assert_eq!(
+                        bits(gs[k].as_slice().unwrap()),
+                        bits(want.as_slice().unwrap()),
+                        "n={n} d={d} k={k}/{count}"
+                    );
+                }
             }
         }
     }

@@ -62,8 +62,8 @@ impl Objective<'_> {
     }
 
     /// ∇J of each `fs[k]` (all of one split's data and unlabeled term) at `ws[k]` into
-    /// `grads[k]`, as [`Objective::grad_on`] of each would, bit for bit: each block of `rows`
-    /// is read once for all of them.
+    /// `grads[k]`, as [`Objective::grad_on`] of each would, bit for bit: the labeled rows, C_u
+    /// and each block of `rows` are read once for all of them.
     pub fn grads_on(
         fs: &[&Objective],
         ws: &[&[f64]],
@@ -73,13 +73,20 @@ impl Objective<'_> {
     ) {
         let (mut pass, mut quadratic) = (Vec::with_capacity(fs.len()), Vec::new());
         for (k, (f, g)) in fs.iter().zip(grads.iter_mut()).enumerate() {
-            f.supervised::<false>(ArrayView1::from(ws[k]), g);
+            f.decay(ws[k], g);
             if f.alpha_u != 0.0 && f.unlabeled == Unlabeled::SmoothAbsMargin {
                 pass.push(k);
             }
             if f.quadratic() {
                 quadratic.push(k);
             }
+        }
+        // The labeled losses' gradients, one pass over the labeled rows for all.
+        if let Some(f) = fs.first() {
+            let Inputs { x_l, y_l, scale, .. } = f.data;
+            row_pass_many(x_l, ws, grads, |k, i, dot| {
+                fs[k].alpha_l * fs[k].labeled.slope(y_l[i], scale * dot) * scale
+            });
         }
         if let Some(&first) = quadratic.first() {
             // The quadratic margins' −2α_u C_uω, one pass over C_u for all of them.
@@ -159,9 +166,7 @@ impl Objective<'_> {
         let al = self.alpha_l;
         let w_std = w.as_standard_layout();
         let ws = w_std.as_slice().expect("a standard-layout array is contiguous");
-        for (g, &w) in g.iter_mut().zip(ws) {
-            *g = w * (2.0 * self.lambda);
-        }
+        self.decay(ws, g);
         let mut value = if VALUE { self.lambda * w.dot(&w) } else { 0.0 };
         row_pass(x_l, ws, g, |i, dot| {
             let (y, m) = (y_l[i], scale * dot);
@@ -176,6 +181,13 @@ impl Objective<'_> {
             al * d * scale
         });
         value
+    }
+
+    /// `grad` = 2λω (the gradient of λ‖ω‖²).
+    fn decay(&self, w: &[f64], g: &mut [f64]) {
+        for (g, &w) in g.iter_mut().zip(w) {
+            *g = w * (2.0 * self.lambda);
+        }
     }
 
     /// Whether J has the quadratic margin's term −α_u ωᵀC_uω (α_u ≠ 0).
