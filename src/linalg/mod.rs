@@ -1,6 +1,7 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
 //! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
-//! solves, row passes for gradients, several vectors' products with one symmetric matrix,
+//! solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
+//! bits, or from its lower triangle only),
 //! the vector-register reset faer's kernels need and kernels run on the widest vector unit.
 
 mod cholesky;
@@ -11,6 +12,7 @@ mod lanczos;
 mod row_blocks;
 mod row_pass;
 mod simd;
+mod sym_mul;
 mod sym_products;
 mod unrolled;
 mod view;
@@ -20,5 +22,6 @@ pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, clear_upper_simd, widest};
+pub use sym_mul::sym_mul;
 pub use sym_products::add_sym_products;
 pub use view::{to_array1, to_array2, view};

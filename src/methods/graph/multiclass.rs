@@ -21,6 +21,7 @@ use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, RofWorkspace, pro
 /// Classes whose ROF problems are solved in lockstep (four f64 fill an AVX2 register).
 const LANES: usize = 4;
 use crate::error::{Error, Result};
+use crate::linalg::sym_mul;
 
 impl GraphMethod {
     /// Scores (N × c) of all points; `labels` are the class ids (< `classes`) of the
@@ -71,21 +72,34 @@ impl GraphMethod {
                 let tv = p.kind == GraphKind::TvSvm;
                 let m = smoother(prep, p.lambda, p.r1, if tv { 0.0 } else { p.gamma })?;
                 let mut steps = svm_labels(&m);
+                let mut mt = Mat::zeros(prep.n(), classes);
                 split(prep, p, &onehot, tv, |t, f| {
-                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, t, f)
+                    // TV-SVM keeps faer's full product: with the lower-triangle one a cell of
+                    // the committed Table 2 moves (docs/benchmarks.md, "TV tables, session 6").
+                    if tv {
+                        mt.copy_from(m.as_ref() * t)
+                    } else {
+                        sym_mul(&m, t, mt.as_mut())
+                    }
+                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mt, f)
                 })
             }
             GraphKind::CheegerRls => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
                 cheeger(prep, p, &onehot, |g, mut e| {
-                    e.copy_from(p.r1 * (m.as_ref() * g));
+                    sym_mul(&m, g, e.as_mut());
+                    e *= faer::Scale(p.r1);
                     Ok(())
                 })
             }
             GraphKind::CheegerSvm => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
                 let mut steps = svm_labels(&m);
-                cheeger(prep, p, &onehot, |g, e| svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, g, e))
+                let mut mg = Mat::zeros(prep.n(), classes);
+                cheeger(prep, p, &onehot, |g, e| {
+                    sym_mul(&m, g, mg.as_mut());
+                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mg, e)
+                })
             }
             GraphKind::Rls | GraphKind::Svm => Err(Error::param(
                 "kind",
@@ -103,7 +117,8 @@ fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
 /// RLS f-step (eqs. 100 and 106) for all classes: F = K A⁻¹(η Y + r T) with A = B + ηJK,
 /// B = λI + rK (+ γLK) label-free. J has rank n_l, so with the smoother M = K B⁻¹ (cached
 /// per dataset) Woodbury gives K A⁻¹ b = M b − M_{:,l} (I/η + M_ll)⁻¹ (M b)_l: one
-/// n_l × n_l LU per split and two passes over M per iteration.
+/// n_l × n_l LU per split and per iteration one pass over M's lower triangle
+/// ([`sym_mul`]) and one over its labeled columns.
 fn rls_step<'a>(
     prep: &'a Prepared,
     p: &'a GraphParams,
@@ -118,7 +133,8 @@ fn rls_step<'a>(
         let m: &Mat<f64> = &m;
         let b =
             Mat::from_fn(t.nrows(), t.ncols(), |i, k| p.eta * onehot[(i, k)] + p.r1 * t[(i, k)]);
-        let mb = m * &b;
+        let mut mb = Mat::zeros(b.nrows(), b.ncols());
+        sym_mul(m, b.as_ref(), mb.as_mut());
         let mut coef = mb.subrows(0, nl).to_owned();
         small.solve_in_place(coef.as_mut());
         f.copy_from(&mb - m.subcols(0, nl) * &coef);

@@ -263,7 +263,7 @@ impl GraphMethod {
         }
         match p.kind {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => Some((p.lambda, p.r1, 0.0)),
-            GraphKind::TvRls | GraphKind::TvSvm if multiclass => Some((p.lambda, p.r1, 0.0)),
+            GraphKind::TvRls | GraphKind::TvSvm => Some((p.lambda, p.r1, 0.0)),
             GraphKind::LapRls | GraphKind::LapSvm if multiclass => Some((p.lambda, p.r1, p.gamma)),
             GraphKind::LapRls | GraphKind::LapSvm => Some((p.lambda, 0.0, p.gamma)),
             _ => None,

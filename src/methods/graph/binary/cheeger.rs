@@ -39,15 +39,8 @@ pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
     let m: &Mat<f64> = &m;
     let mut steps = [SvmStep::new(m, &prep.y)];
     iterate(prep, p, |g, e| {
-        svm_steps(
-            &mut steps,
-            m,
-            p.r1,
-            p.mu,
-            p.qp,
-            ColRef::from_slice(g).as_mat(),
-            ColMut::from_slice_mut(e).as_mat_mut(),
-        )
+        let mt = m * ColRef::from_slice(g).as_mat();
+        svm_steps(&mut steps, m, p.r1, p.mu, p.qp, &mt, ColMut::from_slice_mut(e).as_mat_mut())
     })
 }
 

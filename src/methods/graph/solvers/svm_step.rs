@@ -4,7 +4,7 @@
 //! f = M(r t + Ỹβ) where β solves the dual with Q = Y M_ll Y and linear term r Y(Mt)_l − 1
 //! (eqs. 92–96 and 125–128; f = Kα without the bias, as in the paper).
 
-use faer::{Mat, MatMut, MatRef};
+use faer::{Mat, MatMut};
 
 use super::{DualQp, QpSettings};
 use crate::error::Result;
@@ -50,19 +50,19 @@ impl SvmStep {
     }
 }
 
-/// F = M(r T + Ỹ_k β_k) column by column, column k of the targets `t` with `steps[k]`:
-/// two products with M for all columns at once (one pass over M each).
+/// F = M(r T + Ỹ_k β_k) column by column, column k of the targets T with `steps[k]`,
+/// given `mt` = M T (the caller's product, one pass over M for all columns); one more
+/// product with the labeled columns of M.
 pub(crate) fn svm_steps(
     steps: &mut [SvmStep],
     m: &Mat<f64>,
     r: f64,
     mu: f64,
     qp: QpSettings,
-    t: MatRef<'_, f64>,
+    mt: &Mat<f64>,
     mut f: MatMut<'_, f64>,
 ) -> Result<()> {
     let nl = steps.first().map_or(0, |s| s.y.len());
-    let mt = m * t;
     let mut y_beta = Mat::<f64>::zeros(nl, steps.len());
     for (k, step) in steps.iter_mut().enumerate() {
         step.dual(r, mu, qp, &mt.col_as_slice(k)[..nl], y_beta.col_as_slice_mut(k))?;
@@ -90,11 +90,11 @@ mod tests {
         let (r, mu, qp) = (0.5, 2.0, QpSettings::default());
         let mut steps: Vec<SvmStep> = labels.iter().map(|y| SvmStep::new(&m, y)).collect();
         let mut both = Mat::zeros(7, 2);
-        svm_steps(&mut steps, &m, r, mu, qp, t.as_ref(), both.as_mut()).unwrap();
+        svm_steps(&mut steps, &m, r, mu, qp, &(&m * &t), both.as_mut()).unwrap();
         for (k, y) in labels.iter().enumerate() {
             let mut one = Mat::zeros(7, 1);
-            svm_steps(&mut [SvmStep::new(&m, y)], &m, r, mu, qp, t.subcols(k, 1), one.as_mut())
-                .unwrap();
+            let mt = &m * t.subcols(k, 1);
+            svm_steps(&mut [SvmStep::new(&m, y)], &m, r, mu, qp, &mt, one.as_mut()).unwrap();
             for i in 0..7 {
                 assert!(
                     (both[(i, k)] - one[(i, 0)]).abs() < 1e-10,
