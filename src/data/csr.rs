@@ -160,7 +160,20 @@ impl Csr {
     /// ([`Csr::stores`]); for loops compiled once per index type.
     #[inline(always)]
     pub fn row_as<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
-        let (a, b) = self.span(i);
+        self.entries_as(self.span(i))
+    }
+
+    /// Where row `i`'s entries are stored (read back by [`Csr::entries_as`]): passes that visit
+    /// the same scattered rows many times look each up once.
+    #[inline(always)]
+    pub fn storage_range(&self, i: usize) -> (usize, usize) {
+        self.span(i)
+    }
+
+    /// The stored entries `a..b` (a [`Csr::storage_range`]), column indices as `I`, which must
+    /// be the stored type.
+    #[inline(always)]
+    pub fn entries_as<I: Column>(&self, (a, b): (usize, usize)) -> (&[I], &[f64]) {
         let indices = I::stored(&self.indices).expect("rows read at their stored index type");
         (&indices[a..b], &self.values[a..b])
     }

@@ -12,7 +12,7 @@
 //! [`LANES`] fixed partial sums (the same bits on every run), and the subset's outputs are
 //! carried along (o ← o + γq), as in the public release.
 
-use super::design::Design;
+use super::design::{Design, Span};
 
 /// Rows of the design (u32: a design has fewer than 2³² rows) with a real target and a
 /// positive cost each: min ½λ‖w‖² + ½ Σ_k cost_k (target_k − x_{rows k}ᵀw)².
@@ -50,6 +50,8 @@ pub struct CglsWork {
     s: Vec<f64>,
     /// M⁻¹ of the preconditioned runs.
     m_inv: Vec<f64>,
+    /// Where a small subset's rows are stored (empty for a large one).
+    spans: Vec<Span>,
     /// Partial sums of the chunked transposed mat-vecs.
     spare: Vec<f64>,
 }
@@ -115,7 +117,14 @@ fn run<const PRE: bool>(
     work: &mut CglsWork,
 ) -> CglsReport {
     let (m, d) = (sub.rows.len(), w.len());
-    let CglsWork { z, q, r, p, s, m_inv, spare } = work;
+    let CglsWork { z, q, r, p, s, m_inv, spans, spare } = work;
+    // A subset of less than half the rows is scattered through the storage: its rows are
+    // looked up once here rather than in every iteration's pass (the same bits).
+    if 2 * m < x.nrows() {
+        x.spans(&sub.rows, spans);
+    } else {
+        spans.clear();
+    }
     z.resize(m, 0.0);
     q.resize(m, 0.0);
     r.resize(d, 0.0);
@@ -174,7 +183,8 @@ fn run<const PRE: bool>(
             break;
         }
         iterations += 1;
-        let curvature = lambda * pp + x.gram_mul_vec_rows(&sub.rows, &sub.cost, p, q, s, spare);
+        let curvature =
+            lambda * pp + x.gram_mul_vec_rows((&sub.rows, spans), &sub.cost, p, q, s, spare);
         if curvature <= 0.0 {
             break;
         }

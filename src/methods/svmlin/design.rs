@@ -30,6 +30,13 @@ const MAX_CHUNKS: usize = 4;
 /// Output entries per task of the row-wise mat-vecs (no reduction, so any split is exact).
 const ROW_TASK: usize = 2048;
 
+/// Where a design row's entries are stored: its block and the range there.
+#[derive(Debug, Clone, Copy)]
+pub struct Span {
+    block: usize,
+    range: (usize, usize),
+}
+
 /// The rows of the given blocks, in order, each with a trailing 1.
 #[derive(Debug, Clone)]
 pub struct Design<'a> {
@@ -94,8 +101,22 @@ impl Design<'_> {
     /// Feature indices (stored as I) and values of row `i` (without the bias).
     #[inline(always)]
     fn row<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
-        let b = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
-        self.blocks[b].row_as(i - self.starts[b])
+        let s = self.span(i);
+        self.blocks[s.block].entries_as(s.range)
+    }
+
+    /// Row `i`'s [`Span`].
+    #[inline(always)]
+    fn span(&self, i: usize) -> Span {
+        let block = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
+        Span { block, range: self.blocks[block].storage_range(i - self.starts[block]) }
+    }
+
+    /// The [`Span`]s of `rows` (overwriting `out`), for [`Design::gram_mul_vec_rows`] over the
+    /// same scattered rows many times: one lookup per row then, not three dependent loads.
+    pub fn spans(&self, rows: &[u32], out: &mut Vec<Span>) {
+        out.clear();
+        out.extend(rows.iter().map(|&i| self.span(i as usize)));
     }
 
     /// Whether the blocks store their column indices as u16 (else u32): the `I` of the
@@ -281,22 +302,25 @@ impl Design<'_> {
 
     /// One pass over a row subset: `q[k] = row(rows[k]) · v` and
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
-    /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order.
+    /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order. `spans` are
+    /// the rows' [`Design::spans`], or empty to look the rows up (the same bits either way).
+    #[allow(clippy::too_many_arguments)]
     pub fn gram_mul_vec_rows(
         &self,
-        rows: &[u32],
+        (rows, spans): (&[u32], &[Span]),
         c: &[f64],
         v: &[f64],
         q: &mut [f64],
         out: &mut [f64],
         spare: &mut Vec<f64>,
     ) -> f64 {
-        at_width!(self, gram_mul_vec_rows_as(rows, c, v, q, out, spare))
+        at_width!(self, gram_mul_vec_rows_as((rows, spans), c, v, q, out, spare))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn gram_mul_vec_rows_as<I: Column>(
         &self,
-        rows: &[u32],
+        (rows, spans): (&[u32], &[Span]),
         c: &[f64],
         v: &[f64],
         q: &mut [f64],
@@ -308,6 +332,7 @@ impl Design<'_> {
             v.len() == self.ncols() && out.len() == self.ncols() && c.len() == m && q.len() == m,
             "design mat-vec: wrong lengths"
         );
+        assert!(spans.is_empty() || spans.len() == m, "design mat-vec: wrong spans");
         let len = chunk_len(m);
         let accs = partials(out, spare, m.div_ceil(len));
         let mut sums = [0.0; MAX_CHUNKS];
@@ -315,10 +340,20 @@ impl Design<'_> {
             .into_par_iter()
             .zip(sums.par_iter_mut())
             .zip(q.par_chunks_mut(len))
-            .zip(rows.par_chunks(len))
-            .zip(c.par_chunks(len));
-        parts.for_each(|((((acc, sum), qc), r), cc)| {
-            *sum = kernels::gram(|k| self.row::<I>(r[k] as usize), self.dim, cc, v, qc, acc);
+            .zip(c.par_chunks(len))
+            .enumerate();
+        parts.for_each(|(t, (((acc, sum), qc), cc))| {
+            let first = t * len;
+            *sum = if spans.is_empty() {
+                let row = |k: usize| self.row::<I>(rows[first + k] as usize);
+                kernels::gram(row, self.dim, cc, v, qc, acc)
+            } else {
+                let row = |k: usize| {
+                    let s = spans[first + k];
+                    self.blocks[s.block].entries_as::<I>(s.range)
+                };
+                kernels::gram(row, self.dim, cc, v, qc, acc)
+            };
         });
         reduce(out, spare);
         sums.iter().sum()

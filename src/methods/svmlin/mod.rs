@@ -19,7 +19,7 @@ mod tsvm;
 
 pub use cgls::{CglsOptions, CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
-pub use design::{Design, with_bias};
+pub use design::{Design, Span, with_bias};
 pub use dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 pub use examples::{Examples, l2, objective, s3vm_objective};
 pub use family::SvmlinFamily;

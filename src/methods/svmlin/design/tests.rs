@@ -21,6 +21,17 @@ fn stacks_blocks_with_the_bias_column() {
             [0.0, 5.0, 0.0, 1.0]
         ]
     );
+    // The fused pass over rows of both blocks, through their spans and by lookup.
+    let (rows, c, v) = ([3u32, 0, 2], [1.0, 2.0, 0.5], [1.0, -1.0, 0.5, 2.0]);
+    let mut spans = Vec::new();
+    x.spans(&rows, &mut spans);
+    let pass = |spans: &[Span]| {
+        let (mut q, mut g, mut spare) = ([0.0; 3], [0.0; 4], Vec::new());
+        let cqq = x.gram_mul_vec_rows((&rows, spans), &c, &v, &mut q, &mut g, &mut spare);
+        (q, g, cqq)
+    };
+    assert_eq!(pass(&spans), pass(&[]));
+    assert_eq!(pass(&spans).0, [-5.0 + 2.0, 1.0 + 1.0 + 2.0, -3.0 + 2.0]);
     let c = Features::Dense(array![[1.0, 2.0]]);
     assert!(with_bias(&[&a, &c]).is_err());
 }
@@ -42,7 +53,7 @@ fn row_subset_mat_vecs_match_dense() {
     // 1·row2 − 2·row0 + 0.5·row2 = [−2, 4.5, −4, −0.5].
     assert_eq!(t, [-2.0, 4.5, -4.0, -0.5]);
     let (c, mut q, mut g) = ([2.0, 1.0, 0.5], [0.0; 3], [0.0; 4]);
-    let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
+    let cqq = x.gram_mul_vec_rows((&rows, &[]), &c, &v, &mut q, &mut g, &mut spare);
     let mut cq = [0.0; 3];
     x.mul_vec_rows(&rows, &v, &mut cq);
     assert_eq!(q, cq);
@@ -64,7 +75,7 @@ fn row_subset_mat_vecs_match_dense() {
         assert_eq!(squares[j], col.sum::<f64>());
     }
     // An empty subset gives zeros.
-    x.gram_mul_vec_rows(&[], &[], &v, &mut [], &mut g, &mut spare);
+    x.gram_mul_vec_rows((&[], &[]), &[], &v, &mut [], &mut g, &mut spare);
     x.t_mul_vec_rows(&[], &[], &mut t, &mut spare);
     assert_eq!((g, t), ([0.0; 4], [0.0; 4]));
     x.t_mul_vec_diag_rows(&[], (&[], &[]), (&mut sums, &mut squares), &mut spare);
@@ -103,7 +114,12 @@ fn chunked_mat_vecs_do_not_depend_on_the_number_of_threads() {
                 vec![0.0; n],
                 Vec::new(),
             );
-            let cqq = x.gram_mul_vec_rows(&rows, &c, &v, &mut q, &mut g, &mut spare);
+            let cqq = x.gram_mul_vec_rows((&rows, &[]), &c, &v, &mut q, &mut g, &mut spare);
+            // Through the rows' spans: the same bits.
+            let (mut spans, mut q2, mut g2) = (Vec::new(), vec![0.0; rows.len()], vec![0.0; d + 1]);
+            x.spans(&rows, &mut spans);
+            let cqq2 = x.gram_mul_vec_rows((&rows, &spans), &c, &v, &mut q2, &mut g2, &mut spare);
+            assert_eq!((&q2, &g2, cqq2.to_bits()), (&q, &g, cqq.to_bits()));
             x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
             x.mul_vec(&v, &mut o);
             let mut other = vec![0.0; n];
@@ -165,7 +181,7 @@ fn narrow_and_wide_indices_give_the_same_bits() {
         let (mut o, mut q, mut g, mut t, mut spare) =
             (vec![0.0; n], vec![0.0; rows.len()], vec![0.0; dim + 1], vec![0.0; dim + 1], vec![]);
         x.mul_vec(v, &mut o);
-        let cqq = x.gram_mul_vec_rows(&rows, &c, v, &mut q, &mut g, &mut spare);
+        let cqq = x.gram_mul_vec_rows((&rows, &[]), &c, v, &mut q, &mut g, &mut spare);
         x.t_mul_vec_rows(&rows, &c, &mut t, &mut spare);
         let keep = |a: &[f64]| [&a[..d], &a[dim..]].concat();
         let bits = |a: &[f64]| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
