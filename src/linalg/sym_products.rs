@@ -72,14 +72,7 @@ fn fused(a: &[f64], d: usize, w: &[&[f64]], alpha: &[f64], g: &mut [&mut [f64]])
             }
         }
     }
-    for (j, row) in a.chunks_exact(d).enumerate().skip(done) {
-        for ((w, &alpha), g) in w.iter().zip(alpha).zip(g.iter_mut()) {
-            let r = w[j] * alpha;
-            for (g, &x) in g.iter_mut().zip(row) {
-                *g = x.mul_add(r, *g);
-            }
-        }
-    }
+    rows_from(a, d, done, (w, alpha), g);
 }
 
 /// [`fused`] on AVX-512 with the vectors in groups of up to four: each entry of the four
@@ -106,6 +99,20 @@ fn fused_blocks(a: &[f64], d: usize, w: &[&[f64]], alpha: &[f64], g: &mut [&mut 
             k += size;
         }
     }
+    rows_from(a, d, done, (w, alpha), g);
+}
+
+/// The rows of A from `done` on, one after the other: g_c += A_{j,:} (w_c[j] α_c) by fused
+/// multiply-adds (the tails of [`fused`] and [`fused_blocks`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn rows_from(
+    a: &[f64],
+    d: usize,
+    done: usize,
+    (w, alpha): (&[&[f64]], &[f64]),
+    g: &mut [&mut [f64]],
+) {
     for (j, row) in a.chunks_exact(d).enumerate().skip(done) {
         for ((w, &alpha), g) in w.iter().zip(alpha).zip(g.iter_mut()) {
             let r = w[j] * alpha;

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::kernels::{self, LANES, gather, gather_lanes, scatter};
 use crate::data::{Column, Csr, Features};
 use crate::error::{Error, Result};
+use chunks::{MAX_CHUNKS, ROW_TASK, chunk_len, partials, reduce};
 
 /// `$d.$f::<I>(args)` with I the column index type that design `$d` stores.
 macro_rules! at_width {
@@ -22,13 +23,6 @@ macro_rules! at_width {
         if $d.narrow { $d.$f::<u16>($($a),*) } else { $d.$f::<u32>($($a),*) }
     };
 }
-
-/// Subset rows per chunk of a scattered (transposed) mat-vec, at least.
-const CHUNK_ROWS: usize = 8192;
-/// Chunks of a scattered mat-vec at most (each holds one partial sum of d + 1 entries).
-const MAX_CHUNKS: usize = 4;
-/// Output entries per task of the row-wise mat-vecs (no reduction, so any split is exact).
-const ROW_TASK: usize = 2048;
 
 /// Where a design row's entries are stored: its block and the range there.
 #[derive(Debug, Clone, Copy)]
@@ -370,38 +364,6 @@ impl Design<'_> {
     }
 }
 
-/// Rows per chunk of a scattered mat-vec over `m` rows (fixed by m alone).
-fn chunk_len(m: usize) -> usize {
-    m.div_ceil((m / CHUNK_ROWS).clamp(1, MAX_CHUNKS)).max(1)
-}
-
-/// Accumulators of `chunks` chunks: `out` for the first, slices of `spare`. Each task zeroes
-/// its own just before its scatter, so that the accumulator is in that core's cache; with no
-/// chunk (an empty subset) `out` is zeroed here.
-fn partials<'s>(out: &'s mut [f64], spare: &'s mut Vec<f64>, chunks: usize) -> Vec<&'s mut [f64]> {
-    let d = out.len();
-    if chunks == 0 {
-        out.fill(0.0);
-    }
-    spare.resize(chunks.saturating_sub(1) * d, 0.0);
-    std::iter::once(out).chain(spare.chunks_mut(d.max(1))).collect()
-}
-
-/// out += each partial sum of `spare`, in chunk order (entry by entry, so any split of the
-/// entries across threads gives the same sums).
-fn reduce(out: &mut [f64], spare: &[f64]) {
-    if spare.is_empty() {
-        return;
-    }
-    let d = out.len();
-    out.par_chunks_mut(ROW_TASK).enumerate().for_each(|(t, o)| {
-        for part in spare.chunks(d) {
-            for (oj, pj) in o.iter_mut().zip(&part[t * ROW_TASK..]) {
-                *oj += pj;
-            }
-        }
-    });
-}
-
+mod chunks;
 #[cfg(test)]
 mod tests;

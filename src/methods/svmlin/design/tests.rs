@@ -1,5 +1,6 @@
 //! Tests of the design's mat-vecs against dense products, across thread counts and index widths.
 
+use super::chunks::CHUNK_ROWS;
 use super::*;
 use ndarray::{Array1, array};
 
