@@ -115,13 +115,6 @@ impl Csr {
         }
     }
 
-    /// The storage range of row `i`.
-    #[inline(always)]
-    fn span(&self, i: usize) -> (usize, usize) {
-        let r = self.rows[i] as usize;
-        (self.indptr[r], self.indptr[r + 1])
-    }
-
     /// Whether these storage arrays are shared with `other`'s.
     fn same_storage(&self, other: &Csr) -> bool {
         Arc::ptr_eq(&self.indptr, &other.indptr)
@@ -147,7 +140,7 @@ impl Csr {
     /// Column indices and values of row `i`.
     #[inline(always)]
     pub fn row(&self, i: usize) -> (Cols<'_>, &[f64]) {
-        let (a, b) = self.span(i);
+        let (a, b) = self.storage_range(i);
         (self.indices.slice(a, b), &self.values[a..b])
     }
 
@@ -160,14 +153,15 @@ impl Csr {
     /// ([`Csr::stores`]); for loops compiled once per index type.
     #[inline(always)]
     pub fn row_as<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
-        self.entries_as(self.span(i))
+        self.entries_as(self.storage_range(i))
     }
 
     /// Where row `i`'s entries are stored (read back by [`Csr::entries_as`]): passes that visit
     /// the same scattered rows many times look each up once.
     #[inline(always)]
     pub fn storage_range(&self, i: usize) -> (usize, usize) {
-        self.span(i)
+        let r = self.rows[i] as usize;
+        (self.indptr[r], self.indptr[r + 1])
     }
 
     /// The stored entries `a..b` (a [`Csr::storage_range`]), column indices as `I`, which must

@@ -298,7 +298,6 @@ impl Design<'_> {
     /// `out = Σ_k c[k] q[k] row(rows[k])` (Xᵀ diag(c) X v on the subset), each row read once;
     /// returns Σ_k c[k] q[k]² (= vᵀ out), each chunk's sum added in chunk order. `spans` are
     /// the rows' [`Design::spans`], or empty to look the rows up (the same bits either way).
-    #[allow(clippy::too_many_arguments)]
     pub fn gram_mul_vec_rows(
         &self,
         (rows, spans): (&[u32], &[Span]),
@@ -311,7 +310,6 @@ impl Design<'_> {
         at_width!(self, gram_mul_vec_rows_as((rows, spans), c, v, q, out, spare))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn gram_mul_vec_rows_as<I: Column>(
         &self,
         (rows, spans): (&[u32], &[Span]),
