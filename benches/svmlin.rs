@@ -106,7 +106,7 @@ fn switch() {
             let Details::Tsvm(rep) = details else { unreachable!("tsvm details") };
             println!(
                 "| {u} | {switches} | {secs:.2} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
-                rep.mfn_calls,
+                rep.solves,
                 rep.newton_steps,
                 rep.cg_iterations,
                 rep.switch_rounds,
@@ -152,7 +152,7 @@ fn da_path() {
             "DA on synthetic text (u = {}): error {:.2}%, {} MFN calls",
             p.n_unlabeled(),
             100.0 * error_rate(s.view(), p.y_u.view()),
-            rep.mfn_calls
+            rep.solves
         ),
         stamp: stamp("make svmlin-figures"),
     };

@@ -3,11 +3,12 @@
 //! reads each run's peak memory from the operating system. Usage:
 //! `peers KERNEL [ARGS] [--threads N] [--out FILE]`, printing one line `RESULT key=value ...`:
 //! - `svm DIR`: l2-SVM-MFN on `DIR/ex_100000`, `DIR/lab_100000` (all rows but the last
-//!   labeled, λ = 0.001); errors on the labeled rows; with `--dual-cd EPSILON`, by dual
-//!   coordinate descent stopped at that ε instead;
+//!   labeled, λ = 0.001); errors on the labeled rows; with `--dual-cd EPSILON` (also for
+//!   `tsvm`, `da`: their inner solver), by dual coordinate descent stopped at that ε instead;
 //!   with `--precondition` (also for `tsvm`, `da`), CGLS runs with the diagonal preconditioner;
 //! - `tsvm DIR`, `da DIR`: the first 1,000 rows labeled, the rest unlabeled, λ = 0.001,
-//!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows;
+//!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows and the
+//!   final (TSVM) or best (DA) objective;
 //!   with `--out`, these three write the weights and then the bias;
 //! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400, n = 2,000 (100
 //!   labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the problem
@@ -78,9 +79,9 @@ fn main() -> Res<()> {
         (Some("svm"), Some(dir)) => sparse(Path::new(dir), Kind::Svm, (svm_solver, pre), out),
         (Some("tsvm"), Some(dir)) => {
             let tsvm = Kind::Tsvm { switches: SvmlinParams::SWITCHES };
-            sparse(Path::new(dir), tsvm, (SvmSolver::Mfn, pre), out)
+            sparse(Path::new(dir), tsvm, (svm_solver, pre), out)
         }
-        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, (SvmSolver::Mfn, pre), out),
+        (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, (svm_solver, pre), out),
         (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
         (Some("qlds"), _) => qlds(),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
@@ -126,9 +127,14 @@ fn sparse(
         Details::Svm(r) => format!("newton={} cg={}", r.newton_steps, r.cg_iterations),
         Details::SvmDualCd(r) => format!("epochs={} converged={}", r.epochs, r.converged),
         Details::Tsvm(r) => {
-            format!("mfn_calls={} newton={} cg={}", r.mfn_calls, r.newton_steps, r.cg_iterations)
+            format!(
+                "solves={} newton={} cg={} epochs={} objective={:.12}",
+                r.solves, r.newton_steps, r.cg_iterations, r.epochs, r.objective
+            )
         }
-        Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
+        Details::Da(r) => {
+            format!("solves={} objective={:.12}", r.solves, r.best_objective)
+        }
         Details::Rls { iterations, .. } => format!("cg={iterations}"),
     };
     println!("RESULT seconds={secs:.4} cpu_seconds={cpu:.2} errors={errors} of={} {work}", y.len());

@@ -127,6 +127,7 @@ def sparse_rows(binary, kernels, reps, svmlin, labels):
     print("\n### MFN, TSVM, DA against SVMlin (1 thread)\n")
     print("| task | solver CPU sslab / SVMlin | ratio | process CPU sslab / SVMlin | ratio | process wall sslab / SVMlin | peak MiB sslab / SVMlin | errors sslab / SVMlin | load |")
     print("|---|---|---|---|---|---|---|---|---|")
+    targets = []
     for kind in ("svm", "tsvm", "da"):
         if kind not in kernels:
             continue
@@ -135,13 +136,24 @@ def sparse_rows(binary, kernels, reps, svmlin, labels):
             o, _, load = alternate(reps, ours, lambda: None)
             print(f"| {kind} | {med(o, 'cpu_seconds'):.2f} s / SKIPPED (no g++) | | {med(o, 'process_cpu'):.2f} s / – | | {med(o, 'process'):.2f} s / – | {med(o, 'peak_mib'):.0f} / – | {o[0]['errors']} / – | {load:.2f} |", flush=True)
             continue
-        # The same solver with the diagonal preconditioner (`precondition = true`), in turn.
-        pre = lambda: run([binary, kind, DATA, "--threads", "1", "--precondition"])
-        o, t, p, load = alternate(reps, ours, lambda: svmlin_run(svmlin, kind, labels), pre)
-        for name, mine in ((kind, o), (f"{kind}, precondition", p)):
+        # The same problem with the diagonal preconditioner (`precondition = true`) and, for
+        # TSVM and DA, with dual CD as the inner solver (`solver = "dual_cd"`, its default
+        # epsilon), each in turn with SVMlin.
+        variants = [("precondition", ["--precondition"])]
+        if kind != "svm":
+            variants.append(("dual CD", ["--dual-cd", "0.001"]))
+        extra = [lambda a=a: run([binary, kind, DATA, "--threads", "1", *a]) for _, a in variants]
+        o, t, *others, load = alternate(reps, ours, lambda: svmlin_run(svmlin, kind, labels), *extra)
+        fastest = []
+        for name, mine in ((kind, o), *((f"{kind}, {v}", r) for (v, _), r in zip(variants, others))):
             pairs = [(med(mine, k), med(t, k)) for k in ("cpu_seconds", "process_cpu", "process", "peak_mib")]
             (s_o, s_t), (c_o, c_t), (w_o, w_t), (m_o, m_t) = pairs
             print(f"| {name} ({mine[0]['of']} scored) | {s_o:.2f} / {s_t:.2f} s | {s_o / s_t:.2f} | {c_o:.2f} / {c_t:.2f} s | {c_o / c_t:.2f} | {w_o:.2f} / {w_t:.2f} s | {m_o:.0f} / {m_t:.0f} ({m_o / m_t:.2f}) | {mine[0]['errors']} / {t[0]['errors']} | {load:.2f} |", flush=True)
+            if int(mine[0]["errors"]) == int(t[0]["errors"]):
+                fastest.append((s_o / s_t, name))
+        targets.append(f"{kind}: " + (f"{min(fastest)[1]} {min(fastest)[0]:.2f}" if fastest else "no variant with SVMlin's errors"))
+    if targets:
+        print(f"\nFastest solver with SVMlin's errors, ÷ SVMlin's solver time (target ≤ 0.5): {'; '.join(targets)}", flush=True)
 
 
 CLI_CONFIG = """[experiment]
@@ -182,18 +194,21 @@ def cli_rows(binary, kernels, reps, svmlin, labels):
         if f"cli-{kind}" not in kernels:
             continue
         method, labeled, extra = {"svm": ("linear_svm", 99_000, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
-        config = os.path.join(DATA, f"peers_cli_{kind}.toml")
-        with open(config, "w") as f:
-            f.write(CLI_CONFIG.format(kind=kind, path=svm_file, labeled=labeled, method=method, extra=extra))
-        out = os.path.join(DATA, "cli-out")
-        ours = lambda: run([sslab, "run", "--force", "-q", "-j", "1", config, "-o", out])
-        theirs = (lambda: svmlin_run(svmlin, kind, labels)) if svmlin else (lambda: None)
-        o, t, load = alternate(reps, ours, theirs)
-        rows = open(os.path.join(out, f"peers_cli_{kind}", "results.csv")).read().splitlines()
-        error = float(dict(zip(rows[0].split(","), rows[1].split(",")))["error"]) * 100
-        m_o = med(o, "peak_mib")
-        m_t = med(t, "peak_mib") if svmlin else float("nan")
-        print(f"| {kind} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error:.2f} % | {load:.2f} |", flush=True)
+        # TSVM and DA also with dual CD as the inner solver, a config of its own.
+        for name, solver in [(kind, "")] + ([(f"{kind}, dual CD", '\nsolver = "dual_cd"')] if kind != "svm" else []):
+            tag = kind + ("_cd" if solver else "")
+            config = os.path.join(DATA, f"peers_cli_{tag}.toml")
+            with open(config, "w") as f:
+                f.write(CLI_CONFIG.format(kind=tag, path=svm_file, labeled=labeled, method=method, extra=extra + solver))
+            out = os.path.join(DATA, "cli-out")
+            ours = lambda: run([sslab, "run", "--force", "-q", "-j", "1", config, "-o", out])
+            theirs = (lambda: svmlin_run(svmlin, kind, labels)) if svmlin else (lambda: None)
+            o, t, load = alternate(reps, ours, theirs)
+            rows = open(os.path.join(out, f"peers_cli_{tag}", "results.csv")).read().splitlines()
+            error = float(dict(zip(rows[0].split(","), rows[1].split(",")))["error"]) * 100
+            m_o = med(o, "peak_mib")
+            m_t = med(t, "peak_mib") if svmlin else float("nan")
+            print(f"| {name} | {m_o:.0f} | {m_t:.0f} | {m_o / m_t:.2f} | {med(o, 'process'):.2f} s | {error:.2f} % | {load:.2f} |", flush=True)
 
 
 def liblinear_rows(binary, reps, svmlin, labels):

@@ -108,8 +108,8 @@ fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
     let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let errors = count_errors(fit.scores(&p.x_u).iter().copied(), p.y_u.iter().copied());
     let work = match fit.details {
-        Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.mfn_calls, r.cg_iterations),
-        Details::Da(r) => format!("mfn_calls={}", r.mfn_calls),
+        Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.solves, r.cg_iterations),
+        Details::Da(r) => format!("mfn_calls={}", r.solves),
         _ => String::new(),
     };
     let nnz = match &p.x_u {

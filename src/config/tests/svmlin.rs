@@ -95,8 +95,29 @@ fn linear_svm_takes_dual_cd_with_its_epsilon() {
     assert!(e.contains("methods[0].solver: expected \"mfn\" or \"dual_cd\""), "{e}");
     let e = err(&GOOD.replace("lambda = 0.5", "solver = \"dual_cd\"\nepsilon = -1"));
     assert!(e.contains("methods[0].epsilon: must be finite and > 0"), "{e}");
-    let e = err(&GOOD.replace("switches = 1", "switches = 1\nsolver = \"dual_cd\""));
-    assert!(e.contains("methods[1].solver: not a parameter of `tsvm`"), "{e}");
+}
+
+#[test]
+fn tsvm_and_da_take_dual_cd_with_a_tighter_default_epsilon() {
+    let src = GOOD
+        .replace("switches = 1", "switches = 1\nsolver = \"dual_cd\"")
+        .replace("kind = \"da\"", "kind = \"da\"\nsolver = \"dual_cd\"\nepsilon = 0.01");
+    let exp = parse(&src, Path::new("c")).unwrap();
+    let solver = |k: usize| {
+        let m = exp.methods[k].method.as_any().downcast_ref::<Svmlin>().expect("SVMlin");
+        m.params().svm_solver
+    };
+    assert_eq!(solver(1), SvmSolver::DualCd { epsilon: 1e-3 });
+    assert_eq!(solver(2), SvmSolver::DualCd { epsilon: 0.01 });
+    assert_eq!(exp.methods[1].name, "TSVM(S=1, dual CD)");
+    assert_eq!(exp.methods[2].name, "DA(dual CD)");
+    assert!(exp.methods[1].method.params().ends_with(" solver=dual_cd epsilon=0.001"));
+    let e = err(&GOOD.replace("switches = 1", "switches = 1\nsolver = \"dual_cd\"\nepsilon = 0"));
+    assert!(e.contains("methods[1].epsilon: must be finite and > 0"), "{e}");
+    let e =
+        err(&GOOD
+            .replace("switches = 1", "switches = 1\nsolver = \"dual_cd\"\nprecondition = true"));
+    assert!(e.contains("methods[1].precondition: is a setting of the CGLS solvers"), "{e}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use super::design::Design;
 use super::examples::{Examples, l2, objective, s3vm_objective};
-use super::mfn::{MfnOptions, MfnWork, mfn};
+use super::inner::{Inner, InnerWork};
 use super::p_step::{mean_entropy, mean_kl, p_step};
 use crate::error::Result;
 
@@ -43,7 +43,8 @@ pub struct DaStep {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DaReport {
     pub path: Vec<DaStep>,
-    pub mfn_calls: usize,
+    /// Calls of the inner solver (w-steps).
+    pub solves: usize,
     /// The lowest S3VM objective seen along the path (that of the returned w).
     pub best_objective: f64,
 }
@@ -54,7 +55,7 @@ pub fn da(
     x: &Design,
     y_l: &[f64],
     opts: &DaOptions,
-    mfn_opts: &MfnOptions,
+    inner: &Inner,
 ) -> Result<(Vec<f64>, DaReport)> {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
     let cu = opts.lambda_u / u as f64;
@@ -66,11 +67,11 @@ pub fn da(
     for &pj in &p {
         ex.push_pair(cu * pj, cu * (1.0 - pj));
     }
-    let mut work = MfnWork::default();
+    let mut work = InnerWork::new(inner);
     let mut w = vec![0.0; x.ncols()];
     let mut report = DaReport::default();
-    mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work);
-    report.mfn_calls += 1;
+    work.solve(x, &ex, opts.lambda, &mut w);
+    report.solves += 1;
     let mut best_w = w.clone();
     report.best_objective = s3vm_objective(opts.lambda, opts.lambda_u, &w, y_l, work.outputs());
     let mut p_new = vec![0.0; u];
@@ -95,8 +96,8 @@ pub fn da(
                 ex.c[l + 2 * j] = cu * pj;
                 ex.c[l + 2 * j + 1] = cu * (1.0 - pj);
             }
-            mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work);
-            report.mfn_calls += 1;
+            work.solve(x, &ex, opts.lambda, &mut w);
+            report.solves += 1;
             let f = s3vm_objective(opts.lambda, opts.lambda_u, &w, y_l, work.outputs());
             if f < report.best_objective {
                 report.best_objective = f;

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::kernels::{self, LANES, gather, gather_lanes, scatter};
+use super::kernels::{self, LANES, gather, gather_lanes, prefetch, scatter};
 use crate::data::{Column, Csr, Features};
 use crate::error::{Error, Result};
 use chunks::{MAX_CHUNKS, ROW_TASK, chunk_len, partials, reduce};
@@ -95,13 +95,18 @@ impl Design<'_> {
     /// Feature indices (stored as I) and values of row `i` (without the bias).
     #[inline(always)]
     fn row<I: Column>(&self, i: usize) -> (&[I], &[f64]) {
-        let s = self.span(i);
+        self.entries_as(self.span(i))
+    }
+
+    /// The entries at `s` (`I` the stored index type).
+    #[inline(always)]
+    fn entries_as<I: Column>(&self, s: Span) -> (&[I], &[f64]) {
         self.blocks[s.block].entries_as(s.range)
     }
 
     /// Row `i`'s [`Span`].
     #[inline(always)]
-    fn span(&self, i: usize) -> Span {
+    pub(super) fn span(&self, i: usize) -> Span {
         let block = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
         Span { block, range: self.blocks[block].storage_range(i - self.starts[block]) }
     }
@@ -128,8 +133,22 @@ impl Design<'_> {
     /// index type).
     #[inline]
     pub(super) fn dot_as<I: Column>(&self, i: usize, v: &[f64]) -> f64 {
-        let (idx, val) = self.row::<I>(i);
+        self.dot_span_as::<I>(self.span(i), v)
+    }
+
+    /// [`Design::dot_as`] of the row stored at `s`.
+    #[inline]
+    pub(super) fn dot_span_as<I: Column>(&self, s: Span, v: &[f64]) -> f64 {
+        let (idx, val) = self.entries_as::<I>(s);
         gather(idx, val, v) + v[self.dim]
+    }
+
+    /// Asks the cache for the row stored at `s`, to be read soon after.
+    #[inline]
+    pub(super) fn prefetch_span_as<I: Column>(&self, s: Span) {
+        let (idx, val) = self.entries_as::<I>(s);
+        prefetch(idx);
+        prefetch(val);
     }
 
     /// acc += scale · row `i` (acc has [`Design::ncols`] entries, checked by the callers).
@@ -141,7 +160,13 @@ impl Design<'_> {
     /// [`Design::add_row`] at the stored index type `I`.
     #[inline]
     pub(super) fn add_row_as<I: Column>(&self, i: usize, scale: f64, acc: &mut [f64]) {
-        let (idx, val) = self.row::<I>(i);
+        self.add_span_as::<I>(self.span(i), scale, acc);
+    }
+
+    /// [`Design::add_row_as`] of the row stored at `s`.
+    #[inline]
+    pub(super) fn add_span_as<I: Column>(&self, s: Span, scale: f64, acc: &mut [f64]) {
+        let (idx, val) = self.entries_as::<I>(s);
         scatter(idx, val, scale, acc);
         acc[self.dim] += scale;
     }

@@ -18,11 +18,12 @@ impl Family for SvmlinFamily {
     /// `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and `r` ("labeled" (default),
     /// "truth" or a number in (0, 1)) for `tsvm` and `da`; `switches` (≥ 1, default 10000)
     /// for `tsvm`; `solver` ("mfn" (default) or "dual_cd") and, with dual_cd, `epsilon` (> 0,
-    /// default 0.1) for `linear_svm`; `precondition` (default false) for the CGLS solvers.
+    /// default 0.1 for `linear_svm`, 0.001 for `tsvm` and `da`) for the three l2-SVM methods;
+    /// `precondition` (default false) for the CGLS solvers.
     fn check(&self, m: &Entry) -> Result<Checked> {
         m.only(match m.kind() {
-            "tsvm" => &["lambda", "lambda_u", "r", "switches", "precondition"],
-            "da" => &["lambda", "lambda_u", "r", "precondition"],
+            "tsvm" => &["lambda", "lambda_u", "r", "switches", "solver", "epsilon", "precondition"],
+            "da" => &["lambda", "lambda_u", "r", "solver", "epsilon", "precondition"],
             "linear_svm" => &["lambda", "solver", "epsilon", "precondition"],
             _ => &["lambda", "precondition"],
         })?;
@@ -51,7 +52,9 @@ impl Family for SvmlinFamily {
         params.svm_solver = match m.string("solver")?.as_deref() {
             None | Some("mfn") if m.value("epsilon").is_none() => SvmSolver::Mfn,
             None | Some("mfn") => return Err(m.error("epsilon", "is a dual_cd setting")),
-            Some("dual_cd") => SvmSolver::DualCd { epsilon: m.f64("epsilon")?.unwrap_or(0.1) },
+            Some("dual_cd") => SvmSolver::DualCd {
+                epsilon: m.f64("epsilon")?.unwrap_or(SvmSolver::default_epsilon(kind)),
+            },
             Some(_) => return Err(m.error("solver", "expected \"mfn\" or \"dual_cd\"")),
         };
         params.precondition = m.get("precondition")?.unwrap_or(false);
@@ -60,7 +63,11 @@ impl Family for SvmlinFamily {
             Kind::Rls => "RLS".to_string(),
             Kind::Svm if params.svm_solver != SvmSolver::Mfn => "SVM(dual CD)".to_string(),
             Kind::Svm => "SVM".to_string(),
+            Kind::Tsvm { switches } if params.svm_solver != SvmSolver::Mfn => {
+                format!("TSVM(S={switches}, dual CD)")
+            }
             Kind::Tsvm { switches } => format!("TSVM(S={switches})"),
+            Kind::Da if params.svm_solver != SvmSolver::Mfn => "DA(dual CD)".to_string(),
             Kind::Da => "DA".to_string(),
         };
         Ok(Checked::new(name, checked))

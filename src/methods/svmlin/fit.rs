@@ -8,9 +8,11 @@ use super::da::{DaOptions, DaReport, da};
 use super::design::with_bias;
 use super::dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 use super::examples::Examples;
+use super::inner::Inner;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 use super::params::{Kind, PositiveFraction, SvmSolver, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
+use super::weighted_cd::WeightedCdOptions;
 use crate::data::{Features, Problem, class_counts};
 use crate::error::{Error, Result};
 
@@ -78,6 +80,12 @@ impl Svmlin {
         } else {
             with_bias(&[&problem.x_l, &problem.x_u])?
         };
+        let inner = match p.svm_solver {
+            SvmSolver::Mfn => Inner::Mfn(mfn_opts),
+            SvmSolver::DualCd { epsilon } => {
+                Inner::DualCd(WeightedCdOptions { epsilon, ..WeightedCdOptions::default() })
+            }
+        };
         // Each solver allocates its own w (no idle copy beside it).
         let (mut w, r, details) = match p.kind {
             Kind::Rls => {
@@ -120,13 +128,13 @@ impl Svmlin {
                 let positives = ((r * u as f64).round() as usize).min(u);
                 let opts =
                     TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
-                let (w, _, rep) = tsvm(&x, y_l, &opts, &mfn_opts);
+                let (w, _, rep) = tsvm(&x, y_l, &opts, &inner);
                 (w, Some(r), Details::Tsvm(rep))
             }
             Kind::Da => {
                 let r = self.positive_fraction(problem)?;
                 let opts = DaOptions { lambda: p.lambda, lambda_u: p.lambda_u, r };
-                let (w, rep) = da(&x, y_l, &opts, &mfn_opts)?;
+                let (w, rep) = da(&x, y_l, &opts, &inner)?;
                 (w, Some(r), Details::Da(rep))
             }
         };

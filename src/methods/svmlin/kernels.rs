@@ -45,6 +45,25 @@ pub fn gather_lanes<I: Column>(rows: &[Row<I>; LANES], v: &[f64]) -> [f64; LANES
     std::array::from_fn(|t| gather_from(sums[t], &rows[t].0[common..], &rows[t].1[common..], v))
 }
 
+/// Asks the cache for the memory of `s` ahead of its use (a hint; no effect off x86-64).
+#[inline(always)]
+pub fn prefetch<T>(s: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // Every 64-byte line that holds a byte of `s`.
+        let p = s.as_ptr().cast::<i8>();
+        let (first, end) = (p as usize & !63, p as usize + std::mem::size_of_val(s));
+        for line in (first..end).step_by(64) {
+            // SAFETY: a prefetch never faults; the address is that of a byte of `s` or of
+            // the start of its line.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(line.wrapping_sub(p as usize))) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = s;
+}
+
 /// acc[idx[k]] += scale · val[k].
 #[inline(always)]
 pub fn scatter<I: Column>(idx: &[I], val: &[f64], scale: f64, acc: &mut [f64]) {

@@ -27,13 +27,22 @@ impl Kind {
     }
 }
 
-/// How `linear_svm` is solved.
+/// How the l2-SVM problems of `linear_svm`, `tsvm` and `da` are solved.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SvmSolver {
     /// l2-SVM-MFN, the paper's (default).
     Mfn,
-    /// Dual coordinate descent (LIBLINEAR's `-s 1`), stopped at the given ε.
+    /// Dual coordinate descent stopped at the given ε: LIBLINEAR's `-s 1` for `linear_svm`;
+    /// for `tsvm` and `da` warm-started across retrainings ([`super::weighted_cd`]).
     DualCd { epsilon: f64 },
+}
+
+impl SvmSolver {
+    /// ε of dual CD when not given: LIBLINEAR's 0.1 for `linear_svm`; 0.001 for `tsvm` and
+    /// `da`, whose switching and p-steps rank the outputs of every retraining.
+    pub fn default_epsilon(kind: Kind) -> f64 {
+        if kind == Kind::Svm { 0.1 } else { 1e-3 }
+    }
 }
 
 /// The fraction r of unlabeled points a transductive method labels positive.
@@ -55,7 +64,7 @@ pub struct SvmlinParams {
     pub lambda: f64,
     pub lambda_u: f64,
     pub r: PositiveFraction,
-    /// The solver of [`Kind::Svm`] (the other kinds take [`SvmSolver::Mfn`] only).
+    /// The solver of the l2-SVM problems (`linear_rls` takes [`SvmSolver::Mfn`] only).
     pub svm_solver: SvmSolver,
     /// CG with the diagonal preconditioner in every CGLS solve (off: the public release's
     /// plain CGLS); not with dual CD.
@@ -86,22 +95,23 @@ impl SvmlinParams {
             PositiveFraction::Truth => "truth".into(),
         };
         let pre = if self.precondition { " precondition=true" } else { "" };
-        let params = match (self.kind, self.svm_solver) {
-            (Kind::Svm, SvmSolver::DualCd { epsilon }) => {
-                format!("lambda={} solver=dual_cd epsilon={epsilon}", self.lambda)
-            }
-            (Kind::Rls | Kind::Svm, _) => format!("lambda={}", self.lambda),
-            (Kind::Tsvm { switches }, _) => format!(
+        let params = match self.kind {
+            Kind::Rls | Kind::Svm => format!("lambda={}", self.lambda),
+            Kind::Tsvm { switches } => format!(
                 "lambda={} lambda_u={} r={r} switches={switches}",
                 self.lambda, self.lambda_u
             ),
-            (Kind::Da, _) => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
+            Kind::Da => format!("lambda={} lambda_u={} r={r}", self.lambda, self.lambda_u),
         };
-        params + pre
+        let solver = match self.svm_solver {
+            SvmSolver::Mfn => String::new(),
+            SvmSolver::DualCd { epsilon } => format!(" solver=dual_cd epsilon={epsilon}"),
+        };
+        params + &solver + pre
     }
 
-    /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1), dual CD (ε > 0) for
-    /// `linear_svm` only and without the preconditioner.
+    /// Validates: λ > 0, λ_u > 0, S ≥ 1, a fixed r in (0, 1), dual CD (ε > 0) not for
+    /// `linear_rls` and without the preconditioner.
     pub fn check(self) -> Result<Svmlin> {
         for (name, v) in [("lambda", self.lambda), ("lambda_u", self.lambda_u)] {
             if !(v.is_finite() && v > 0.0) {
@@ -117,8 +127,8 @@ impl SvmlinParams {
             return Err(Error::param("r", format!("must lie in (0, 1), got {r}")));
         }
         if let SvmSolver::DualCd { epsilon } = self.svm_solver {
-            if self.kind != Kind::Svm {
-                return Err(Error::param("solver", "dual_cd solves linear_svm only"));
+            if matches!(self.kind, Kind::Rls) {
+                return Err(Error::param("solver", "dual_cd solves the l2-SVM methods only"));
             }
             if self.precondition {
                 return Err(Error::param(

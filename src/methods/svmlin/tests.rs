@@ -123,9 +123,13 @@ fn tsvm_keeps_the_positive_fraction_and_ends_without_improving_switches() {
     let (f, y_l, _) = transductive_design(3);
     let x = with_bias(&[&f]).unwrap();
     let u = x.nrows() - y_l.len();
-    for (switches, positives) in [(1, 150), (10_000, 150), (10_000, 90)] {
+    let inners = [Inner::Mfn(MfnOptions::default()), Inner::DualCd(WeightedCdOptions::default())];
+    for (switches, positives, inner) in
+        [(1, 150, 0), (10_000, 150, 0), (10_000, 90, 0), (1, 150, 1), (10_000, 90, 1)]
+    {
         let opts = TsvmOptions { lambda: 1e-3, lambda_u: 1.0, switches, positives };
-        let (w, labels, rep) = tsvm(&x, &y_l, &opts, &MfnOptions::default());
+        let (w, labels, rep) = tsvm(&x, &y_l, &opts, &inners[inner]);
+        assert!(if inner == 0 { rep.cg_iterations > 0 } else { rep.epochs > 0 }, "{rep:?}");
         assert_eq!(labels.len(), u);
         assert_eq!(labels.iter().filter(|v| **v > 0.0).count(), positives, "S = {switches}");
         assert!(rep.switch_rounds > 0);
@@ -157,7 +161,13 @@ fn da_returns_the_best_objective_of_its_path() {
     let (f, y_l, _) = transductive_design(4);
     let x = with_bias(&[&f]).unwrap();
     let opts = DaOptions { lambda: 1e-3, lambda_u: 1.0, r: 0.5 };
-    let (w, rep) = da(&x, &y_l, &opts, &MfnOptions::default()).unwrap();
+    for inner in [Inner::Mfn(MfnOptions::default()), Inner::DualCd(WeightedCdOptions::default())] {
+        da_path_is_checked(&x, &y_l, &opts, &inner);
+    }
+}
+
+fn da_path_is_checked(x: &Design, y_l: &[f64], opts: &DaOptions, inner: &Inner) {
+    let (w, rep) = da(x, y_l, opts, inner).unwrap();
     assert!(rep.path.len() >= 3, "{} temperatures", rep.path.len());
     assert!(rep.path.windows(2).all(|s| s[1].temperature < s[0].temperature));
     // Recompute the S3VM objective of the returned w densely.

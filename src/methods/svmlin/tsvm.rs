@@ -4,7 +4,7 @@
 
 use super::design::Design;
 use super::examples::Examples;
-use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
+use super::inner::{Inner, InnerReport, InnerWork};
 
 /// First unlabeled cost and its growth factor per round.
 const LAMBDA_0: f64 = 1e-5;
@@ -24,10 +24,12 @@ pub struct TsvmOptions {
 /// What a TSVM run did.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TsvmReport {
-    pub mfn_calls: usize,
-    /// Newton steps and CG iterations over all MFN calls.
+    /// Calls of the inner solver (retrainings, with the first).
+    pub solves: usize,
+    /// Newton steps and CG iterations (MFN) or epochs (dual CD) over all calls.
     pub newton_steps: usize,
     pub cg_iterations: usize,
+    pub epochs: usize,
     /// Rounds that switched at least one pair, and pairs switched in all.
     pub switch_rounds: usize,
     pub pairs_switched: usize,
@@ -36,11 +38,12 @@ pub struct TsvmReport {
 }
 
 impl TsvmReport {
-    /// Accounts for one MFN call (its objective becomes the current one).
-    fn add(&mut self, m: &MfnReport) {
-        self.mfn_calls += 1;
+    /// Accounts for one inner call (its objective becomes the current one).
+    fn add(&mut self, m: &InnerReport) {
+        self.solves += 1;
         self.newton_steps += m.newton_steps;
         self.cg_iterations += m.cg_iterations;
+        self.epochs += m.epochs;
         self.objective = m.objective;
     }
 }
@@ -53,17 +56,17 @@ pub fn tsvm(
     x: &Design,
     y_l: &[f64],
     opts: &TsvmOptions,
-    mfn_opts: &MfnOptions,
+    inner: &Inner,
 ) -> (Vec<f64>, Vec<f64>, TsvmReport) {
     let (l, u) = (y_l.len(), x.nrows() - y_l.len());
-    let mut work = MfnWork::default();
+    let mut work = InnerWork::new(inner);
     let mut report = TsvmReport::default();
     let mut w = vec![0.0; x.ncols()];
     let mut ex = Examples::with_capacity(l + u, l + u);
     for (i, &y) in y_l.iter().enumerate() {
         ex.push(i, y, 1.0 / l as f64);
     }
-    report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+    report.add(&work.solve(x, &ex, opts.lambda, &mut w));
     for j in 0..u {
         ex.push(l + j, -1.0, 0.0);
     }
@@ -72,7 +75,7 @@ pub fn tsvm(
     let mut lambda_0 = LAMBDA_0.min(opts.lambda_u);
     loop {
         ex.c[l..].fill(lambda_0 / u as f64);
-        report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+        report.add(&work.solve(x, &ex, opts.lambda, &mut w));
         // Each switch lowers the objective at fixed w and each retraining lowers it further,
         // so this loop ends; the cap only guards against rounding-level cycles.
         for _ in 0..u.max(100) {
@@ -88,7 +91,7 @@ pub fn tsvm(
             }
             report.switch_rounds += 1;
             report.pairs_switched += swapped;
-            report.add(&mfn(x, &ex, opts.lambda, mfn_opts, &mut w, &mut work));
+            report.add(&work.solve(x, &ex, opts.lambda, &mut w));
         }
         if lambda_0 >= opts.lambda_u {
             break;
