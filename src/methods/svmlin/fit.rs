@@ -6,13 +6,12 @@ use ndarray::Array1;
 use super::cgls::{CglsOptions, CglsWork, Subset, cgls};
 use super::da::{DaOptions, DaReport, da};
 use super::design::with_bias;
-use super::dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 use super::examples::Examples;
 use super::inner::Inner;
 use super::mfn::{MfnOptions, MfnReport, MfnWork, mfn};
 use super::params::{Kind, PositiveFraction, SvmSolver, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
-use super::weighted_cd::WeightedCdOptions;
+use super::weighted_cd::{WeightedCdOptions, WeightedCdReport, WeightedCdWork, weighted_cd};
 use crate::data::{Features, Problem, class_counts};
 use crate::error::{Error, Result};
 
@@ -26,7 +25,7 @@ pub enum Details {
     },
     Svm(MfnReport),
     /// `linear_svm` solved by dual coordinate descent.
-    SvmDualCd(DualCdReport),
+    SvmDualCd(WeightedCdReport),
     Tsvm(TsvmReport),
     Da(DaReport),
 }
@@ -82,9 +81,13 @@ impl Svmlin {
         };
         let inner = match p.svm_solver {
             SvmSolver::Mfn => Inner::Mfn(mfn_opts),
-            SvmSolver::DualCd { epsilon } => {
-                Inner::DualCd(WeightedCdOptions { epsilon, ..WeightedCdOptions::default() })
-            }
+            // Shrinking pays where many rows end outside the margin: the supervised SVM;
+            // TSVM's and DA's rows nearly all stay active.
+            SvmSolver::DualCd { epsilon } => Inner::DualCd(WeightedCdOptions {
+                epsilon,
+                shrinking: p.kind == Kind::Svm,
+                ..WeightedCdOptions::default()
+            }),
         };
         // Each solver allocates its own w (no idle copy beside it).
         let (mut w, r, details) = match p.kind {
@@ -109,19 +112,22 @@ impl Svmlin {
                 );
                 (w, None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
             }
-            Kind::Svm if let SvmSolver::DualCd { epsilon } = p.svm_solver => {
-                let opts = DualCdOptions { epsilon, ..DualCdOptions::default() };
-                let (w, rep) = dual_cd(&x, y_l, p.lambda, &opts);
-                (w, None, Details::SvmDualCd(rep))
-            }
             Kind::Svm => {
                 let mut ex = Examples::with_capacity(l, l);
                 for (i, &y) in y_l.iter().enumerate() {
                     ex.push(i, y, 1.0);
                 }
                 let mut w = vec![0.0; x.ncols()];
-                let rep = mfn(&x, &ex, p.lambda, &mfn_opts, &mut w, &mut MfnWork::default());
-                (w, None, Details::Svm(rep))
+                let details = match inner {
+                    Inner::Mfn(o) => {
+                        Details::Svm(mfn(&x, &ex, p.lambda, &o, &mut w, &mut MfnWork::default()))
+                    }
+                    Inner::DualCd(o) => {
+                        let mut work = WeightedCdWork::default();
+                        Details::SvmDualCd(weighted_cd(&x, &ex, p.lambda, &o, &mut w, &mut work))
+                    }
+                };
+                (w, None, details)
             }
             Kind::Tsvm { switches } => {
                 let r = self.positive_fraction(problem)?;

@@ -6,7 +6,6 @@
 mod cgls;
 mod da;
 mod design;
-mod dual_cd;
 mod examples;
 mod family;
 mod fit;
@@ -22,7 +21,6 @@ mod weighted_cd;
 pub use cgls::{CglsOptions, CglsReport, CglsWork, Subset, cgls};
 pub use da::{DaOptions, DaReport, DaStep, da};
 pub use design::{Design, Span, with_bias};
-pub use dual_cd::{DualCdOptions, DualCdReport, dual_cd};
 pub use examples::{Examples, l2, objective, s3vm_objective};
 pub use family::SvmlinFamily;
 pub use fit::{Details, FittedSvmlin};
