@@ -15,6 +15,8 @@ class LinearRLS(_Svmlin):
     ----------
     lambda_ : float, default=None
         Regularization (> 0; default 1).
+    precondition : bool, default=None
+        CG with a diagonal preconditioner (default False, the public release's plain CGLS).
     n_jobs : int, default=None
         Threads of the fit.
 
@@ -33,15 +35,27 @@ class LinearRLS(_Svmlin):
 
     _kind = "linear_rls"
 
-    def __init__(self, lambda_=None, n_jobs=None):
+    def __init__(self, lambda_=None, precondition=None, n_jobs=None):
         self.lambda_ = lambda_
+        self.precondition = precondition
         self.n_jobs = n_jobs
 
 
-class LinearSVM(LinearRLS):
-    """L2-loss linear SVM on the labeled rows, by modified finite Newton (SVMlin's MFN).
+class LinearSVM(_Svmlin):
+    """L2-loss linear SVM on the labeled rows, by modified finite Newton (SVMlin's MFN) or
+    dual coordinate descent.
 
-    Parameters, attributes: as :class:`LinearRLS`.
+    Parameters
+    ----------
+    lambda_, precondition, n_jobs : as :class:`LinearRLS` (``precondition`` with MFN only).
+    solver : "mfn" or "dual_cd", default=None
+        The solver (default "mfn").
+    epsilon : float, default=None
+        With "dual_cd": stop when every projected gradient is within ±epsilon (default 0.1).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, transduction_, unlabeled_scores_, fit_seconds_ : see :class:`sslab.QLDS`.
 
     Examples
     --------
@@ -52,6 +66,13 @@ class LinearSVM(LinearRLS):
     """
 
     _kind = "linear_svm"
+
+    def __init__(self, lambda_=None, solver=None, epsilon=None, precondition=None, n_jobs=None):
+        self.lambda_ = lambda_
+        self.solver = solver
+        self.epsilon = epsilon
+        self.precondition = precondition
+        self.n_jobs = n_jobs
 
 
 class TSVM(_Svmlin):
@@ -69,6 +90,13 @@ class TSVM(_Svmlin):
         fraction, the default).
     switches : int, default=None
         Labels switched per step at most (default 10000).
+    solver : "mfn" or "dual_cd", default=None
+        The solver of each retraining (default "mfn"; "dual_cd": dual coordinate descent
+        warm-started across retrainings, the same objective by another path).
+    epsilon : float, default=None
+        With "dual_cd": stop when every projected gradient is within ±epsilon (default 0.001).
+    precondition : bool, default=None
+        With "mfn": CG with a diagonal preconditioner (default False).
     n_jobs : int, default=None
         Threads of the fit.
 
@@ -87,11 +115,24 @@ class TSVM(_Svmlin):
 
     _kind = "tsvm"
 
-    def __init__(self, lambda_=None, lambda_u=None, r=None, switches=None, n_jobs=None):
+    def __init__(
+        self,
+        lambda_=None,
+        lambda_u=None,
+        r=None,
+        switches=None,
+        solver=None,
+        epsilon=None,
+        precondition=None,
+        n_jobs=None,
+    ):
         self.lambda_ = lambda_
         self.lambda_u = lambda_u
         self.r = r
         self.switches = switches
+        self.solver = solver
+        self.epsilon = epsilon
+        self.precondition = precondition
         self.n_jobs = n_jobs
 
 
@@ -100,7 +141,8 @@ class DA(_Svmlin):
 
     Parameters
     ----------
-    lambda_, lambda_u, r, n_jobs : as :class:`TSVM`.
+    lambda_, lambda_u, r, solver, epsilon, precondition, n_jobs : as :class:`TSVM` (with
+        "dual_cd" each w-step is warm-started from the last).
 
     Attributes
     ----------
@@ -116,8 +158,14 @@ class DA(_Svmlin):
 
     _kind = "da"
 
-    def __init__(self, lambda_=None, lambda_u=None, r=None, n_jobs=None):
+    def __init__(
+        self, lambda_=None, lambda_u=None, r=None, solver=None, epsilon=None, precondition=None,
+        n_jobs=None,
+    ):
         self.lambda_ = lambda_
         self.lambda_u = lambda_u
         self.r = r
+        self.solver = solver
+        self.epsilon = epsilon
+        self.precondition = precondition
         self.n_jobs = n_jobs

@@ -46,6 +46,9 @@ def test_every_cli_kind_has_one_estimator():
         (sslab.QLDS(select="xx"), "select: unknown `xx` (known: th, cv, or)"),
         (sslab.QLDS(select="or"), "select:"),
         (sslab.TSVM(lambda_=-1.0), "lambda: must be finite and > 0, got -1"),
+        (sslab.TSVM(solver="dual_cd", epsilon=0.0), "epsilon: must be finite and > 0, got 0"),
+        (sslab.DA(solver="sgd"), "solver: expected \"mfn\" or \"dual_cd\""),
+        (sslab.LinearSVM(epsilon=0.1), "epsilon: is a dual_cd setting"),
         (sslab.TVRLS(gamma="x"), "gamma: expected a number, got the string"),
         (sslab.LapRLS(k=0), "k: must be ≥ 1, got 0"),
         (sslab.LSSVM(n_jobs=0), "n_jobs:"),
@@ -167,6 +170,17 @@ def test_tsvm_in_a_pipeline_on_sparse_counts():
     y[0], y[1] = 0, 1
     pipe = make_pipeline(TfidfTransformer(), sslab.TSVM(lambda_=0.01)).fit(counts, y)
     assert pipe.predict(counts[:5]).shape == (5,)
+
+
+@pytest.mark.parametrize("cls, name", [(sslab.LinearSVM, "SVM(dual CD)"), (sslab.TSVM, "TSVM(S=10000, dual CD)"), (sslab.DA, "DA(dual CD)")])
+def test_dual_cd_reaches_the_fit_of_mfn(cls, name):
+    X, y, truth = blobs()
+    cd = cls(lambda_=0.01, solver="dual_cd", epsilon=1e-6)
+    assert cd._check_params() == name
+    mfn = cls(lambda_=0.01).fit(X, y)
+    cd.fit(X, y)
+    np.testing.assert_array_equal(cd.transduction_, mfn.transduction_)
+    np.testing.assert_allclose(cd.unlabeled_scores_, mfn.unlabeled_scores_, atol=1e-4)
 
 
 def test_run_returns_the_results_rows(tmp_path):
