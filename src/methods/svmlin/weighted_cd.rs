@@ -75,7 +75,7 @@ struct Dual {
 }
 
 /// Workspace of [`weighted_cd`], kept between the calls of one TSVM or DA run.
-/// Its records take about 64 bytes per row and 24 per example.
+/// It takes about 52 bytes per row (record, order, output) and 24 per example.
 #[derive(Debug, Clone, Default)]
 pub struct WeightedCdWork {
     duals: Vec<Dual>,
