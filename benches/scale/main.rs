@@ -4,6 +4,7 @@
 //! - `tsvm DIR N`, `da DIR N`: multi-switch TSVM (S = 10,000) or DA on `DIR/ex_N`,
 //!   `DIR/lab_N` (written by `../shared/bench/synth_sparse.py N 100000 50`), the first
 //!   [`SPARSE_LABELED`] rows labeled, λ = 0.001, λ_u = 1, r = 0.5; errors on the rest;
+//!   with `--dual-cd EPSILON`, dual CD as their inner solver (not part of `make bench-scale`);
 //! - `lap_rls N`, `tv_rls N`, `cheeger_rls N`: the method with its defaults (k = 10
 //!   self-tuning graph) on [`mixture`]'s N points; errors on the unlabeled ones; with
 //!   `--rank M`, its low-rank kernel (`kernel_rank = M`, Nyström with M landmarks);
@@ -26,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Features, Problem, Sampler};
 use sslab::methods::graph::{GraphKind, GraphParams, KnnGraph, Prepared, laplacian_times};
-use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmlinParams};
+use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 /// Labeled rows of the sparse sets (the first rows of the generator's file).
 const SPARSE_LABELED: usize = 500;
@@ -64,7 +65,13 @@ fn main() -> Res<()> {
         }
         None => None,
     };
-    let option = |a: &String| a == "--threads" || a == "--rank";
+    let solver = match args.iter().position(|a| a == "--dual-cd") {
+        Some(k) => SvmSolver::DualCd {
+            epsilon: args.get(k + 1).and_then(|v| v.parse().ok()).ok_or("--dual-cd needs ε")?,
+        },
+        None => SvmSolver::Mfn,
+    };
+    let option = |a: &String| a == "--threads" || a == "--rank" || a == "--dual-cd";
     let pos: Vec<&str> = args
         .iter()
         .enumerate()
@@ -75,8 +82,10 @@ fn main() -> Res<()> {
         pos.get(k).and_then(|v| v.parse().ok()).ok_or_else(|| format!("argument {k}: a size N"))
     };
     match pos.as_slice() {
-        ["tsvm", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Tsvm { switches: 10_000 }),
-        ["da", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Da),
+        ["tsvm", dir, _] => {
+            sparse(Path::new(dir), size(2)?, Kind::Tsvm { switches: 10_000 }, solver)
+        }
+        ["da", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Da, solver),
         ["knn", _] => knn(size(1)?),
         ["export", _, file] => export(size(1)?, Path::new(file)),
         ["plot", results, figures] => plot::figures(Path::new(results), Path::new(figures)),
@@ -84,13 +93,14 @@ fn main() -> Res<()> {
             Some(kind) if kind.uses_graph() => graph(kind, size(1)?, rank),
             _ => Err(format!("unknown kernel {name}")),
         },
-        _ => Err("usage: scale tsvm|da DIR N | lap_rls|tv_rls|cheeger_rls N [--rank M] | \
+        _ => Err("usage: scale tsvm|da DIR N [--dual-cd EPSILON] | \
+                  lap_rls|tv_rls|cheeger_rls N [--rank M] | \
                   knn N | export N FILE | plot RESULTS FIGURES [--threads N]"
             .into()),
     }
 }
 
-fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
+fn sparse(dir: &Path, n: usize, kind: Kind, svm_solver: SvmSolver) -> Res<()> {
     let (ex, lab) = (dir.join(format!("ex_{n}")), dir.join(format!("lab_{n}")));
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
     let set = sslab::data::svmlin::read(&ex, &lab, Some(WORDS)).map_err(|e| e.to_string())?;
@@ -100,6 +110,7 @@ fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
         lambda: 1e-3,
         lambda_u: 1.0,
         r: PositiveFraction::Fixed(0.5),
+        svm_solver,
         ..SvmlinParams::new(kind)
     };
     let m = params.check().map_err(|e| e.to_string())?;
@@ -108,7 +119,9 @@ fn sparse(dir: &Path, n: usize, kind: Kind) -> Res<()> {
     let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let errors = count_errors(fit.scores(&p.x_u).iter().copied(), p.y_u.iter().copied());
     let work = match fit.details {
+        Details::Tsvm(r) if r.epochs > 0 => format!("solves={} epochs={}", r.solves, r.epochs),
         Details::Tsvm(r) => format!("mfn_calls={} cg={}", r.solves, r.cg_iterations),
+        Details::Da(r) if svm_solver != SvmSolver::Mfn => format!("solves={}", r.solves),
         Details::Da(r) => format!("mfn_calls={}", r.solves),
         _ => String::new(),
     };
