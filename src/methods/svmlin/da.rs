@@ -1,7 +1,7 @@
 //! Deterministic annealing S3VM (Sindhwani & Keerthi 2006): the unlabeled labels are relaxed
 //! to probabilities p_j of being positive, with an entropy term at temperature T that is
-//! lowered geometrically; w-steps are weighted MFN runs and p-steps have a closed form up to
-//! the multiplier ν of the mean constraint mean(p) = r.
+//! lowered geometrically; w-steps are weighted l2-SVM solves ([`Inner`]: MFN or dual CD) and
+//! p-steps have a closed form up to the multiplier ν of the mean constraint mean(p) = r.
 
 use super::design::Design;
 use super::examples::{Examples, l2, objective, s3vm_objective};
