@@ -7,6 +7,8 @@
 mod cholesky;
 mod eigen;
 mod gram;
+#[cfg(target_arch = "x86_64")]
+mod groups;
 mod lanczos;
 #[cfg(target_arch = "x86_64")]
 mod row_blocks;

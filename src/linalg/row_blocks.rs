@@ -8,6 +8,7 @@
 use std::arch::x86_64::{__m512d, _mm512_add_pd, _mm512_loadu_pd, _mm512_mul_pd};
 use std::arch::x86_64::{_mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd};
 
+use super::groups::balanced_groups;
 use super::unrolled::{LANES, reduce};
 
 /// Rows per block.
@@ -52,18 +53,15 @@ fn block<const R: usize>(
     gs: &mut [&mut [f64]],
     coef: &mut impl FnMut(usize, usize, f64) -> f64,
 ) {
-    let groups = ws.len().div_ceil(GROUP);
-    let mut k = 0;
-    for left in (1..=groups).rev() {
-        let size = (ws.len() - k).div_ceil(left);
-        let (w, g) = (&ws[k..k + size], &mut gs[k..k + size]);
-        match size {
+    for range in balanced_groups(ws.len(), GROUP) {
+        let k = range.start;
+        let (w, g) = (&ws[range.clone()], &mut gs[range]);
+        match w.len() {
             4 => group::<R, 4>(rows, w, g, (k, i), coef),
             3 => group::<R, 3>(rows, w, g, (k, i), coef),
             2 => group::<R, 2>(rows, w, g, (k, i), coef),
             _ => group::<R, 1>(rows, w, g, (k, i), coef),
         }
-        k += size;
     }
 }
 

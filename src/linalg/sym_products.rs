@@ -5,6 +5,8 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, Par};
 use ndarray::{ArrayView1, ArrayView2, Axis};
 
+#[cfg(target_arch = "x86_64")]
+use super::groups::balanced_groups;
 use super::view;
 
 /// For each k: `g[k]` += `alpha[k]` · Aᵀ `w[k]` (= A `w[k]` for the symmetric A this is
@@ -85,18 +87,14 @@ fn fused_blocks(a: &[f64], d: usize, w: &[&[f64]], alpha: &[f64], g: &mut [&mut 
     let done = blocks.len() * 4;
     for (b, rows) in blocks.enumerate() {
         let rows: [&[f64]; 4] = std::array::from_fn(|r| &rows[r * d..(r + 1) * d]);
-        let mut k = 0;
-        let groups = w.len().div_ceil(4);
-        for left in (1..=groups).rev() {
-            let size = (w.len() - k).div_ceil(left);
-            let (w, alpha, g) = (&w[k..k + size], &alpha[k..k + size], &mut g[k..k + size]);
-            match size {
+        for range in balanced_groups(w.len(), 4) {
+            let (w, alpha, g) = (&w[range.clone()], &alpha[range.clone()], &mut g[range]);
+            match w.len() {
                 4 => fused_group::<4>(rows, 4 * b, w, alpha, g),
                 3 => fused_group::<3>(rows, 4 * b, w, alpha, g),
                 2 => fused_group::<2>(rows, 4 * b, w, alpha, g),
                 _ => fused_group::<1>(rows, 4 * b, w, alpha, g),
             }
-            k += size;
         }
     }
     rows_from(a, d, done, (w, alpha), g);

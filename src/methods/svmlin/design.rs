@@ -365,10 +365,7 @@ impl Design<'_> {
                 let row = |k: usize| self.row::<I>(rows[first + k] as usize);
                 kernels::gram(row, self.dim, cc, v, qc, acc)
             } else {
-                let row = |k: usize| {
-                    let s = spans[first + k];
-                    self.blocks[s.block].entries_as::<I>(s.range)
-                };
+                let row = |k: usize| self.entries_as::<I>(spans[first + k]);
                 kernels::gram(row, self.dim, cc, v, qc, acc)
             };
         });

@@ -8,12 +8,13 @@
 //! (`tv_project = "fhg"`).
 
 use faer::ColMut;
+use faer::Mat;
 use faer::linalg::solvers::{Llt, Solve};
-use faer::{Mat, Side};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::methods::graph::prepared::{Prepared, mat_vec, normalise_to};
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
+use crate::methods::graph::solvers::smoother::shifted_llt;
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
 
 /// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
@@ -63,14 +64,7 @@ fn split(
             Some(m) => FStep::Smoother(m),
             None => {
                 let k = prep.gram.dense()?;
-                let a = Mat::from_fn(n, n, |i, j| {
-                    p.r1 * k[(i, j)] + if i == j { p.lambda } else { 0.0 }
-                });
-                let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
-                    context: "TV f-step λI + r1K",
-                    message: format!("not positive definite ({e:?})"),
-                })?;
-                FStep::Dense(k, llt)
+                FStep::Dense(k, shifted_llt(k, p.lambda, p.r1, "TV f-step λI + r1K")?)
             }
         },
     };

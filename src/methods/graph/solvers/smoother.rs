@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use faer::linalg::solvers::Solve;
+use faer::linalg::solvers::{Llt, Solve};
 use faer::{Mat, Side};
 
 use crate::error::{Error, Result};
@@ -30,12 +30,7 @@ pub fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f
     // K(λI + rK + γLK)⁻¹ = (λI + rK + γKL)⁻¹ K, and KL = (LK)ᵀ.
     let mut m = k.clone();
     if gamma == 0.0 {
-        let a = Mat::from_fn(n, n, |i, j| r * k[(i, j)] + if i == j { lambda } else { 0.0 });
-        let llt = a.llt(Side::Lower).map_err(|e| Error::Linalg {
-            context: "kernel smoother λI + rK",
-            message: format!("not positive definite ({e:?})"),
-        })?;
-        llt.solve_in_place(m.as_mut());
+        shifted_llt(k, lambda, r, "kernel smoother λI + rK")?.solve_in_place(m.as_mut());
     } else {
         let lk = laplacian_times(prep.graph()?, k);
         let a = Mat::from_fn(n, n, |i, j| {
@@ -44,6 +39,19 @@ pub fn compute(prep: &Prepared, lambda: f64, r: f64, gamma: f64) -> Result<Mat<f
         a.partial_piv_lu().solve_in_place(m.as_mut());
     }
     Ok(Mat::from_fn(n, n, |i, j| 0.5 * (m[(i, j)] + m[(j, i)])))
+}
+
+/// The Cholesky factor of λI + rK (`context` names the caller in its error).
+pub(crate) fn shifted_llt(
+    k: &Mat<f64>,
+    lambda: f64,
+    r: f64,
+    context: &'static str,
+) -> Result<Llt<f64>> {
+    let n = k.nrows();
+    let a = Mat::from_fn(n, n, |i, j| r * k[(i, j)] + if i == j { lambda } else { 0.0 });
+    a.llt(Side::Lower)
+        .map_err(|e| Error::Linalg { context, message: format!("not positive definite ({e:?})") })
 }
 
 #[cfg(test)]
