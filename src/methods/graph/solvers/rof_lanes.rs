@@ -161,34 +161,38 @@ impl<const L: usize> Lanes<'_, L> {
             tau_mu[k] = tau[k] * mu[k];
             denom[k] = 1.0 + tau[k] * mu[k];
         }
-        let w = &mut *self.work;
-        w.dtp.fill([0.0; L]);
-        for i in 0..op.n() {
-            let (ui, mut dtp) = (w.u_bar[i], w.dtp[i]);
-            let r = op.first[i]..op.first[i + 1];
-            for ((pe, &j), &we) in w.p[r.clone()].iter_mut().zip(&op.to[r.clone()]).zip(&op.w[r]) {
+        // Slices held in registers: the loop reads no Vec header back from memory.
+        let n = op.n();
+        let RofWorkspace { p, f, u, u_bar, dtp, .. } = &mut *self.work;
+        let (f, u, u_bar, dtp) = (&f[..n], &mut u[..n], &mut u_bar[..n], &mut dtp[..n]);
+        let (first, to, weights) = (&op.first[..=n], &op.to[..], &op.w[..]);
+        dtp.fill([0.0; L]);
+        for i in 0..n {
+            let (ui, mut acc) = (u_bar[i], dtp[i]);
+            let r = first[i]..first[i + 1];
+            for ((pe, &j), &we) in p[r.clone()].iter_mut().zip(&to[r.clone()]).zip(&weights[r]) {
                 let j = j as usize;
-                let (ubj, mut dj) = (w.u_bar[j], w.dtp[j]);
+                let (ubj, mut dj) = (u_bar[j], dtp[j]);
                 let mut x = [0.0; L];
                 for k in 0..L {
                     x[k] = pe[k] + sigma[k] * we * (ui[k] - ubj[k]);
                     x[k] = if x[k] < -gamma { -gamma } else { x[k] };
                     x[k] = if x[k] > gamma { gamma } else { x[k] };
-                    dtp[k] += we * x[k];
+                    acc[k] += we * x[k];
                     dj[k] -= we * x[k];
                 }
                 *pe = x;
-                w.dtp[j] = dj;
+                dtp[j] = dj;
             }
-            w.dtp[i] = dtp;
-            let old = w.u[i];
-            let (mut u, mut u_bar) = ([0.0; L], [0.0; L]);
+            dtp[i] = acc;
+            let old = u[i];
+            let (mut new, mut extrapolated) = ([0.0; L], [0.0; L]);
             for k in 0..L {
-                u[k] = (old[k] - tau[k] * dtp[k] + tau_mu[k] * w.f[i][k]) / denom[k];
-                u_bar[k] = u[k] + theta[k] * (u[k] - old[k]);
+                new[k] = (old[k] - tau[k] * acc[k] + tau_mu[k] * f[i][k]) / denom[k];
+                extrapolated[k] = new[k] + theta[k] * (new[k] - old[k]);
             }
-            w.u[i] = u;
-            w.u_bar[i] = u_bar;
+            u[i] = new;
+            u_bar[i] = extrapolated;
         }
     }
 
@@ -198,25 +202,28 @@ impl<const L: usize> Lanes<'_, L> {
     #[inline(always)]
     fn best_primal(&mut self) -> ([f64; L], [f64; L], [bool; L]) {
         let (op, gamma, mu) = (self.op, self.gamma, self.mu);
-        let w = &mut *self.work;
+        let n = op.n();
+        let RofWorkspace { f, u, u_dual, dtp, .. } = &mut *self.work;
+        let (f, u, u_dual, dtp) = (&f[..n], &u[..n], &mut u_dual[..n], &dtp[..n]);
         let (mut dual, mut dist_u, mut dist_dual) = ([0.0; L], [0.0; L], [0.0; L]);
-        for i in 0..op.n() {
+        for i in 0..n {
             for k in 0..L {
-                let (d, f) = (w.dtp[i][k], w.f[i][k]);
+                let (d, f) = (dtp[i][k], f[i][k]);
                 dual[k] += d * f - d * d / (2.0 * mu[k]);
-                w.u_dual[i][k] = f - d / mu[k];
-                dist_u[k] += (w.u[i][k] - f) * (w.u[i][k] - f);
-                dist_dual[k] += (w.u_dual[i][k] - f) * (w.u_dual[i][k] - f);
+                u_dual[i][k] = f - d / mu[k];
+                dist_u[k] += (u[i][k] - f) * (u[i][k] - f);
+                dist_dual[k] += (u_dual[i][k] - f) * (u_dual[i][k] - f);
             }
         }
         let (mut tv_u, mut tv_dual) = ([0.0; L], [0.0; L]);
-        for i in 0..op.n() {
-            let r = op.first[i]..op.first[i + 1];
-            for (&j, &we) in op.to[r.clone()].iter().zip(&op.w[r]) {
+        let (first, to, weights) = (&op.first[..=n], &op.to[..], &op.w[..]);
+        for i in 0..n {
+            let r = first[i]..first[i + 1];
+            for (&j, &we) in to[r.clone()].iter().zip(&weights[r]) {
                 let j = j as usize;
                 for k in 0..L {
-                    tv_u[k] += we * (w.u[i][k] - w.u[j][k]).abs();
-                    tv_dual[k] += we * (w.u_dual[i][k] - w.u_dual[j][k]).abs();
+                    tv_u[k] += we * (u[i][k] - u[j][k]).abs();
+                    tv_dual[k] += we * (u_dual[i][k] - u_dual[j][k]).abs();
                 }
             }
         }
