@@ -27,8 +27,10 @@ pub trait Kernel {
 pub fn widest<K: Kernel>(k: K) -> K::Output {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F.
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the CPU has AVX-512F and AVX-512VL.
             return unsafe { avx512(k) };
         }
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -40,7 +42,7 @@ pub fn widest<K: Kernel>(k: K) -> K::Output {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512vl")]
 fn avx512<K: Kernel>(k: K) -> K::Output {
     k.run()
 }
