@@ -33,8 +33,9 @@ pub fn widest<K: Kernel>(k: K) -> K::Output {
             // SAFETY: the CPU has AVX-512F and AVX-512VL.
             return unsafe { avx512(k) };
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has AVX2 and FMA.
             return unsafe { avx2(k) };
         }
     }
@@ -48,7 +49,7 @@ fn avx512<K: Kernel>(k: K) -> K::Output {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 fn avx2<K: Kernel>(k: K) -> K::Output {
     k.run()
 }

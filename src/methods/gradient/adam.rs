@@ -124,6 +124,17 @@ impl Adam {
     }
 }
 
+/// a / b rounded to nearest, from `inverse` = 1/b rounded to nearest, by a product and two
+/// fused multiply-adds instead of a division (Markstein's correction: the residual a − qb is
+/// exact and q + residual/b rounds to a / b; checked against the division in the tests).
+/// Needs a = 0 or a ≥ 2⁻⁹⁶⁰ (no underflow of the residual; a = √v is 0 or above 2⁻⁵³⁸)
+/// and 0 < b ≤ 1.
+#[inline(always)]
+fn exact_quotient(a: f64, b: f64, inverse: f64) -> f64 {
+    let q = a * inverse;
+    (-q).mul_add(b, a).mul_add(inverse, q)
+}
+
 /// One update of every coordinate from `work.grad` (bias corrections `lr` = η/(1 − β₁ᵗ) and
 /// `root_c2` = √(1 − β₂ᵗ)), and ω added to the window's sum.
 struct Step<'a> {
@@ -139,6 +150,7 @@ impl Kernel for Step<'_> {
     #[inline(always)]
     fn run(self) {
         let Step { adam, omega, work, lr, root_c2 } = self;
+        let inverse = 1.0 / root_c2;
         let (wd, b1, b2) = (adam.weight_decay, Adam::BETA1, Adam::BETA2);
         let contiguous = "an Array1 is contiguous";
         let omega = omega.as_slice_mut().expect(contiguous);
@@ -149,10 +161,38 @@ impl Kernel for Step<'_> {
             let g = g + wd * *w;
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
-            *w -= lr * *m / (v.sqrt() / root_c2 + Adam::EPS);
+            *w -= lr * *m / (exact_quotient(v.sqrt(), root_c2, inverse) + Adam::EPS);
         }
         for (s, &w) in sum.as_slice_mut().expect(contiguous).iter_mut().zip(&*omega) {
             *s += w;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn exact_quotient_is_the_division() {
+        // Adam's own divisors √(1 − β₂ᵗ) and random ones in (0, 1], against numerators over
+        // the whole range Adam can produce: 0 and [2⁻⁵³⁸, 2¹⁰⁰⁰) with random significands.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut c2 = 1.0;
+        for t in 0..2_000_000 {
+            let b = if t < 20_000 {
+                c2 *= Adam::BETA2;
+                (1.0 - c2).sqrt()
+            } else {
+                1.0 - rng.random::<f64>()
+            };
+            let a = match t % 1000 {
+                0 => 0.0,
+                _ => rng.random_range(1.0..2.0) * 2f64.powi(rng.random_range(-538..1000)),
+            };
+            let q = exact_quotient(a, b, 1.0 / b);
+            assert_eq!(q.to_bits(), (a / b).to_bits(), "{a:e} / {b:e}");
         }
     }
 }
