@@ -10,11 +10,13 @@ mod gram;
 #[cfg(target_arch = "x86_64")]
 mod groups;
 mod lanczos;
+mod mat_vec;
 #[cfg(target_arch = "x86_64")]
 mod row_blocks;
 mod row_pass;
 mod simd;
 mod sym_mul;
+mod sym_packed;
 mod sym_products;
 mod unrolled;
 mod view;
@@ -22,8 +24,10 @@ mod view;
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
+pub use mat_vec::mat_vec;
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;
+pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;
 pub use view::{to_array1, to_array2, view};

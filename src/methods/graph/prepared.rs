@@ -2,8 +2,7 @@
 //! the kernel Gram matrix (or its Nyström factor) and (for the semi-supervised methods) the
 //! kNN graph.
 
-use faer::linalg::matmul::matmul;
-use faer::{Accum, ColMut, ColRef, Mat, MatRef};
+use faer::Mat;
 use ndarray::{ArrayView2, Axis, concatenate};
 
 use super::{Gram, KernelMatrix, KnnGraph, RbfKernel, SymGraph};
@@ -130,18 +129,6 @@ impl Prepared {
 /// P M Pᵀ for the permutation `order`: entry (i, j) is m[order[i], order[j]].
 fn permute(m: &Mat<f64>, order: &[usize]) -> Mat<f64> {
     Mat::from_fn(order.len(), order.len(), |i, j| m[(order[i], order[j])])
-}
-
-/// out = A x.
-pub(super) fn mat_vec(a: MatRef<'_, f64>, x: &[f64], out: &mut [f64]) {
-    matmul(
-        ColMut::from_slice_mut(out).as_mat_mut(),
-        Accum::Replace,
-        a,
-        ColRef::from_slice(x).as_mat(),
-        1.0,
-        faer::get_global_parallelism(),
-    );
 }
 
 /// √N · v / ‖v‖ (unit root-mean-square entries, the scale of ±1 labels); zero stays zero.

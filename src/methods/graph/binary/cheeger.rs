@@ -4,10 +4,11 @@
 //! (our addition: the ratio is sign-symmetric, so this only lowers the objective); clamp
 //! the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
 
-use faer::{ColMut, ColRef, Mat};
+use faer::{ColMut, Mat};
 
 use crate::error::Result;
-use crate::methods::graph::prepared::{Prepared, mat_vec, median, normalise};
+use crate::linalg::SymPacked;
+use crate::methods::graph::prepared::{Prepared, median, normalise};
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};
@@ -25,9 +26,9 @@ pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
         });
     }
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-    let m: &Mat<f64> = &m;
+    let m = SymPacked::new(m.as_ref().as_ref());
     iterate(prep, p, |g, e| {
-        mat_vec(m.as_ref(), g, e);
+        m.mul_vec(g, e);
         e.iter_mut().for_each(|v| *v *= p.r1);
         Ok(())
     })
@@ -38,8 +39,9 @@ pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
     let mut steps = [SvmStep::new(m, &prep.y)];
+    let (packed, mut mt) = (SymPacked::new(m.as_ref()), Mat::zeros(prep.n(), 1));
     iterate(prep, p, |g, e| {
-        let mt = m * ColRef::from_slice(g).as_mat();
+        packed.mul_vec(g, mt.col_as_slice_mut(0));
         svm_steps(&mut steps, m, p.r1, p.mu, p.qp, &mt, ColMut::from_slice_mut(e).as_mat_mut())
     })
 }

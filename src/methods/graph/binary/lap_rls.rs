@@ -7,8 +7,9 @@ use faer::Mat;
 use faer::linalg::solvers::Solve;
 
 use crate::error::Result;
+use crate::linalg::mat_vec;
 use crate::methods::graph::GraphParams;
-use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::prepared::Prepared;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 

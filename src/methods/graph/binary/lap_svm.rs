@@ -5,7 +5,8 @@
 use faer::Mat;
 
 use crate::error::Result;
-use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::linalg::mat_vec;
+use crate::methods::graph::prepared::Prepared;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::{DualQp, GraphParams};
 

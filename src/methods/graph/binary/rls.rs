@@ -4,9 +4,10 @@
 use faer::Mat;
 
 use crate::error::Result;
+use crate::linalg::mat_vec;
 use crate::linalg::spd_solve;
 use crate::methods::graph::GraphParams;
-use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::methods::graph::prepared::Prepared;
 
 /// Scores f on all N points.
 pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {

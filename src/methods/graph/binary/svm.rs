@@ -4,7 +4,8 @@
 use faer::Mat;
 
 use crate::error::Result;
-use crate::methods::graph::prepared::{Prepared, mat_vec};
+use crate::linalg::mat_vec;
+use crate::methods::graph::prepared::Prepared;
 use crate::methods::graph::{DualQp, GraphParams};
 
 /// Scores f on all N points.

@@ -12,7 +12,8 @@ use faer::Mat;
 use faer::linalg::solvers::{Llt, Solve};
 
 use crate::error::Result;
-use crate::methods::graph::prepared::{Prepared, mat_vec, normalise_to};
+use crate::linalg::{SymPacked, mat_vec};
+use crate::methods::graph::prepared::{Prepared, normalise_to};
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::shifted_llt;
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
@@ -61,7 +62,7 @@ fn split(
     let f_step = match prep.gram.factor() {
         Some(z) => FStep::LowRank(LowRankOperator::smoother(z, p.lambda, p.r1)?),
         None => match prep.cached_smoother(p.lambda, p.r1, 0.0) {
-            Some(m) => FStep::Smoother(m),
+            Some(m) => FStep::Smoother(SymPacked::new(m.as_ref())),
             None => {
                 let k = prep.gram.dense()?;
                 FStep::Dense(k, shifted_llt(k, p.lambda, p.r1, "TV f-step λI + r1K")?)
@@ -81,7 +82,7 @@ fn split(
             alpha[i] = p.r1 * g[i] - l1[i];
         }
         match &f_step {
-            FStep::Smoother(m) => mat_vec(m.as_ref(), &alpha, &mut f),
+            FStep::Smoother(m) => m.mul_vec(&alpha, &mut f),
             FStep::Dense(k, llt) => {
                 llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
                 mat_vec(k.as_ref(), &alpha, &mut f);
@@ -115,7 +116,7 @@ fn split(
 /// for all its splits, shared with Cheeger; its product rounds differently from the
 /// factored form), the dense K with the Cholesky factor of λI + r1K, or low-rank.
 enum FStep<'a> {
-    Smoother(&'a Mat<f64>),
+    Smoother(SymPacked<'a>),
     Dense(&'a Mat<f64>, Llt<f64>),
     LowRank(LowRankOperator<'a>),
 }

@@ -1,0 +1,179 @@
+//! A symmetric matrix kept as the 8 × 8 tiles of its lower triangle, and its product with a
+//! vector bit for bit as faer's column-major product computes it from the full matrix: half
+//! the bytes streamed per product (the smoother of a graph method, one product per step).
+
+use faer::MatRef;
+
+use super::mat_vec;
+
+/// Tile side: eight f64 fill an AVX-512 register.
+const T: usize = 8;
+
+/// An exactly symmetric N × N matrix for repeated products with vectors: with AVX-512, its
+/// lower tiles (I, J), J ≤ I, row by row of tiles, tile entries (r, c) = A[8I + r, 8J + c]
+/// row-major and zero outside N × N; else the matrix itself.
+#[derive(Debug, Clone)]
+pub struct SymPacked<'a> {
+    a: MatRef<'a, f64>,
+    tiles: Option<Vec<f64>>,
+}
+
+impl<'a> SymPacked<'a> {
+    /// Prepares `a` (exactly symmetric: the tiles are read from its lower triangle).
+    pub fn new(a: MatRef<'a, f64>) -> Self {
+        assert_eq!(a.ncols(), a.nrows(), "a square matrix");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return SymPacked { a, tiles: Some(tiles(a)) };
+        }
+        SymPacked { a, tiles: None }
+    }
+
+    /// `out` = A x with the bits of faer's product of the column-major A: each out_i starts
+    /// at +0 and adds A_ij x_j for j = 0, 1, … by fused multiply-adds (from the tiles with
+    /// AVX-512, else faer's product itself). Panics unless the lengths are N.
+    pub fn mul_vec(&self, x: &[f64], out: &mut [f64]) {
+        let n = self.a.nrows();
+        assert!(x.len() == n && out.len() == n);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(tiles) = &self.tiles {
+            // SAFETY: tiles are built only when the CPU has AVX-512F.
+            unsafe { avx512::mul_vec(tiles, n, x, out) };
+            return;
+        }
+        mat_vec(self.a, x, out);
+    }
+}
+
+/// The lower tiles of `a`, a diagonal tile's upper half mirrored from its lower half.
+#[cfg(target_arch = "x86_64")]
+fn tiles(a: MatRef<'_, f64>) -> Vec<f64> {
+    let n = a.nrows();
+    let blocks = n.div_ceil(T);
+    let mut tiles = vec![0.0; blocks * (blocks + 1) / 2 * T * T];
+    for bi in 0..blocks {
+        for bj in 0..=bi {
+            let tile = &mut tiles[tile_start(bi, bj)..][..T * T];
+            for r in (0..T).filter(|r| bi * T + r < n) {
+                for c in (0..T).filter(|c| bj * T + c < n) {
+                    let (i, j) = (bi * T + r, bj * T + c);
+                    tile[r * T + c] = if i >= j { a[(i, j)] } else { a[(j, i)] };
+                }
+            }
+        }
+    }
+    tiles
+}
+
+/// Offset of tile (I, J), J ≤ I, in the row-by-row order.
+fn tile_start(bi: usize, bj: usize) -> usize {
+    (bi * (bi + 1) / 2 + bj) * T * T
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{__m512d, _mm512_fmadd_pd, _mm512_loadu_pd, _mm512_permutex2var_pd};
+    use std::arch::x86_64::{_mm512_set_epi64, _mm512_set1_pd, _mm512_setzero_pd};
+    use std::arch::x86_64::{_mm512_storeu_pd, _mm512_unpackhi_pd, _mm512_unpacklo_pd};
+
+    use super::{T, tile_start};
+
+    /// Tiles in row order. Tile (I, J < I) serves two chains: rows of block J take its rows
+    /// as steps j = 8I + r (their chains have reached 8I: blocks J+1 … I−1 came in earlier
+    /// rows of tiles), and rows of block I its columns (transposed in registers) as steps
+    /// 8J + c. Block I's own chain starts at the row's first tile and ends with the
+    /// diagonal tile, whose column c is its row c by symmetry.
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn mul_vec(tiles: &[f64], n: usize, x: &[f64], out: &mut [f64]) {
+        let blocks = n.div_ceil(T);
+        let mut xs = vec![0.0; blocks * T];
+        xs[..n].copy_from_slice(x);
+        let mut acc = vec![0.0; blocks * T];
+        for bi in 0..blocks {
+            let steps_i = T.min(n - bi * T);
+            let xi: [__m512d; T] = std::array::from_fn(|r| _mm512_set1_pd(xs[bi * T + r]));
+            let mut own = _mm512_setzero_pd();
+            for bj in 0..bi {
+                let tile = &tiles[tile_start(bi, bj)..][..T * T];
+                // SAFETY: the tile holds T rows of T values.
+                let rows: [__m512d; T] =
+                    std::array::from_fn(|r| unsafe { _mm512_loadu_pd(tile.as_ptr().add(r * T)) });
+                let at = &mut acc[bj * T..(bj + 1) * T];
+                // SAFETY: `at` holds T values.
+                let mut other = unsafe { _mm512_loadu_pd(at.as_ptr()) };
+                for r in 0..steps_i {
+                    other = _mm512_fmadd_pd(rows[r], xi[r], other);
+                }
+                // SAFETY: as above.
+                unsafe { _mm512_storeu_pd(at.as_mut_ptr(), other) };
+                let cols = transpose(rows);
+                for c in 0..T {
+                    own = _mm512_fmadd_pd(cols[c], _mm512_set1_pd(xs[bj * T + c]), own);
+                }
+            }
+            let tile = &tiles[tile_start(bi, bi)..][..T * T];
+            for c in 0..steps_i {
+                // SAFETY: the tile holds T rows of T values.
+                let col = unsafe { _mm512_loadu_pd(tile.as_ptr().add(c * T)) };
+                own = _mm512_fmadd_pd(col, xi[c], own);
+            }
+            // SAFETY: `acc` holds T values from bi·T.
+            unsafe { _mm512_storeu_pd(acc.as_mut_ptr().add(bi * T), own) };
+        }
+        out.copy_from_slice(&acc[..n]);
+    }
+
+    /// The columns of the 8 × 8 tile whose rows are `t`.
+    #[target_feature(enable = "avx512f")]
+    fn transpose(t: [__m512d; T]) -> [__m512d; T] {
+        // Pairs: p[2k] = (t[2k]_0, t[2k+1]_0, t[2k]_2, t[2k+1]_2, …), p[2k+1] the odd entries.
+        let p: [__m512d; T] = std::array::from_fn(|k| match k % 2 {
+            0 => _mm512_unpacklo_pd(t[k], t[k + 1]),
+            _ => _mm512_unpackhi_pd(t[k - 1], t[k]),
+        });
+        // Quads: entries c and c + 4 of four rows.
+        let (even, odd) = (
+            _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0),
+            _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2),
+        );
+        let q = [
+            _mm512_permutex2var_pd(p[0], even, p[2]), // c = 0, 4 of rows 0-3
+            _mm512_permutex2var_pd(p[1], even, p[3]), // c = 1, 5
+            _mm512_permutex2var_pd(p[0], odd, p[2]),  // c = 2, 6
+            _mm512_permutex2var_pd(p[1], odd, p[3]),  // c = 3, 7
+            _mm512_permutex2var_pd(p[4], even, p[6]), // c = 0, 4 of rows 4-7
+            _mm512_permutex2var_pd(p[5], even, p[7]),
+            _mm512_permutex2var_pd(p[4], odd, p[6]),
+            _mm512_permutex2var_pd(p[5], odd, p[7]),
+        ];
+        let (low, high) = (
+            _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0),
+            _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4),
+        );
+        std::array::from_fn(|c| {
+            let (k, half) = (c % 4, if c < 4 { low } else { high });
+            _mm512_permutex2var_pd(q[k], half, q[k + 4])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faer::Mat;
+
+    #[test]
+    fn products_have_the_bits_of_the_full_column_major_product() {
+        // Sizes around the tile: partial first and last tiles, one and several rows of tiles.
+        for n in [1, 3, 7, 8, 9, 16, 21, 40, 67] {
+            let b = Mat::from_fn(n, n, |i, j| ((i * 7 + j * 3) as f64 * 0.31).sin() * 1e3);
+            let a = Mat::from_fn(n, n, |i, j| 0.5 * (b[(i, j)] + b[(j, i)]));
+            let x: Vec<f64> = (0..n).map(|i| ((i * 5) as f64 * 0.7).cos() - 0.1).collect();
+            let (mut got, mut want) = (vec![0.0; n], vec![0.0; n]);
+            SymPacked::new(a.as_ref()).mul_vec(&x, &mut got);
+            mat_vec(a.as_ref(), &x, &mut want);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got), bits(&want), "n = {n}");
+        }
+    }
+}
