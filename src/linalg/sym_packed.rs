@@ -2,7 +2,7 @@
 //! vector bit for bit as faer's column-major product computes it from the full matrix: half
 //! the bytes streamed per product (the smoother of a graph method, one product per step).
 
-use faer::MatRef;
+use faer::{MatMut, MatRef};
 
 use super::mat_vec;
 
@@ -38,11 +38,62 @@ impl<'a> SymPacked<'a> {
         #[cfg(target_arch = "x86_64")]
         if let Some(tiles) = &self.tiles {
             // SAFETY: tiles are built only when the CPU has AVX-512F.
-            unsafe { avx512::mul_vec(tiles, n, x, out) };
+            unsafe { avx512::product(tiles, n, [x], usize::MAX, [out]) };
             return;
         }
         mat_vec(self.a, x, out);
     }
+
+    /// `out` = A T with the bits of faer's product `A * T` for T of two or more columns
+    /// (its matrix product sums each entry's fused multiply-adds in blocks of
+    /// [`GEMM_DEPTH`] steps, each from +0, and adds the blocks' sums in order). Panics
+    /// unless T and `out` are N × c, c ≥ 2, with contiguous columns.
+    pub fn mul_mat(&self, t: MatRef<'_, f64>, mut out: MatMut<'_, f64>) {
+        let n = self.a.nrows();
+        assert!(t.nrows() == n && out.nrows() == n && t.ncols() == out.ncols() && t.ncols() >= 2);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(tiles) = &self.tiles {
+            let block = GEMM_DEPTH / T;
+            for c0 in (0..t.ncols()).step_by(4) {
+                let cols = 4.min(t.ncols() - c0);
+                let x: Vec<&[f64]> = (c0..c0 + cols)
+                    .map(|c| t.col(c).try_as_col_major().expect("contiguous columns").as_slice())
+                    .collect();
+                let mut y: Vec<&mut [f64]> = out
+                    .as_mut()
+                    .subcols_mut(c0, cols)
+                    .col_iter_mut()
+                    .map(|c| c.try_as_col_major_mut().expect("contiguous columns").as_slice_mut())
+                    .collect();
+                // SAFETY: tiles are built only when the CPU has AVX-512F.
+                unsafe {
+                    match cols {
+                        4 => avx512::product::<4>(tiles, n, arr(&x), block, arr_mut(&mut y)),
+                        3 => avx512::product::<3>(tiles, n, arr(&x), block, arr_mut(&mut y)),
+                        2 => avx512::product::<2>(tiles, n, arr(&x), block, arr_mut(&mut y)),
+                        _ => avx512::product::<1>(tiles, n, arr(&x), block, arr_mut(&mut y)),
+                    }
+                }
+            }
+            return;
+        }
+        out.copy_from(self.a * t);
+    }
+}
+
+/// Steps per block of faer's matrix product (private-gemm-x86's `kc`, 512 for every type
+/// and CPU in faer 0.24).
+pub const GEMM_DEPTH: usize = 512;
+
+/// The first C slices as an array.
+fn arr<'s, const C: usize>(v: &[&'s [f64]]) -> [&'s [f64]; C] {
+    std::array::from_fn(|c| v[c])
+}
+
+/// The first C mutable slices as an array.
+fn arr_mut<'v, 's, const C: usize>(v: &'v mut [&'s mut [f64]]) -> [&'v mut [f64]; C] {
+    let mut it = v.iter_mut();
+    std::array::from_fn(|_| &mut **it.next().expect("C slices"))
 }
 
 /// The lower tiles of `a`, a diagonal tile's upper half mirrored from its lower half.
@@ -72,55 +123,113 @@ fn tile_start(bi: usize, bj: usize) -> usize {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use std::arch::x86_64::{__m512d, _mm512_fmadd_pd, _mm512_loadu_pd, _mm512_permutex2var_pd};
+    use std::arch::x86_64::_mm512_permutex2var_pd;
+    use std::arch::x86_64::{__m512d, _mm512_add_pd, _mm512_fmadd_pd, _mm512_loadu_pd};
     use std::arch::x86_64::{_mm512_set_epi64, _mm512_set1_pd, _mm512_setzero_pd};
     use std::arch::x86_64::{_mm512_storeu_pd, _mm512_unpackhi_pd, _mm512_unpacklo_pd};
 
     use super::{T, tile_start};
 
+    /// One chain of C entries (a block of 8 rows, C columns): the running sum of the current
+    /// step block and the sum of the finished ones (`None` before the first ends).
+    #[derive(Clone, Copy)]
+    struct Chain<const C: usize> {
+        acc: [__m512d; C],
+        done: Option<[__m512d; C]>,
+    }
+
+    impl<const C: usize> Chain<C> {
+        #[target_feature(enable = "avx512f")]
+        fn new() -> Self {
+            Chain { acc: [_mm512_setzero_pd(); C], done: None }
+        }
+
+        /// Ends a step block: its sum joins the finished ones and the next starts at +0.
+        #[target_feature(enable = "avx512f")]
+        fn end_block(&mut self) {
+            let acc = self.acc;
+            self.done = Some(match self.done {
+                None => acc,
+                Some(done) => std::array::from_fn(|c| _mm512_add_pd(done[c], acc[c])),
+            });
+            self.acc = [_mm512_setzero_pd(); C];
+        }
+    }
+
     /// Tiles in row order. Tile (I, J < I) serves two chains: rows of block J take its rows
     /// as steps j = 8I + r (their chains have reached 8I: blocks J+1 … I−1 came in earlier
     /// rows of tiles), and rows of block I its columns (transposed in registers) as steps
     /// 8J + c. Block I's own chain starts at the row's first tile and ends with the
-    /// diagonal tile, whose column c is its row c by symmetry.
+    /// diagonal tile, whose column c is its row c by symmetry. A chain's steps go in blocks
+    /// of `block` tiles (8·`block` steps), each summed from +0, the sums added in order.
     #[target_feature(enable = "avx512f")]
-    pub(super) fn mul_vec(tiles: &[f64], n: usize, x: &[f64], out: &mut [f64]) {
+    pub(super) fn product<const C: usize>(
+        tiles: &[f64],
+        n: usize,
+        x: [&[f64]; C],
+        block: usize,
+        out: [&mut [f64]; C],
+    ) {
         let blocks = n.div_ceil(T);
-        let mut xs = vec![0.0; blocks * T];
-        xs[..n].copy_from_slice(x);
-        let mut acc = vec![0.0; blocks * T];
+        let mut xs = vec![[0.0; C]; blocks * T];
+        for (i, xi) in xs[..n].iter_mut().enumerate() {
+            (0..C).for_each(|c| xi[c] = x[c][i]);
+        }
+        let mut chains = vec![Chain::<C>::new(); blocks];
         for bi in 0..blocks {
             let steps_i = T.min(n - bi * T);
-            let xi: [__m512d; T] = std::array::from_fn(|r| _mm512_set1_pd(xs[bi * T + r]));
-            let mut own = _mm512_setzero_pd();
+            let xi = &xs[bi * T..(bi + 1) * T];
+            let mut own = Chain::<C>::new();
             for bj in 0..bi {
+                if bj > 0 && bj % block == 0 {
+                    own.end_block();
+                }
                 let tile = &tiles[tile_start(bi, bj)..][..T * T];
                 // SAFETY: the tile holds T rows of T values.
                 let rows: [__m512d; T] =
                     std::array::from_fn(|r| unsafe { _mm512_loadu_pd(tile.as_ptr().add(r * T)) });
-                let at = &mut acc[bj * T..(bj + 1) * T];
-                // SAFETY: `at` holds T values.
-                let mut other = unsafe { _mm512_loadu_pd(at.as_ptr()) };
+                let other = &mut chains[bj];
+                if bi % block == 0 {
+                    other.end_block();
+                }
                 for r in 0..steps_i {
-                    other = _mm512_fmadd_pd(rows[r], xi[r], other);
+                    for c in 0..C {
+                        let x = _mm512_set1_pd(xi[r][c]);
+                        other.acc[c] = _mm512_fmadd_pd(rows[r], x, other.acc[c]);
+                    }
                 }
-                // SAFETY: as above.
-                unsafe { _mm512_storeu_pd(at.as_mut_ptr(), other) };
                 let cols = transpose(rows);
-                for c in 0..T {
-                    own = _mm512_fmadd_pd(cols[c], _mm512_set1_pd(xs[bj * T + c]), own);
+                let xj = &xs[bj * T..(bj + 1) * T];
+                for (col, xj) in cols.iter().zip(xj) {
+                    for c in 0..C {
+                        own.acc[c] = _mm512_fmadd_pd(*col, _mm512_set1_pd(xj[c]), own.acc[c]);
+                    }
                 }
+            }
+            if bi > 0 && bi % block == 0 {
+                own.end_block();
             }
             let tile = &tiles[tile_start(bi, bi)..][..T * T];
-            for c in 0..steps_i {
+            for (k, xk) in xi.iter().enumerate().take(steps_i) {
                 // SAFETY: the tile holds T rows of T values.
-                let col = unsafe { _mm512_loadu_pd(tile.as_ptr().add(c * T)) };
-                own = _mm512_fmadd_pd(col, xi[c], own);
+                let col = unsafe { _mm512_loadu_pd(tile.as_ptr().add(k * T)) };
+                for c in 0..C {
+                    own.acc[c] = _mm512_fmadd_pd(col, _mm512_set1_pd(xk[c]), own.acc[c]);
+                }
             }
-            // SAFETY: `acc` holds T values from bi·T.
-            unsafe { _mm512_storeu_pd(acc.as_mut_ptr().add(bi * T), own) };
+            chains[bi] = own;
         }
-        out.copy_from_slice(&acc[..n]);
+        let mut sums = [0.0; T];
+        for (bi, chain) in chains.iter_mut().enumerate() {
+            chain.end_block();
+            let done = chain.done.expect("a block ended");
+            let rows = bi * T..(bi * T + T).min(n);
+            for c in 0..C {
+                // SAFETY: `sums` holds T values.
+                unsafe { _mm512_storeu_pd(sums.as_mut_ptr(), done[c]) };
+                out[c][rows.clone()].copy_from_slice(&sums[..rows.len()]);
+            }
+        }
     }
 
     /// The columns of the 8 × 8 tile whose rows are `t`.
@@ -174,6 +283,30 @@ mod tests {
             mat_vec(a.as_ref(), &x, &mut want);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&got), bits(&want), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn matrix_products_have_the_bits_of_faers_product() {
+        // Depths across several blocks of GEMM_DEPTH steps (1,100 rows: two full blocks and
+        // a partial one), with 2 to 6 columns (groups of four and a remainder).
+        for (n, cols) in [(1100, 4), (1029, 6), (600, 2), (37, 3)] {
+            let a = Mat::from_fn(n, n, |i, j| {
+                (((i * j) % 97) as f64 * 0.013 + (i + j) as f64 * 1e-4).sin()
+            });
+            let t = Mat::from_fn(n, cols, |i, c| ((i * 3 + c) as f64 * 0.7).cos());
+            let mut got = Mat::zeros(n, cols);
+            SymPacked::new(a.as_ref()).mul_mat(t.as_ref(), got.as_mut());
+            let want = &a * &t;
+            for c in 0..cols {
+                for i in 0..n {
+                    assert_eq!(
+                        got[(i, c)].to_bits(),
+                        want[(i, c)].to_bits(),
+                        "n = {n}, ({i}, {c})"
+                    );
+                }
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, RofWorkspace, pro
 /// Classes whose ROF problems are solved in lockstep (four f64 fill an AVX2 register).
 const LANES: usize = 4;
 use crate::error::{Error, Result};
-use crate::linalg::sym_mul;
+use crate::linalg::{SymPacked, sym_mul};
 
 impl GraphMethod {
     /// Scores (N × c) of all points; `labels` are the class ids (< `classes`) of the
@@ -73,13 +73,14 @@ impl GraphMethod {
                 let m = smoother(prep, p.lambda, p.r1, if tv { 0.0 } else { p.gamma })?;
                 let mut steps = svm_labels(&m);
                 let mut mt = Mat::zeros(prep.n(), classes);
+                let packed = tv.then(|| SymPacked::new(m.as_ref().as_ref()));
                 split(prep, p, &onehot, tv, |t, f| {
-                    // TV-SVM keeps faer's full product: with the lower-triangle one a cell of
-                    // the committed Table 2 moves (docs/benchmarks.md, "TV tables, session 6").
-                    if tv {
-                        mt.copy_from(m.as_ref() * t)
-                    } else {
-                        sym_mul(&m, t, mt.as_mut())
+                    // TV-SVM keeps the bits of faer's full product (from the lower tiles):
+                    // with sym_mul's order a cell of the committed Table 2 moves
+                    // (docs/benchmarks.md, "TV tables, session 6").
+                    match &packed {
+                        Some(packed) => packed.mul_mat(t, mt.as_mut()),
+                        None => sym_mul(&m, t, mt.as_mut()),
                     }
                     svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mt, f)
                 })
