@@ -51,8 +51,10 @@ impl Method for GraphMethod {
             && prep.cached_smoother(key.0, key.1, key.2).is_none()
         {
             let name = format!("{} smoother {key:?}", setting(self));
+            // On the run's threads: the other splits' tasks wait for it.
+            let threads = rayon::current_num_threads();
             let m: Arc<Mat<f64>> =
-                split.dataset_store.get(&name, || compute(&base, key.0, key.1, key.2))?;
+                split.dataset_store.get(&name, || compute(&base, key.0, key.1, key.2, threads))?;
             prep.add_smoother(key, &m, rows);
         }
         let nl = prep.n_labeled;

@@ -7,15 +7,13 @@
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
-use faer::ColMut;
-use faer::Mat;
-use faer::linalg::solvers::{Llt, Solve};
+use faer::{ColMut, Mat, Par};
 
 use crate::error::Result;
 use crate::linalg::{SymPacked, mat_vec};
 use crate::methods::graph::prepared::{Prepared, normalise_to};
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
-use crate::methods::graph::solvers::smoother::shifted_llt;
+use crate::methods::graph::solvers::smoother::{llt_solve, shifted_llt};
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
 
 /// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
@@ -65,7 +63,7 @@ fn split(
             Some(m) => FStep::Smoother(SymPacked::new(m.as_ref())),
             None => {
                 let k = prep.gram.dense()?;
-                FStep::Dense(k, shifted_llt(k, p.lambda, p.r1, "TV f-step λI + r1K")?)
+                FStep::Dense(k, shifted_llt(k, p.lambda, p.r1, Par::Seq, "TV f-step λI + r1K")?)
             }
         },
     };
@@ -84,7 +82,7 @@ fn split(
         match &f_step {
             FStep::Smoother(m) => m.mul_vec(&alpha, &mut f),
             FStep::Dense(k, llt) => {
-                llt.solve_in_place(ColMut::from_slice_mut(&mut alpha).as_mat_mut());
+                llt_solve(llt.as_ref(), ColMut::from_slice_mut(&mut alpha).as_mat_mut(), Par::Seq);
                 mat_vec(k.as_ref(), &alpha, &mut f);
             }
             FStep::LowRank(op) => op.apply(&alpha, &mut f),
@@ -117,7 +115,7 @@ fn split(
 /// factored form), the dense K with the Cholesky factor of λI + r1K, or low-rank.
 enum FStep<'a> {
     Smoother(SymPacked<'a>),
-    Dense(&'a Mat<f64>, Llt<f64>),
+    Dense(&'a Mat<f64>, Mat<f64>),
     LowRank(LowRankOperator<'a>),
 }
 
@@ -154,7 +152,7 @@ mod tests {
                 _ => tv_svm(prep, &p).unwrap(),
             };
             let factored = fit(&prep);
-            let m = compute(&prep, p.lambda, p.r1, 0.0).unwrap();
+            let m = compute(&prep, p.lambda, p.r1, 0.0, 1).unwrap();
             let identity: Vec<usize> = (0..prep.n()).collect();
             prep.add_smoother((p.lambda, p.r1, 0.0), &m, &identity);
             let kept = fit(&prep);
