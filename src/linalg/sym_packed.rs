@@ -91,7 +91,7 @@ fn arr<'s, const C: usize>(v: &[&'s [f64]]) -> [&'s [f64]; C] {
 }
 
 /// The first C mutable slices as an array.
-fn arr_mut<'v, 's, const C: usize>(v: &'v mut [&'s mut [f64]]) -> [&'v mut [f64]; C] {
+fn arr_mut<'v, const C: usize>(v: &'v mut [&mut [f64]]) -> [&'v mut [f64]; C] {
     let mut it = v.iter_mut();
     std::array::from_fn(|_| &mut **it.next().expect("C slices"))
 }
