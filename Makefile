@@ -169,7 +169,7 @@ qlds-table1: build
 	$(SSLAB) times results/qlds_table1/results.csv --out results/qlds_table1/times.md
 
 # TV paper Tables 1 (USPS 4 vs 9) and 2 ({0, 1, 4, 9}, multi-class) and their comparison
-# with the paper (4.6 minutes wall on 2 cores: Table 1 68 s, Table 2 205 s).
+# with the paper (3.3 minutes wall on 2 cores: Table 1 64 s, Table 2 120 s).
 tv-tables: build
 	$(RUN) configs/tv_usps_4v9.toml --out results --quiet
 	$(SSLAB) table results/tv-usps-4v9/results.csv --name tv_table1 --published configs/published/tv_table1.csv
