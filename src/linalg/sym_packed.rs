@@ -1,6 +1,6 @@
-//! A symmetric matrix kept as the 8 × 8 tiles of its lower triangle, and its product with a
-//! vector bit for bit as faer's column-major product computes it from the full matrix: half
-//! the bytes streamed per product (the smoother of a graph method, one product per step).
+//! A symmetric matrix kept as the 8 × 8 tiles of its lower triangle, and its products with
+//! vectors and matrices bit for bit as faer computes them from the full matrix: half the
+//! bytes streamed per product (the smoother of a graph method, one product per step).
 
 use faer::{MatMut, MatRef};
 
