@@ -3,8 +3,10 @@
 //! solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
 //! bits, or from its lower triangle only), a symmetric matrix kept as its lower tiles for
 //! repeated products with faer's bits,
-//! the vector-register reset faer's kernels need and kernels run on the widest vector unit.
+//! the vector-register reset faer's kernels need and kernels run on the widest vector unit,
+//! conjugate gradients on a block of right-hand sides.
 
+mod block_cg;
 mod cholesky;
 mod eigen;
 mod gram;
@@ -22,6 +24,7 @@ mod sym_products;
 mod unrolled;
 mod view;
 
+pub use block_cg::{CgReport, block_cg, column_dots};
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;

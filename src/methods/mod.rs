@@ -7,6 +7,7 @@ pub mod gradient;
 pub mod graph;
 pub mod qlds;
 pub mod self_training;
+pub mod sparse_graph;
 pub mod svmlin;
 
 use crate::engine::Family;
@@ -16,6 +17,7 @@ pub const FAMILIES: &[&dyn Family] = &[
     &qlds::QldsFamily,
     &self_training::SelfTrainingFamily,
     &graph::GraphFamily,
+    &sparse_graph::SparseGraphFamily,
     &gradient::GradientFamily,
     &svmlin::SvmlinFamily,
     &command::CommandFamily,

@@ -17,6 +17,7 @@ mod solvers;
 
 pub use build::{
     Gram, KernelMatrix, KnnGraph, RbfKernel, SymGraph, Weighting, laplacian, laplacian_times,
+    nearest,
 };
 pub use decision::Decision;
 pub use family::GraphFamily;

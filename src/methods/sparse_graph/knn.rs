@@ -1,0 +1,112 @@
+//! The kNN graph of a dataset's rows: the k nearest other rows of each row by an exact
+//! search (the graph family's f32-candidate search, `graph::nearest`), weighted, then
+//! symmetrised. The graph is the same for any number of threads.
+
+use ndarray::ArrayView2;
+
+use super::{Graph, Symmetrise};
+use crate::error::{Error, Result};
+use crate::methods::graph::nearest;
+
+/// Edge weights w_ij for j among the k nearest neighbours of i; d_k(x_i) is the distance
+/// from x_i to its k-th nearest other point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KnnWeights {
+    /// exp(−4‖x_i − x_j‖² / d_k(x_i)²): GraphLearning's `gaussian` kernel.
+    #[default]
+    KnnGaussian,
+    /// exp(−‖x_i − x_j‖² / (d_k(x_i) d_k(x_j))) (Zelnik-Manor & Perona).
+    SelfTuning,
+    /// 1 on every edge (scikit-learn's `connectivity`).
+    Binary,
+}
+
+impl KnnWeights {
+    /// Every weighting, in config order.
+    pub const ALL: [KnnWeights; 3] =
+        [KnnWeights::KnnGaussian, KnnWeights::SelfTuning, KnnWeights::Binary];
+
+    /// The config spelling (`knn_gaussian`, `self_tuning`, `binary`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            KnnWeights::KnnGaussian => "knn_gaussian",
+            KnnWeights::SelfTuning => "self_tuning",
+            KnnWeights::Binary => "binary",
+        }
+    }
+}
+
+/// How a kNN graph is built: k nearest other points (GraphLearning's `knn(X, k)` counts the
+/// same k; scikit-learn's `n_neighbors` counts the point itself, so it is k + 1), weights
+/// and symmetrisation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnnSpec {
+    pub k: usize,
+    pub weights: KnnWeights,
+    pub symmetrise: Symmetrise,
+}
+
+impl Default for KnnSpec {
+    /// GraphLearning's defaults: k = 10, its Gaussian weights, (W + Wᵀ)/2.
+    fn default() -> Self {
+        KnnSpec { k: 10, weights: KnnWeights::KnnGaussian, symmetrise: Symmetrise::Mean }
+    }
+}
+
+impl KnnSpec {
+    /// A short text naming every setting (cache keys, result notes).
+    pub fn describe(&self) -> String {
+        format!(
+            "k={} weighting={} symmetrise={}",
+            self.k,
+            self.weights.name(),
+            self.symmetrise.name()
+        )
+    }
+
+    /// The graph of the rows of `x` (needs more than k rows).
+    pub fn build(&self, x: ArrayView2<f64>) -> Result<Graph> {
+        let (neighbours, sq) = self.lists(x)?;
+        self.from_lists(x.nrows(), &neighbours, &sq)
+    }
+
+    /// The k nearest other rows of each row and their squared distances, nearest first
+    /// (row-major n × k, ties broken by index).
+    pub fn lists(&self, x: ArrayView2<f64>) -> Result<(Vec<usize>, Vec<f64>)> {
+        let n = x.nrows();
+        if self.k == 0 || n <= self.k {
+            return Err(Error::Data(format!(
+                "kNN graph needs 1 ≤ k < number of points, got k = {} for {n} points",
+                self.k
+            )));
+        }
+        Ok(nearest(x, self.k))
+    }
+
+    /// The graph of given neighbour lists (row-major n × k indices and squared distances,
+    /// nearest first), weighted and symmetrised.
+    pub fn from_lists(&self, n: usize, neighbours: &[usize], sq: &[f64]) -> Result<Graph> {
+        let k = self.k;
+        if neighbours.len() != n * k || sq.len() != n * k {
+            return Err(Error::Data(format!(
+                "kNN lists: {} indices and {} distances for {n} rows of k = {k}",
+                neighbours.len(),
+                sq.len()
+            )));
+        }
+        let kth: Vec<f64> = (0..n).map(|i| sq[i * k + k - 1]).collect();
+        let weight = |i: usize, j: usize, d2: f64| -> f32 {
+            let scale = match self.weights {
+                KnnWeights::KnnGaussian => kth[i] / 4.0,
+                KnnWeights::SelfTuning => (kth[i] * kth[j]).sqrt(),
+                KnnWeights::Binary => return 1.0,
+            };
+            if d2 == 0.0 { 1.0 } else { (-d2 / scale.max(f64::MIN_POSITIVE)).exp() as f32 }
+        };
+        let edges = (0..n * k).map(|e| {
+            let (i, j) = (e / k, neighbours[e]);
+            (i, j, weight(i, j, sq[e]))
+        });
+        Graph::from_directed(n, edges, self.symmetrise)
+    }
+}

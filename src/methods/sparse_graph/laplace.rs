@@ -1,0 +1,67 @@
+//! Laplace learning (harmonic functions; Zhu, Ghahramani & Lafferty 2003) as GraphLearning's
+//! `laplace` computes it: one-hot labels fixed on the labeled nodes, L u = 0 on the others
+//! (L = D − W), i.e. L_uu u_u = W_ul y_l, solved by conjugate gradients on
+//! M L_uu M v = M W_ul y_l with M = diag(1/√(d_i + 10⁻¹⁰)), u_u = M v.
+
+use super::{Graph, Seeds};
+use crate::error::{Error, Result};
+use crate::linalg::{CgReport, block_cg};
+
+/// Conjugate-gradient settings: GraphLearning's `tol` (Frobenius norm of the preconditioned
+/// residual block) and a cap on the steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CgSettings {
+    pub tol: f64,
+    pub max_iter: usize,
+}
+
+/// Class scores u (n × c row-major, every node; the labeled rows are their one-hot labels).
+pub fn laplace(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, CgReport)> {
+    if !g.is_symmetric() {
+        return Err(Error::Data("Laplace learning needs a symmetric graph".into()));
+    }
+    let (n, c) = (g.n(), seeds.n_classes);
+    let labeled = seeds.mask(n);
+    let y = seeds.one_hot(n);
+    let degrees = g.degrees();
+    let m: Vec<f64> = degrees.iter().map(|d| 1.0 / (d + 1e-10).sqrt()).collect();
+    let mut b = vec![0.0; n * c];
+    g.for_rows(c, &mut b, |i, cols, ws, out| {
+        if !labeled[i] {
+            for (&j, &w) in cols.iter().zip(ws) {
+                let j = j as usize;
+                if labeled[j] {
+                    for k in 0..c {
+                        out[k] += w as f64 * y[j * c + k];
+                    }
+                }
+            }
+            out.iter_mut().for_each(|o| *o *= m[i]);
+        }
+    });
+    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| {
+        g.for_rows(c, out, |i, cols, ws, out| {
+            out.fill(0.0);
+            if labeled[i] {
+                return;
+            }
+            for (&j, &w) in cols.iter().zip(ws) {
+                let j = j as usize;
+                let s = w as f64 * m[j];
+                for k in 0..c {
+                    out[k] -= s * p[j * c + k];
+                }
+            }
+            for k in 0..c {
+                out[k] = m[i] * (degrees[i] * m[i] * p[i * c + k] + out[k]);
+            }
+        })
+    })?;
+    let mut u = v;
+    for i in 0..n {
+        for k in 0..c {
+            u[i * c + k] = if labeled[i] { y[i * c + k] } else { m[i] * u[i * c + k] };
+        }
+    }
+    Ok((u, report))
+}

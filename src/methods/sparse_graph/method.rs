@@ -1,0 +1,91 @@
+//! The graph-only methods on a split. When a split uses all of a dataset's points (the
+//! transductive protocol, `unlabeled = "rest"`), the kNN graph is built once per dataset and
+//! graph setting (in the dataset's store) on the rows in file order, and each split names
+//! its labeled and unlabeled nodes in it; otherwise the split's methods share a graph built
+//! on the split's own points (labeled first), so that no method sees a row the protocol did
+//! not give it.
+
+use std::sync::Arc;
+
+use ndarray::{Array1, Array2, Axis, concatenate};
+
+use super::{Graph, Seeds, SparseGraphMethod, SparseKind, laplace, poisson};
+use super::{label_propagation, label_spreading};
+use crate::data::DataSource;
+use crate::engine::{Fitted, Method, Split};
+use crate::error::{Error, Result};
+
+impl Method for SparseGraphMethod {
+    fn params(&self) -> String {
+        self.params().describe()
+    }
+
+    /// The exact kNN search (N²·d, shared by the methods and splits of a dataset) and the
+    /// iterations (N·k each, a few hundred).
+    fn cost(&self, n: usize, dim: usize) -> f64 {
+        let (n, d, k) = (n as f64, dim as f64, self.params().graph.k as f64);
+        n * n * d / 64.0 + n * k * 500.0
+    }
+
+    /// The split's dense rows, the graph (two entries of 8 bytes per neighbour) and a few
+    /// n × c blocks of the solver (c ≤ 16 assumed).
+    fn memory(&self, n: usize, dim: usize) -> f64 {
+        let n = n as f64;
+        n * (8.0 * dim as f64 + 16.0 * self.params().graph.k as f64 + 5.0 * 8.0 * 16.0)
+    }
+
+    fn fit(&self, split: &Split) -> Result<Fitted> {
+        let p = self.params();
+        let problem = split.problem;
+        let (graph, nodes) = graph_of(self, split)?;
+        let nl = problem.n_labeled();
+        let c = problem.n_classes;
+        let seeds = Seeds::new(&nodes[..nl], &problem.classes_l, c, graph.n())?;
+        let (u, steps) = match p.kind {
+            SparseKind::Laplace => {
+                laplace(&graph, &seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
+            }
+            SparseKind::Poisson => {
+                poisson(&graph, &seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
+            }
+            SparseKind::LabelSpreading => {
+                label_spreading(&graph, &seeds, p.alpha, p.iter_settings())
+            }
+            SparseKind::LabelPropagation => label_propagation(&graph, &seeds, p.iter_settings()),
+        };
+        let unlabeled = &nodes[nl..];
+        let fitted = if c == 2 {
+            Fitted::binary(Array1::from_iter(unlabeled.iter().map(|&i| u[2 * i] - u[2 * i + 1])))
+        } else {
+            Fitted::per_class(Array2::from_shape_fn((unlabeled.len(), c), |(r, k)| {
+                u[unlabeled[r] * c + k]
+            }))
+        };
+        Ok(fitted.with("steps", steps as f64).with("graph_edges", graph.nnz() as f64))
+    }
+}
+
+/// The graph this split's methods use and the split's nodes in it (labeled first).
+fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usize>)> {
+    let spec = m.params().graph;
+    let key = format!("sparse graph {}", spec.describe());
+    if let (DataSource::Loaded(file), Some(rows)) = (split.source, split.rows) {
+        let data = file.data()?;
+        if rows.len() == data.dataset.len() {
+            let graph =
+                split.dataset_store.get(&key, || spec.build(data.dataset.x.to_dense().view()))?;
+            return Ok((graph, rows.to_vec()));
+        }
+    }
+    let problem = split.problem;
+    let graph = split.split_store.get(&key, || {
+        let x = concatenate(
+            Axis(0),
+            &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()],
+        )
+        .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+        spec.build(x.view())
+    })?;
+    let n = problem.n_labeled() + problem.n_unlabeled();
+    Ok((graph, (0..n).collect()))
+}

@@ -1,0 +1,26 @@
+//! Graph-only methods on a sparse kNN graph, for datasets far beyond a dense N × N kernel:
+//! Laplace learning, Poisson learning, label spreading and label propagation, binary and
+//! multi-class. The graph (`graph.rs`, CSR with `u32` indices and `f32` weights) is built
+//! once per dataset (`knn.rs`) and shared by every split and method of a run (`method.rs`).
+
+mod family;
+mod graph;
+mod knn;
+mod laplace;
+mod method;
+mod params;
+mod poisson;
+mod seeds;
+mod spreading;
+
+pub use family::SparseGraphFamily;
+pub use graph::{Graph, Symmetrise};
+pub use knn::{KnnSpec, KnnWeights};
+pub use laplace::{CgSettings, laplace};
+pub use params::{SparseGraphMethod, SparseKind, SparseParams};
+pub use poisson::poisson;
+pub use seeds::Seeds;
+pub use spreading::{IterSettings, label_propagation, label_spreading};
+
+#[cfg(test)]
+mod tests;
