@@ -10,6 +10,10 @@
 //!   `--rank M`, its low-rank kernel (`kernel_rank = M`, Nyström with M landmarks);
 //! - `knn N`: only the exact kNN graph of those points (what any graph method pays first)
 //!   and the time of one Laplacian product on it;
+//! - `sparse_knn N`, `laplace N`, `poisson N`: the graph-only family's k = 10 graph
+//!   (GraphLearning's weights; exact search up to 10⁵ points, NN-descent above, its recall
+//!   on a sample in the notes) alone, or with Laplace or Poisson learning on it (set-up = the
+//!   graph, solve = the method; errors on the unlabeled points);
 //! - `export N FILE`: the same points for scikit-learn (rows, columns, labeled rows as f64,
 //!   then the rows, then every row's ±1 label, little-endian f64);
 //! - `plot RESULTS FIGURES`: `RESULTS/{sparse,graph}.csv` into `FIGURES/scaling.png` (time
@@ -27,6 +31,7 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Features, Problem, Sampler};
 use sslab::methods::graph::{GraphKind, GraphParams, KnnGraph, Prepared, laplacian_times};
+use sslab::methods::sparse_graph::{KnnSpec, Seeds, SparseKind, SparseParams, laplace, poisson};
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 /// Labeled rows of the sparse sets (the first rows of the generator's file).
@@ -87,6 +92,10 @@ fn main() -> Res<()> {
         }
         ["da", dir, _] => sparse(Path::new(dir), size(2)?, Kind::Da, solver),
         ["knn", _] => knn(size(1)?),
+        ["sparse_knn", _] => sparse_graph(None, size(1)?),
+        [name, _] if SparseKind::from_name(name).is_some() => {
+            sparse_graph(SparseKind::from_name(name), size(1)?)
+        }
         ["export", _, file] => export(size(1)?, Path::new(file)),
         ["plot", results, figures] => plot::figures(Path::new(results), Path::new(figures)),
         [name, _] => match GraphKind::from_name(name) {
@@ -95,7 +104,7 @@ fn main() -> Res<()> {
         },
         _ => Err("usage: scale tsvm|da DIR N [--dual-cd EPSILON] | \
                   lap_rls|tv_rls|cheeger_rls N [--rank M] | \
-                  knn N | export N FILE | plot RESULTS FIGURES [--threads N]"
+                  knn N | sparse_knn|laplace|poisson N | export N FILE | plot RESULTS FIGURES [--threads N]"
             .into()),
     }
 }
@@ -211,6 +220,41 @@ fn knn(n: usize) -> Res<()> {
         g.nnz(),
         times[10]
     );
+    Ok(())
+}
+
+/// The graph-only family's default graph of [`mixture`]'s points, then (with a kind)
+/// Laplace or Poisson learning from its labeled points.
+fn sparse_graph(kind: Option<SparseKind>, n: usize) -> Res<()> {
+    let p = mixture(n)?;
+    let x = rows(&p)?;
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let g = KnnSpec::default().build(x.view()).map_err(|e| e.to_string())?;
+    let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let mut notes =
+        format!("graph_entries={} graph_mib={:.1}", g.nnz(), g.size_bytes() as f64 / 1048576.0);
+    if let Some(r) = g.recall() {
+        notes += &format!(" recall_at_10={r:.4}");
+    }
+    drop(x);
+    let Some(kind) = kind else {
+        result(setup, (0.0, 0.0), 0, 0, &notes);
+        return Ok(());
+    };
+    let nodes: Vec<usize> = (0..p.n_labeled()).collect();
+    let seeds = Seeds::new(&nodes, &p.classes_l, 2, n).map_err(|e| e.to_string())?;
+    let cg = SparseParams::new(kind).cg_settings();
+    let (t, cpu) = (Instant::now(), cpu_seconds()?);
+    let (u, report) = match kind {
+        SparseKind::Poisson => poisson(&g, &seeds, cg),
+        _ => laplace(&g, &seeds, cg),
+    }
+    .map_err(|e| e.to_string())?;
+    let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
+    let scores = (p.n_labeled()..n).map(|i| u[2 * i] - u[2 * i + 1]);
+    let errors = count_errors(scores, p.y_u.iter().copied());
+    notes += &format!(" cg_iterations={}", report.iterations);
+    result(setup, solve, errors, p.n_unlabeled(), &notes);
     Ok(())
 }
 

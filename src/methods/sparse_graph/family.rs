@@ -1,7 +1,7 @@
 //! The graph-only family's config: the four kinds of [`SparseKind`]; keys a method does not
 //! read are errors, missing ones take the defaults of [`SparseParams::new`].
 
-use super::{KnnWeights, SparseKind, SparseParams, Symmetrise};
+use super::{GraphSource, KnnWeights, Search, SparseKind, SparseParams, Symmetrise};
 use crate::engine::{Checked, Entry, Family};
 use crate::error::Result;
 
@@ -21,7 +21,7 @@ impl Family for SparseGraphFamily {
         let kind = SparseKind::from_name(m.kind())
             .ok_or_else(|| m.error("kind", "not a graph-only method"))?;
         let mut allowed = kind.parameters().to_vec();
-        allowed.extend(["k", "weighting", "symmetrise"]);
+        allowed.extend(["k", "weighting", "symmetrise", "search", "graph"]);
         m.only(&allowed)?;
         let mut p = SparseParams::new(kind);
         p.graph.k = m.count("k")?.unwrap_or(p.graph.k);
@@ -37,10 +37,35 @@ impl Family for SparseGraphFamily {
                     m.error("symmetrise", "expected \"mean\", \"max\", \"mutual\" or \"none\"")
                 })?;
         }
+        if let Some(s) = m.string("search")? {
+            p.graph.search = Search::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
+                m.error("search", "expected \"auto\", \"exact\" or \"nn_descent\"")
+            })?;
+        }
         p.alpha = m.f64("alpha")?.unwrap_or(p.alpha);
         p.tol = m.f64("tol")?.unwrap_or(p.tol);
         p.max_iter = m.count("iterations")?.unwrap_or(p.max_iter);
-        let method = p.check().map_err(|e| m.param_error(e, "kind"))?;
+        let base = m.base();
+        let source = match m.string("graph")? {
+            Some(written) => {
+                let knn_keys = ["k", "weighting", "search"];
+                if let Some(key) = m.first_of(&knn_keys) {
+                    return Err(m.error(key, "describes a kNN graph, but `graph` gives the graph"));
+                }
+                let path = base.resolve(&written);
+                if !path.is_file() {
+                    let note = base.relative_note(&written);
+                    return Err(m.error("graph", format!("no file {}{note}", path.display())));
+                }
+                // A given matrix is kept as it is (a symmetric one) unless told otherwise.
+                if !m.has("symmetrise") {
+                    p.graph.symmetrise = Symmetrise::Max;
+                }
+                GraphSource::File(path)
+            }
+            None => GraphSource::Knn { cache: Some(base.data_dir.join("graphs")) },
+        };
+        let method = p.check().map_err(|e| m.param_error(e, "kind"))?.with_source(source);
         Ok(Checked::new(kind.label(), method))
     }
 }

@@ -48,6 +48,9 @@ pub struct Graph {
     indices: Vec<u32>,
     weights: Vec<f32>,
     symmetric: bool,
+    /// Recall@k of the neighbour lists it was built from against exact neighbours on a
+    /// sample (approximate searches only).
+    recall: Option<f64>,
 }
 
 impl Graph {
@@ -133,7 +136,7 @@ impl Graph {
             }
             indptr.push(indices.len());
         }
-        Ok(Graph { indptr, indices, weights, symmetric: both })
+        Ok(Graph { indptr, indices, weights, symmetric: both, recall: None })
     }
 
     /// From the CSR arrays of a weight matrix (as scipy.sparse stores it), symmetrised by
@@ -164,6 +167,40 @@ impl Graph {
                 .filter(|&(i, j, w)| i != j && w != 0.0)
         });
         Graph::from_directed(n, edges, rule)
+    }
+
+    /// From CSR arrays as [`csr`](Self::csr) gives them (None unless the row pointers run
+    /// from 0 to the entries, every row's indices are increasing, below n and not its own,
+    /// and every weight is finite and non-negative).
+    pub fn from_parts(
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        weights: Vec<f32>,
+        symmetric: bool,
+    ) -> Option<Self> {
+        let n = indptr.len().checked_sub(1)?;
+        let ok = indptr[0] == 0
+            && indptr[n] == indices.len()
+            && indices.len() == weights.len()
+            && indptr.windows(2).all(|w| w[0] <= w[1])
+            && (0..n).all(|i| {
+                let row = &indices[indptr[i]..indptr[i + 1]];
+                row.windows(2).all(|w| w[0] < w[1])
+                    && row.iter().all(|&j| (j as usize) < n && j as usize != i)
+            })
+            && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
+        ok.then_some(Graph { indptr, indices, weights, symmetric, recall: None })
+    }
+
+    /// The same graph carrying the measured recall of its search.
+    pub fn with_recall(mut self, recall: f64) -> Self {
+        self.recall = Some(recall);
+        self
+    }
+
+    /// Recall@k of an approximate search (None: exact or given).
+    pub fn recall(&self) -> Option<f64> {
+        self.recall
     }
 
     /// Whether W = Wᵀ (every rule but [`Symmetrise::None`]).

@@ -3,13 +3,16 @@
 //! graph setting (in the dataset's store) on the rows in file order, and each split names
 //! its labeled and unlabeled nodes in it; otherwise the split's methods share a graph built
 //! on the split's own points (labeled first), so that no method sees a row the protocol did
-//! not give it.
+//! not give it. A dataset's kNN graph is also cached in `<data dir>/graphs/` (see
+//! `graph_file.rs`). A graph given as a file (`graph = "w.npz"`) has one node per dataset
+//! row; a split using only some rows gets the edges among them.
 
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, Axis, concatenate};
 
-use super::{Graph, Seeds, SparseGraphMethod, SparseKind, laplace, poisson};
+use super::read_npz;
+use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, cached, laplace, poisson};
 use super::{label_propagation, label_spreading};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Split};
@@ -61,21 +64,56 @@ impl Method for SparseGraphMethod {
                 u[unlabeled[r] * c + k]
             }))
         };
-        Ok(fitted.with("steps", steps as f64).with("graph_edges", graph.nnz() as f64))
+        let fitted = fitted.with("steps", steps as f64).with("graph_edges", graph.nnz() as f64);
+        Ok(match graph.recall() {
+            Some(r) => fitted.with("graph_recall", r),
+            None => fitted,
+        })
     }
 }
 
 /// The graph this split's methods use and the split's nodes in it (labeled first).
 fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usize>)> {
     let spec = m.params().graph;
-    let key = format!("sparse graph {}", spec.describe());
-    if let (DataSource::Loaded(file), Some(rows)) = (split.source, split.rows) {
-        let data = file.data()?;
-        if rows.len() == data.dataset.len() {
-            let graph =
-                split.dataset_store.get(&key, || spec.build(data.dataset.x.to_dense().view()))?;
-            return Ok((graph, rows.to_vec()));
+    let loaded = match (split.source, split.rows) {
+        (DataSource::Loaded(file), Some(rows)) => Some((file.data()?, rows)),
+        _ => None,
+    };
+    if let GraphSource::File(path) = m.source() {
+        let Some((data, rows)) = loaded else {
+            return Err(Error::Data(format!(
+                "{}: a graph file needs a dataset read from files (one node per row)",
+                path.display()
+            )));
+        };
+        let key = format!("graph file {} {}", path.display(), spec.symmetrise.name());
+        let graph = split.dataset_store.get(&key, || read_npz(path, spec.symmetrise))?;
+        if graph.n() != data.dataset.len() {
+            return Err(Error::Data(format!(
+                "{}: {} nodes for a dataset of {} rows",
+                path.display(),
+                graph.n(),
+                data.dataset.len()
+            )));
         }
+        return match rows.len() == graph.n() {
+            true => Ok((graph, rows.to_vec())),
+            // Only the split's rows: the edges among them.
+            false => Ok((Arc::new(graph.induced(rows)?), (0..rows.len()).collect())),
+        };
+    }
+    let key = format!("sparse graph {}", spec.describe());
+    if let Some((data, rows)) = loaded
+        && rows.len() == data.dataset.len()
+    {
+        let graph = split.dataset_store.get(&key, || {
+            let x = data.dataset.x.to_dense();
+            match m.source() {
+                GraphSource::Knn { cache: Some(dir) } => cached(&spec, x.view(), dir),
+                _ => spec.build(x.view()),
+            }
+        })?;
+        return Ok((graph, rows.to_vec()));
     }
     let problem = split.problem;
     let graph = split.split_store.get(&key, || {

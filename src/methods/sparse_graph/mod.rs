@@ -5,9 +5,11 @@
 
 mod family;
 mod graph;
+mod graph_file;
 mod knn;
 mod laplace;
 mod method;
+mod nn_descent;
 mod params;
 mod poisson;
 mod seeds;
@@ -15,9 +17,11 @@ mod spreading;
 
 pub use family::SparseGraphFamily;
 pub use graph::{Graph, Symmetrise};
-pub use knn::{KnnSpec, KnnWeights};
+pub use graph_file::{cached, read_npz};
+pub use knn::{EXACT_UP_TO, KnnSpec, KnnWeights, Search};
 pub use laplace::{CgSettings, laplace};
-pub use params::{SparseGraphMethod, SparseKind, SparseParams};
+pub use nn_descent::{nn_descent, recall};
+pub use params::{GraphSource, SparseGraphMethod, SparseKind, SparseParams};
 pub use poisson::poisson;
 pub use seeds::Seeds;
 pub use spreading::{IterSettings, label_propagation, label_spreading};

@@ -1,6 +1,8 @@
 //! Parameters of the graph-only methods, validated once into [`SparseGraphMethod`].
 
-use super::{CgSettings, IterSettings, KnnSpec, KnnWeights, Symmetrise};
+use std::path::PathBuf;
+
+use super::{CgSettings, IterSettings, KnnSpec, KnnWeights, Search, Symmetrise};
 use crate::error::{Error, Result};
 
 /// The four graph-only methods.
@@ -71,7 +73,12 @@ pub struct SparseParams {
 impl SparseParams {
     /// The defaults of `kind`.
     pub fn new(kind: SparseKind) -> Self {
-        let sklearn = KnnSpec { k: 6, weights: KnnWeights::Binary, symmetrise: Symmetrise::None };
+        let sklearn = KnnSpec {
+            k: 6,
+            weights: KnnWeights::Binary,
+            symmetrise: Symmetrise::None,
+            search: Search::Auto,
+        };
         let (graph, tol, max_iter) = match kind {
             SparseKind::Laplace => (KnnSpec::default(), 1e-5, 100_000),
             SparseKind::Poisson => (KnnSpec::default(), 1e-3, 100_000),
@@ -99,7 +106,7 @@ impl SparseParams {
                 ),
             ));
         }
-        Ok(SparseGraphMethod(self))
+        Ok(SparseGraphMethod { params: self, source: GraphSource::Knn { cache: None } })
     }
 
     /// The iteration settings of label spreading and propagation.
@@ -123,13 +130,36 @@ impl SparseParams {
     }
 }
 
+/// Where a method's graph comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GraphSource {
+    /// The kNN graph of the points; with a folder, a dataset's graph is cached there.
+    Knn { cache: Option<PathBuf> },
+    /// A precomputed adjacency matrix (`scipy.sparse.save_npz`), one node per dataset row.
+    File(PathBuf),
+}
+
 /// A graph-only method with checked parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SparseGraphMethod(SparseParams);
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseGraphMethod {
+    params: SparseParams,
+    source: GraphSource,
+}
 
 impl SparseGraphMethod {
     /// The checked parameters.
     pub fn params(&self) -> &SparseParams {
-        &self.0
+        &self.params
+    }
+
+    /// Where the graph comes from.
+    pub fn source(&self) -> &GraphSource {
+        &self.source
+    }
+
+    /// The same method taking its graph from `source`.
+    pub fn with_source(mut self, source: GraphSource) -> Self {
+        self.source = source;
+        self
     }
 }

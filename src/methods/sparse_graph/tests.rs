@@ -55,7 +55,7 @@ fn solve(mut a: Array2<f64>, mut b: Vec<f64>) -> Vec<f64> {
 }
 
 fn graph(n: usize, seed: u64, symmetrise: Symmetrise) -> Graph {
-    let spec = KnnSpec { k: 4, weights: KnnWeights::KnnGaussian, symmetrise };
+    let spec = KnnSpec { k: 4, symmetrise, ..KnnSpec::default() };
     spec.build(blobs(n, seed, 0.5).view()).unwrap()
 }
 
