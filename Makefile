@@ -134,6 +134,7 @@ redraw-figures: build
 	$(MAKE) redraw-qlds-figures svmlin-figures
 	$(QLDS_CURVES)
 	$(QLDS_CURVES_THEORY)
+	$(GRAPH_FASHION_CURVES)
 	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
 	$(CARGO) build --release --locked --example scale
 	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
@@ -255,6 +256,25 @@ bench-python: python
 .PHONY: sklearn-baselines
 sklearn-baselines: build
 	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/sklearn_baselines.toml --out out --quiet
+
+# Graph-only methods on Fashion-MNIST (issue 42, docs/methods/sparse-graph.md): GraphLearning's
+# protocol on all 70,000 images (1-5 labels per class, 100 trials each), then the same on the
+# 10,000 test images with scikit-learn's LabelSpreading beside them (the venv's python3 first on
+# PATH); tables and the error-against-labels figures. Needs `make data DATASETS=fashion_mnist`.
+.PHONY: graph-fashion-mnist
+GRAPH_FASHION_CURVES = $(SSLAB) plot-curve results/graph-fashion-mnist/results.csv --x labeled_per_class \
+		--title "Fashion-MNIST, 70,000 images: error against labels per class (100 trials)" \
+		--out figures/graph_fashion_mnist.png && \
+	$(SSLAB) plot-curve results/graph-fashion-mnist-10k/results.csv --x labeled_per_class \
+		--title "Fashion-MNIST test images (10,000): error against labels per class (20 trials)" \
+		--out figures/graph_fashion_mnist_10k.png
+graph-fashion-mnist: build
+	$(RUN) configs/graph_fashion_mnist.toml --out results --quiet
+	$(SSLAB) table results/graph-fashion-mnist/results.csv --name graph_fashion_mnist --rows labeled_per_class
+	test -x $(PY_VENV)/bin/python || $(MAKE) python
+	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/graph_fashion_mnist_10k.toml --out results --quiet
+	$(SSLAB) table results/graph-fashion-mnist-10k/results.csv --name graph_fashion_mnist_10k --rows labeled_per_class
+	$(GRAPH_FASHION_CURVES)
 
 # The HTML report (issue 32, docs/report.md): every run folder under results/ as a static site
 # in out/report/ (open out/report/index.html; `make reproduce-tables` first for fresh tables).

@@ -1,0 +1,103 @@
+"""Graph-only methods on a sparse kNN graph (Laplace and Poisson learning, label spreading
+and propagation). All are transductive: they label the rows given to ``fit``."""
+
+from ._base import SemiSupervisedClassifier, TransductiveMixin
+
+_GRAPH = """
+    k : int, default=None
+        Neighbours of each point other than itself (default 10; 6 for label spreading and
+        propagation, scikit-learn's ``n_neighbors=7``).
+    weighting : {"knn_gaussian", "self_tuning", "binary"}, default=None
+        Edge weights: GraphLearning's exp(-4 d²/d_k²) (default), self-tuning, or 1
+        (default for label spreading and propagation).
+    symmetrise : {"mean", "max", "mutual", "none"}, default=None
+        (W + Wᵀ)/2 (default), the union, the mutual graph, or none (default for label
+        spreading and propagation; Laplace and Poisson need a symmetric graph).
+    search : {"auto", "exact", "nn_descent"}, default=None
+        Neighbour search: exact up to 100,000 rows, NN-descent above (default ``"auto"``).
+    tol : float, default=None
+        Stopping tolerance (Laplace 1e-5, Poisson and the others 1e-3).
+    iterations : int, default=None
+        Steps at most (100,000 for Laplace and Poisson; 30 for label spreading, 1,000 for
+        label propagation).
+    n_jobs : int, default=None
+        Threads of the fit (None: one per core).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    transduction_ : ndarray of shape (n_samples,)
+        Labels of the rows given to ``fit``.
+    unlabeled_scores_ : ndarray of shape (n_unlabeled,) or (n_unlabeled, n_classes)
+        Scores of the rows with ``y == -1``, in order.
+    fit_seconds_ : float
+        Wall time of the library's fit.
+
+    Notes
+    -----
+    ``predict`` labels a row given to ``fit`` with its ``transduction_`` label and a new row
+    with the ``transduction_`` label of its nearest row of ``fit`` (Euclidean).
+"""
+
+
+def _doc(summary, kind, cls, extra=""):
+    example = f"""
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslab import {cls}
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(2, 1, (30, 3)), rng.normal(-2, 1, (30, 3))]
+    >>> y = np.r_[[1] * 3 + [-1] * 27, [0] * 3 + [-1] * 27]
+    >>> {cls}().fit(X, y).transduction_.shape
+    (60,)
+"""
+    return (
+        f"{summary} (config kind ``{kind}``; two or more classes).\n\n    Parameters\n"
+        "    ----------" + extra + _GRAPH + example
+    )
+
+
+class _SparseGraph(TransductiveMixin, SemiSupervisedClassifier):
+    _multiclass = True
+
+    def __init__(self, k=None, weighting=None, symmetrise=None, search=None, tol=None,
+                 iterations=None, n_jobs=None):
+        self.k = k
+        self.weighting = weighting
+        self.symmetrise = symmetrise
+        self.search = search
+        self.tol = tol
+        self.iterations = iterations
+        self.n_jobs = n_jobs
+
+
+class Laplace(_SparseGraph):
+    _kind = "laplace"
+    __doc__ = _doc("Laplace learning (harmonic functions), as GraphLearning's ``laplace``",
+                   "laplace", "Laplace")
+
+
+class Poisson(_SparseGraph):
+    _kind = "poisson"
+    __doc__ = _doc("Poisson learning, as GraphLearning's ``poisson``", "poisson", "Poisson")
+
+
+class LabelPropagation(_SparseGraph):
+    _kind = "label_propagation"
+    __doc__ = _doc("Label propagation, as scikit-learn's with ``kernel='knn'``",
+                   "label_propagation", "LabelPropagation")
+
+
+class LabelSpreading(_SparseGraph):
+    _kind = "label_spreading"
+    __doc__ = _doc("Label spreading, as scikit-learn's with ``kernel='knn'``",
+                   "label_spreading", "LabelSpreading",
+                   "\n    alpha : float, default=None\n        Clamping factor in (0, 1) "
+                   "(default 0.2).")
+
+    def __init__(self, alpha=None, k=None, weighting=None, symmetrise=None, search=None,
+                 tol=None, iterations=None, n_jobs=None):
+        self.alpha = alpha
+        super().__init__(k, weighting, symmetrise, search, tol, iterations, n_jobs)
