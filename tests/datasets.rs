@@ -35,6 +35,7 @@ const EXPECTED: &[Expected] = &[
     ("ssl_text", None, 1500, 11960, &[750, 750]),
     ("pcmac", None, 1943, 3289, &[982, 961]),
     ("svmlin_pcmac", Some("test"), 486, 7511, &[242, 244]),
+    ("fashion_mnist", Some("test"), 10000, 784, &[1000; 10]),
 ];
 
 #[test]
@@ -112,4 +113,33 @@ fn official_splits_and_svmlin_files_match_the_manifest() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+#[ignore = "needs the data mirror (../shared/data or SSLAB_DATA_MIRROR); make test runs it where present"]
+fn fashion_mnist_loads_70000_images_of_784_pixels_in_0_1() {
+    let mirror = common::mirror();
+    let data = common::fetched(&mirror, &["fashion_mnist"], "datasets-fashion");
+    let reg = Registry::builtin().unwrap();
+    let d = load_named(&reg, "fashion_mnist", &data.0, None).unwrap();
+    assert_eq!((d.len(), d.dim()), (70000, 784));
+    assert_eq!(d.class_counts(), [7000; 10]);
+    let Features::Dense(x) = &d.x else { panic!("fashion_mnist should be dense") };
+    let (min, max) =
+        x.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    assert_eq!((min, max), (0.0, 1.0));
+    // Train first, then test; values from Python's gzip + struct on the mirror's files: the
+    // first image of each part is an ankle boot (label 9) whose pixels sum to 76247 and
+    // 33456, pixels 300..306 as listed.
+    assert_eq!(d.class_names[d.classes[0]], "Ankle boot");
+    assert_eq!((d.classes[0], d.classes[1], d.classes[3]), (9, 0, 3));
+    assert_eq!(d.classes[60000], 9);
+    for (row, sum, pixels) in [
+        (0, 76247.0, [210.0, 211.0, 213.0, 223.0, 220.0, 243.0]),
+        (60000, 33456.0, [157.0, 166.0, 135.0, 154.0, 168.0, 140.0]),
+    ] {
+        let image = x.row(row).mapv(|v| v * 255.0);
+        assert_eq!(image.sum().round(), sum, "row {row}");
+        assert_eq!(image.slice(ndarray::s![300..306]).mapv(f64::round).to_vec(), pixels);
+    }
 }

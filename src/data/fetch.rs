@@ -1,9 +1,10 @@
 //! `sslab data fetch`: puts each registered file, as its original bytes, under the data
 //! directory. Sources are tried in order: every mirror directory (`--mirror`,
 //! `$SSLAB_DATA_MIRROR`, `../shared/data`), then the public original (a pinned URL, or a
-//! member of a pinned archive). Every copy and download goes through a temporary file that
-//! is renamed into place only when its sha256 is the registered one, so an interrupted or
-//! corrupted transfer leaves nothing behind. Files already present and intact are left alone.
+//! member of a pinned archive); a `.gz` source is gunzipped unless the registered file is
+//! itself `.gz`. Every copy and download goes through a temporary file that is renamed into
+//! place only when its sha256 is the registered one, so an interrupted or corrupted
+//! transfer leaves nothing behind. Files already present and intact are left alone.
 
 mod archive;
 mod http;
@@ -126,9 +127,7 @@ fn fetch_file(
         ));
     };
     let downloaded = match &entry.member {
-        None => staged::place(&target, url, &entry.sha256, accepts, |out| {
-            http::download(url, out, &http::LIMITS)
-        }),
+        None => staged::place(&target, url, &entry.sha256, accepts, |out| download(url, rel, out)),
         Some(member) => archive_path(reg, entry, dest).and_then(|(path, archive)| {
             if !verified.contains(&path) {
                 if !path.is_file() || sha256_file(&path)? != archive.sha256 {
@@ -167,7 +166,8 @@ fn public_source<'a>(
 ) -> Result<(&'a str, String)> {
     match (&entry.url, &entry.member) {
         (Some(url), _) => {
-            Ok((url, format!("to {} (sha256 {})", dest.join(rel).display(), entry.sha256)))
+            let how = if gunzips(url, rel) { "and gunzip it " } else { "" };
+            Ok((url, format!("{how}to {} (sha256 {})", dest.join(rel).display(), entry.sha256)))
         }
         (None, Some(_)) => {
             let (path, archive) = archive_path(reg, entry, dest)?;
@@ -193,12 +193,30 @@ fn archive_path<'a>(
     Ok((dest.join("archives").join(file), archive))
 }
 
+/// True when the source `from` of registered file `rel` is gunzipped on the way: it ends in
+/// `.gz` and `rel` does not (the registered bytes are then the decompressed ones).
+fn gunzips(from: &str, rel: &str) -> bool {
+    from.ends_with(".gz") && !rel.ends_with(".gz")
+}
+
+/// Downloads `url` into `out`, gunzipped when [`gunzips`] says so.
+fn download(url: &str, rel: &str, out: &mut dyn Write) -> Result<()> {
+    if !gunzips(url, rel) {
+        return http::download(url, out, &http::LIMITS);
+    }
+    let mut gunzip = flate2::write::MultiGzDecoder::new(out);
+    http::download(url, &mut gunzip, &http::LIMITS)?;
+    gunzip.try_finish().map_err(|e| {
+        Error::Data(format!("download of {url} failed: not a complete gzip stream: {e}"))
+    })
+}
+
 /// Writes the mirror files `parts` one after the other, gunzipping `.gz` ones unless the
 /// registered file is itself `.gz`.
 fn concat(parts: &[PathBuf], rel: &str, out: &mut dyn Write) -> Result<()> {
     for part in parts {
         let file = File::open(part).map_err(|e| Error::io(part, e))?;
-        let gunzip = part.extension().is_some_and(|e| e == "gz") && !rel.ends_with(".gz");
+        let gunzip = gunzips(&part.to_string_lossy(), rel);
         let mut reader: Box<dyn Read> =
             if gunzip { Box::new(MultiGzDecoder::new(file)) } else { Box::new(file) };
         std::io::copy(&mut reader, out).map_err(|e| Error::io(part, e))?;

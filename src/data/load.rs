@@ -7,7 +7,7 @@ use ndarray::Array2;
 
 use super::registry::{Format, Part, Registered, Registry, Rescale};
 use super::svmlight::{self, SvmlightOptions};
-use super::{Dataset, Features, h5, mat, svmlin};
+use super::{Dataset, Features, h5, idx, mat, svmlin};
 use crate::error::{Error, Result};
 
 /// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
@@ -222,6 +222,11 @@ fn read_part<'a>(
             let y = need_y()?;
             let set = svmlin::read(x, y, n_features)?;
             Ok((Features::Sparse(set.x), set.labels.to_vec(), y))
+        }
+        Format::Idx => {
+            let y = need_y()?;
+            let (features, labels) = idx::read(x, y)?;
+            Ok((Features::Dense(width(features, entry.features, x)?), labels, y))
         }
     }
 }

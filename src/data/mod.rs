@@ -1,6 +1,6 @@
 //! Data: datasets (dense or sparse features, one row per sample, class ids and ±1 labels),
 //! the labeled/unlabeled problem a method sees, the synthetic generators, and the real
-//! datasets: registry, fetching, file readers (text, `.mat`, HDF5), preprocessing and
+//! datasets: registry, fetching, file readers (text, `.mat`, HDF5, IDX), preprocessing and
 //! stratified splits.
 
 mod classes;
@@ -10,6 +10,7 @@ pub mod dense;
 mod features;
 pub mod fetch;
 pub mod h5;
+pub mod idx;
 pub mod kinds;
 pub mod load;
 pub mod mat;

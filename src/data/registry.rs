@@ -58,6 +58,8 @@ pub enum Format {
     H5,
     /// SVMlin: examples without labels (`x`) and a label file (`y`).
     Svmlin,
+    /// MNIST's IDX: an images file (`x`, pixels read as pixel / 255) and a labels file (`y`).
+    Idx,
 }
 
 /// A named file (or file pair) of a dataset, e.g. `train` and `test`.
@@ -150,6 +152,11 @@ impl Registry {
             }) {
                 return bad("the mat and h5 formats need `x_var` and `y_var` (and no `y`); other formats take neither".into());
             }
+            if matches!(e.format, Format::Svmlin | Format::Idx)
+                && e.parts.iter().any(|p| p.y.is_none())
+            {
+                return bad("the svmlin and idx formats need a label file `y` in every part".into());
+            }
         }
         for (path, f) in &self.files {
             let source = match (&f.url, &f.archive, &f.member) {
@@ -199,11 +206,17 @@ mod tests {
             "usps",
             "pcmac",
             "svmlin_pcmac",
+            "fashion_mnist",
         ] {
             assert!(reg.get(name).is_ok(), "{name}");
         }
         assert_eq!(reg.datasets.keys().filter(|k| k.starts_with("ssl_")).count(), 9);
         assert_eq!(reg.get("adult").unwrap().features, 123);
+        let fashion = reg.get("fashion_mnist").unwrap();
+        assert_eq!(
+            (fashion.format, fashion.features, fashion.class_names.len()),
+            (Format::Idx, 784, 10)
+        );
         assert!(reg.files.values().all(|f| f.sha256.len() == 64));
         assert!(
             reg.archives.values().all(|a| a.sha256.len() == 64 && a.url.starts_with("https://"))

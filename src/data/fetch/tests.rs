@@ -152,3 +152,35 @@ fn a_stalled_or_endless_body_is_an_error_naming_the_url() {
     assert!(e.contains(&url) && e.contains("exceeds 1048576 bytes"), "{e}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_gz_url_of_a_plain_file_is_gunzipped_and_checked_after() {
+    let (root, _, dest) = dirs("gunzip");
+    // Two gzip members, as `.gz` files may be; the registered sha256 is the plain text's.
+    let mut body = Vec::new();
+    for half in ["+1 1:1\n", "-1 2:1\n"] {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(half.as_bytes()).unwrap();
+        body.extend(gz.finish().unwrap());
+    }
+    let respond = |body: Vec<u8>| {
+        move |mut s: std::net::TcpStream| {
+            let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+            s.write_all(head.as_bytes()).and_then(|()| s.write_all(&body)).unwrap();
+        }
+    };
+    let mut reg = registry(&sha(TEXT.as_bytes()), "");
+    let entry = reg.files.get_mut("tiny/t.svm").unwrap();
+    entry.url = Some(format!("{}.gz", serve_once(respond(body.clone()))));
+    assert_eq!(fetch(&reg, &[], &dest, &[]).unwrap()[0].1, Outcome::Downloaded);
+    assert_eq!(std::fs::read_to_string(dest.join("tiny/t.svm")).unwrap(), TEXT);
+    // A gzip stream cut short is refused, naming the URL, and nothing is kept.
+    let _ = std::fs::remove_dir_all(&dest);
+    let url = format!("{}.gz", serve_once(respond(body[..body.len() - 3].to_vec())));
+    reg.files.get_mut("tiny/t.svm").unwrap().url = Some(url.clone());
+    let e = fetch(&reg, &[], &dest, &[]).unwrap_err().to_string();
+    assert!(e.contains(&url) && e.contains("not a complete gzip stream"), "{e}");
+    assert!(e.contains("by hand and gunzip it to"), "{e}");
+    assert!(!dest.join("tiny/t.svm").exists());
+    std::fs::remove_dir_all(&root).unwrap();
+}
