@@ -319,4 +319,56 @@ impl Graph {
         }
         (count as usize, label)
     }
+
+    /// A breadth-first order of the nodes (from node 0, neighbours in index order, then from
+    /// the first node not reached, ...): neighbours get nearby numbers, so that products over
+    /// the graph read nearby memory.
+    pub fn breadth_first(&self) -> Vec<usize> {
+        let n = self.n();
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for start in 0..n {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            order.push(start);
+            let mut head = order.len() - 1;
+            while head < order.len() {
+                let i = order[head];
+                head += 1;
+                for &j in self.row(i).0 {
+                    if !seen[j as usize] {
+                        seen[j as usize] = true;
+                        order.push(j as usize);
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    /// The same graph with node a of the result being node `order[a]` of this one (`order` a
+    /// permutation of 0..n).
+    pub fn permuted(&self, order: &[usize]) -> Graph {
+        let mut position = vec![0u32; self.n()];
+        for (a, &i) in order.iter().enumerate() {
+            position[i] = a as u32;
+        }
+        let mut indptr = Vec::with_capacity(self.n() + 1);
+        let mut indices = Vec::with_capacity(self.nnz());
+        let mut weights = Vec::with_capacity(self.nnz());
+        indptr.push(0);
+        let mut row: Vec<(u32, f32)> = Vec::new();
+        for &i in order {
+            let (cols, ws) = self.row(i);
+            row.clear();
+            row.extend(cols.iter().zip(ws).map(|(&j, &w)| (position[j as usize], w)));
+            row.sort_unstable_by_key(|e| e.0);
+            indices.extend(row.iter().map(|e| e.0));
+            weights.extend(row.iter().map(|e| e.1));
+            indptr.push(indices.len());
+        }
+        Graph { indptr, indices, weights, symmetric: self.symmetric, recall: self.recall }
+    }
 }

@@ -3,6 +3,7 @@
 //! (L = D − W), i.e. L_uu u_u = W_ul y_l, solved by conjugate gradients on
 //! M L_uu M v = M W_ul y_l with M = diag(1/√(d_i + 10⁻¹⁰)), u_u = M v.
 
+use super::operator::Operator;
 use super::{Graph, Seeds};
 use crate::error::{Error, Result};
 use crate::linalg::{CgReport, block_cg};
@@ -39,24 +40,10 @@ pub fn laplace(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
             out.iter_mut().for_each(|o| *o *= m[i]);
         }
     });
-    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| {
-        g.for_rows(c, out, |i, cols, ws, out| {
-            out.fill(0.0);
-            if labeled[i] {
-                return;
-            }
-            for (&j, &w) in cols.iter().zip(ws) {
-                let j = j as usize;
-                let s = w as f64 * m[j];
-                for k in 0..c {
-                    out[k] -= s * p[j * c + k];
-                }
-            }
-            for k in 0..c {
-                out[k] = m[i] * (degrees[i] * m[i] * p[i * c + k] + out[k]);
-            }
-        })
-    })?;
+    let diag: Vec<f64> =
+        (0..n).map(|i| if labeled[i] { 0.0 } else { degrees[i] * m[i] * m[i] }).collect();
+    let a = Operator::new(g, &m, |i| !labeled[i], diag);
+    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| a.apply(c, p, out))?;
     let mut u = v;
     for i in 0..n {
         for k in 0..c {

@@ -106,14 +106,16 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
     if let Some((data, rows)) = loaded
         && rows.len() == data.dataset.len()
     {
-        let graph = split.dataset_store.get(&key, || {
+        let local = split.dataset_store.get(&key, || {
             let x = data.dataset.x.to_dense();
-            match m.source() {
-                GraphSource::Knn { cache: Some(dir) } => cached(&spec, x.view(), dir),
-                _ => spec.build(x.view()),
-            }
+            let graph = match m.source() {
+                GraphSource::Knn { cache: Some(dir) } => cached(&spec, x.view(), dir)?,
+                _ => spec.build(x.view())?,
+            };
+            Ok(Local::new(&graph))
         })?;
-        return Ok((graph, rows.to_vec()));
+        let nodes = rows.iter().map(|&r| local.node[r]).collect();
+        return Ok((local.graph.clone(), nodes));
     }
     let problem = split.problem;
     let graph = split.split_store.get(&key, || {
@@ -126,4 +128,20 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
     })?;
     let n = problem.n_labeled() + problem.n_unlabeled();
     Ok((graph, (0..n).collect()))
+}
+
+/// A dataset's graph renumbered breadth-first (the solvers' products then read nearby
+/// memory), and each row's node.
+struct Local {
+    graph: Arc<Graph>,
+    node: Vec<usize>,
+}
+
+impl Local {
+    fn new(graph: &Graph) -> Self {
+        let order = graph.breadth_first();
+        let mut node = vec![0; order.len()];
+        order.iter().enumerate().for_each(|(a, &r)| node[r] = a);
+        Local { graph: Arc::new(graph.permuted(&order)), node }
+    }
 }

@@ -10,6 +10,7 @@ mod knn;
 mod laplace;
 mod method;
 mod nn_descent;
+mod operator;
 mod params;
 mod poisson;
 mod seeds;

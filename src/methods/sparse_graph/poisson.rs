@@ -9,6 +9,7 @@
 //! solves it.
 
 use super::laplace::CgSettings;
+use super::operator::Operator;
 use super::{Graph, Seeds};
 use crate::error::{Error, Result};
 use crate::linalg::{CgReport, block_cg};
@@ -35,18 +36,8 @@ pub fn poisson(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
         balance(&mut source, c, &degrees, parts, &component);
     }
     let b: Vec<f64> = (0..n * c).map(|e| s[e / c] * source[e]).collect();
-    let (mut u, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| {
-        g.for_rows(c, out, |i, cols, ws, out| {
-            out.copy_from_slice(&p[i * c..(i + 1) * c]);
-            for (&j, &w) in cols.iter().zip(ws) {
-                let j = j as usize;
-                let t = s[i] * w as f64 * s[j];
-                for k in 0..c {
-                    out[k] -= t * p[j * c + k];
-                }
-            }
-        })
-    })?;
+    let a = Operator::new(g, &s, |_| true, vec![1.0; n]);
+    let (mut u, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| a.apply(c, p, out))?;
     for i in 0..n {
         u[i * c..(i + 1) * c].iter_mut().for_each(|x| *x *= s[i]);
     }

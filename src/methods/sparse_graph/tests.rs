@@ -119,6 +119,21 @@ fn csr_input_and_induced_subgraph_keep_the_weights() {
 }
 
 #[test]
+fn a_breadth_first_renumbering_is_a_permutation_keeping_every_edge() {
+    let g = graph(30, 29, Symmetrise::Mean);
+    let order = g.breadth_first();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..g.n()).collect::<Vec<_>>());
+    let (p, w) = (dense(&g.permuted(&order)), dense(&g));
+    for a in 0..g.n() {
+        for b in 0..g.n() {
+            assert_eq!(p[[a, b]], w[[order[a], order[b]]]);
+        }
+    }
+}
+
+#[test]
 fn laplace_learning_equals_a_dense_solve_of_the_unlabeled_block() {
     let g = graph(20, 7, Symmetrise::Mean);
     let (nodes, classes) = ([0, 5, 25, 33], [0, 0, 1, 1]);
