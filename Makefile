@@ -257,7 +257,7 @@ bench-python: python
 sklearn-baselines: build
 	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/sklearn_baselines.toml --out out --quiet
 
-# Graph-only methods on Fashion-MNIST (issue 42, docs/methods/sparse-graph.md): GraphLearning's
+# Graph-only methods on Fashion-MNIST (issue 42, docs/methods/sparse_graph.md): GraphLearning's
 # protocol on all 70,000 images (1-5 labels per class, 100 trials each), then the same on the
 # 10,000 test images with scikit-learn's LabelSpreading beside them (the venv's python3 first on
 # PATH); tables and the error-against-labels figures. Needs `make data DATASETS=fashion_mnist`.

@@ -18,13 +18,22 @@ from ._graph import (
     TVSVM,
 )
 from ._qlds import GBSSL, LSSVM, QLDS, SelfTraining, Spectral
-from ._sparse_graph import LabelPropagation, LabelSpreading, Laplace, Poisson
+from ._sparse_graph import (
+    GraphCheegerRLS,
+    GraphLapRLS,
+    GraphTVRLS,
+    LabelPropagation,
+    LabelSpreading,
+    Laplace,
+    Poisson,
+)
 from ._svmlin import DA, TSVM, LinearRLS, LinearSVM
 
 ESTIMATORS = (
     QLDS, LSSVM, GBSSL, Spectral, SelfTraining, GradientSSL, LinearRLS, LinearSVM, TSVM, DA,
     KernelRLS, KernelSVM, LapRLS, LapSVM, TVRLS, TVSVM, CheegerRLS, CheegerSVM,
-    Laplace, Poisson, LabelSpreading, LabelPropagation,
+    Laplace, Poisson, LabelSpreading, LabelPropagation, GraphLapRLS, GraphTVRLS,
+    GraphCheegerRLS,
 )
 """Every estimator, one per config kind of the CLI."""
 

@@ -101,3 +101,61 @@ class LabelSpreading(_SparseGraph):
                  tol=None, iterations=None, n_jobs=None):
         self.alpha = alpha
         super().__init__(k, weighting, symmetrise, search, tol, iterations, n_jobs)
+
+
+_NODES = """
+    eta : float, default=None
+        η, weight of the squared loss on the labeled nodes (default 1; not Cheeger).
+    lambda_ : float, default=None
+        λ > 0, ridge weight (default 0.1).
+    gamma : float, default=None
+        γ ≥ 0, Laplacian or TV weight (default 0.1; not Cheeger).
+    c : float, default=None
+        Cheeger step (default 1; Cheeger only).
+    rof_iterations : int, default=None
+        Cap of each graph-ROF solve (TV 10,000, Cheeger 500)."""
+
+
+class _OnNodes(_SparseGraph):
+    def __init__(self, eta=None, lambda_=None, gamma=None, c=None, rof_iterations=None, k=None,
+                 weighting=None, symmetrise=None, search=None, tol=None, iterations=None,
+                 n_jobs=None):
+        self.eta = eta
+        self.lambda_ = lambda_
+        self.gamma = gamma
+        self.c = c
+        self.rof_iterations = rof_iterations
+        super().__init__(k, weighting, symmetrise, search, tol, iterations, n_jobs)
+
+
+class GraphLapRLS(_OnNodes):
+    _kind = "graph_lap_rls"
+    __doc__ = _doc("Lap-RLS of the TV-SVM paper with the function on the graph's nodes",
+                   "graph_lap_rls", "GraphLapRLS", _NODES)
+
+    def __init__(self, eta=None, lambda_=None, gamma=None, k=None, weighting=None,
+                 symmetrise=None, search=None, tol=None, iterations=None, n_jobs=None):
+        super().__init__(eta, lambda_, gamma, None, None, k, weighting, symmetrise, search, tol,
+                         iterations, n_jobs)
+
+
+class GraphTVRLS(_OnNodes):
+    _kind = "graph_tv_rls"
+    __doc__ = _doc("TV-RLS of the TV-SVM paper with the function on the graph's nodes",
+                   "graph_tv_rls", "GraphTVRLS", _NODES)
+
+    def __init__(self, eta=None, lambda_=None, gamma=None, rof_iterations=None, k=None,
+                 weighting=None, symmetrise=None, search=None, tol=None, n_jobs=None):
+        super().__init__(eta, lambda_, gamma, None, rof_iterations, k, weighting, symmetrise,
+                         search, tol, None, n_jobs)
+
+
+class GraphCheegerRLS(_OnNodes):
+    _kind = "graph_cheeger_rls"
+    __doc__ = _doc("Cheeger-RLS of the TV-SVM paper with the function on the graph's nodes",
+                   "graph_cheeger_rls", "GraphCheegerRLS", _NODES)
+
+    def __init__(self, lambda_=None, c=None, rof_iterations=None, k=None, weighting=None,
+                 symmetrise=None, search=None, tol=None, iterations=None, n_jobs=None):
+        super().__init__(None, lambda_, None, c, rof_iterations, k, weighting, symmetrise,
+                         search, tol, iterations, n_jobs)

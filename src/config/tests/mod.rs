@@ -11,6 +11,7 @@ use crate::methods::self_training::SelfTraining;
 mod files;
 mod graph;
 mod qlds_select;
+mod sparse_graph;
 mod svmlin;
 mod sweep;
 mod tuning;

@@ -132,7 +132,7 @@ fn permute(m: &Mat<f64>, order: &[usize]) -> Mat<f64> {
 }
 
 /// √N · v / ‖v‖ (unit root-mean-square entries, the scale of ±1 labels); zero stays zero.
-pub(super) fn normalise(v: &mut [f64]) {
+pub(crate) fn normalise(v: &mut [f64]) {
     normalise_to(v, (v.len() as f64).sqrt());
 }
 
@@ -146,7 +146,7 @@ pub(super) fn normalise_to(v: &mut [f64], target: f64) {
 }
 
 /// The median (mean of the two middle values for even lengths); `work` is scratch.
-pub(super) fn median(v: &[f64], work: &mut Vec<f64>) -> f64 {
+pub(crate) fn median(v: &[f64], work: &mut Vec<f64>) -> f64 {
     work.clear();
     work.extend_from_slice(v);
     let n = work.len();

@@ -1,16 +1,25 @@
-//! The graph-only family's config: the four kinds of [`SparseKind`]; keys a method does not
+//! The graph-only family's config: the seven kinds of [`SparseKind`]; keys a method does not
 //! read are errors, missing ones take the defaults of [`SparseParams::new`].
 
 use super::{GraphSource, KnnWeights, Search, SparseKind, SparseParams, Symmetrise};
 use crate::engine::{Checked, Entry, Family};
 use crate::error::Result;
 
-/// Laplace and Poisson learning, label spreading and propagation on a sparse kNN graph.
+/// Laplace and Poisson learning, label spreading and propagation, and Lap-RLS, TV-RLS and
+/// Cheeger-RLS with the function on the nodes, on a sparse kNN graph.
 pub struct SparseGraphFamily;
 
 impl Family for SparseGraphFamily {
     fn kinds(&self) -> &'static [&'static str] {
-        &["laplace", "poisson", "label_spreading", "label_propagation"]
+        &[
+            "laplace",
+            "poisson",
+            "label_spreading",
+            "label_propagation",
+            "graph_lap_rls",
+            "graph_tv_rls",
+            "graph_cheeger_rls",
+        ]
     }
 
     fn multiclass_kinds(&self) -> &'static [&'static str] {
@@ -45,6 +54,11 @@ impl Family for SparseGraphFamily {
         p.alpha = m.f64("alpha")?.unwrap_or(p.alpha);
         p.tol = m.f64("tol")?.unwrap_or(p.tol);
         p.max_iter = m.count("iterations")?.unwrap_or(p.max_iter);
+        p.eta = m.f64("eta")?.unwrap_or(p.eta);
+        p.lambda = m.f64("lambda")?.unwrap_or(p.lambda);
+        p.gamma = m.f64("gamma")?.unwrap_or(p.gamma);
+        p.c = m.f64("c")?.unwrap_or(p.c);
+        p.rof_iterations = m.count("rof_iterations")?.unwrap_or(p.rof_iterations);
         let base = m.base();
         let source = match m.string("graph")? {
             Some(written) => {

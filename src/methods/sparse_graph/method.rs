@@ -5,15 +5,17 @@
 //! on the split's own points (labeled first), so that no method sees a row the protocol did
 //! not give it. A dataset's kNN graph is also cached in `<data dir>/graphs/` (see
 //! `graph_file.rs`). A graph given as a file (`graph = "w.npz"`) has one node per dataset
-//! row; a split using only some rows gets the edges among them.
+//! row; a split using only some rows gets the edges among them. The node RLS methods score
+//! two classes with one ±1 column, more with one column per class (one against the rest),
+//! predicting the argmax.
 
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, Axis, concatenate};
 
-use super::read_npz;
-use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, cached, laplace, poisson};
-use super::{label_propagation, label_spreading};
+use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, SparseParams};
+use super::{cached, cheeger_rls, label_propagation, label_spreading, lap_rls, laplace, poisson};
+use super::{read_npz, tv_rls};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
@@ -24,17 +26,25 @@ impl Method for SparseGraphMethod {
     }
 
     /// The exact kNN search (N²·d, shared by the methods and splits of a dataset) and the
-    /// iterations (N·k each, a few hundred).
+    /// iterations (N·k each, a few hundred; a few thousand for the ROF methods).
     fn cost(&self, n: usize, dim: usize) -> f64 {
-        let (n, d, k) = (n as f64, dim as f64, self.params().graph.k as f64);
-        n * n * d / 64.0 + n * k * 500.0
+        let p = self.params();
+        let (n, d, k) = (n as f64, dim as f64, p.graph.k as f64);
+        let steps = match p.kind {
+            SparseKind::GraphTvRls => p.rof_iterations as f64,
+            SparseKind::GraphCheegerRls => (p.max_iter * p.rof_iterations) as f64 / 4.0,
+            _ => 500.0,
+        };
+        n * n * d / 64.0 + n * k * steps
     }
 
     /// The split's dense rows, the graph (two entries of 8 bytes per neighbour) and a few
-    /// n × c blocks of the solver (c ≤ 16 assumed).
+    /// n × c blocks of the solver (c ≤ 16 assumed); the ROF methods add a dual variable of
+    /// 8 bytes per stored entry and a few n-vectors.
     fn memory(&self, n: usize, dim: usize) -> f64 {
-        let n = n as f64;
-        n * (8.0 * dim as f64 + 16.0 * self.params().graph.k as f64 + 5.0 * 8.0 * 16.0)
+        let (n, k) = (n as f64, self.params().graph.k as f64);
+        let rof = if self.params().kind.on_nodes() { 16.0 * k + 64.0 } else { 0.0 };
+        n * (8.0 * dim as f64 + 16.0 * k + 5.0 * 8.0 * 16.0 + rof)
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
@@ -44,6 +54,9 @@ impl Method for SparseGraphMethod {
         let nl = problem.n_labeled();
         let c = problem.n_classes;
         let seeds = Seeds::new(&nodes[..nl], &problem.classes_l, c, graph.n())?;
+        if p.kind.on_nodes() {
+            return fit_on_nodes(p, &graph, &seeds, &nodes[nl..]);
+        }
         let (u, steps) = match p.kind {
             SparseKind::Laplace => {
                 laplace(&graph, &seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
@@ -55,6 +68,12 @@ impl Method for SparseGraphMethod {
                 label_spreading(&graph, &seeds, p.alpha, p.iter_settings())
             }
             SparseKind::LabelPropagation => label_propagation(&graph, &seeds, p.iter_settings()),
+            _ => {
+                return Err(Error::param(
+                    "kind",
+                    format!("`{}` is fitted on the nodes", p.kind.name()),
+                ));
+            }
         };
         let unlabeled = &nodes[nl..];
         let fitted = if c == 2 {
@@ -70,6 +89,39 @@ impl Method for SparseGraphMethod {
             None => fitted,
         })
     }
+}
+
+/// Lap-RLS, TV-RLS or Cheeger-RLS on the nodes: the unlabeled nodes' scores, the steps
+/// taken (CG steps, or ROF steps over all solves) and the ROF solves stopped by the cap.
+fn fit_on_nodes(p: &SparseParams, g: &Graph, seeds: &Seeds, unlabeled: &[usize]) -> Result<Fitted> {
+    let labels = seeds.signed(g.n(), seeds.n_classes > 2)?;
+    let (f, steps, capped) = match p.kind {
+        SparseKind::GraphLapRls => {
+            let (f, report) = lap_rls(g, &labels, p.rls_weights(), p.cg_settings())?;
+            (f, report.iterations, None)
+        }
+        _ => {
+            let (f, reports) = match p.kind {
+                SparseKind::GraphTvRls => tv_rls(g, &labels, p.rls_weights(), p.rof_settings())?,
+                _ => cheeger_rls(g, &labels, p.cheeger_settings())?,
+            };
+            let steps = reports.iter().map(|r| r.iterations).sum();
+            (f, steps, Some(reports.iter().filter(|r| !r.converged).count()))
+        }
+    };
+    let c = labels.columns;
+    let fitted = if c == 1 {
+        Fitted::binary(Array1::from_iter(unlabeled.iter().map(|&i| f[i])))
+    } else {
+        Fitted::per_class(Array2::from_shape_fn((unlabeled.len(), c), |(r, k)| {
+            f[unlabeled[r] * c + k]
+        }))
+    };
+    let fitted = fitted.with("steps", steps as f64).with("graph_edges", g.nnz() as f64);
+    Ok(match capped {
+        Some(n) => fitted.with("rof_capped", n as f64),
+        None => fitted,
+    })
 }
 
 /// The graph this split's methods use and the split's nodes in it (labeled first).

@@ -6,6 +6,10 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
+mod engine;
+mod node_rls;
+mod tv_optimality;
+
 /// Two uniform blobs in 3-d (cubes of side 2, centres `gap` apart on the diagonal), `n`
 /// points each; class 0 first. A gap of 3 leaves the kNN graph in two components.
 fn blobs(n: usize, seed: u64, gap: f64) -> Array2<f64> {
