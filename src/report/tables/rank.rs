@@ -15,6 +15,8 @@ pub fn family(kind: &str) -> &str {
         "linear_rls" | "linear_svm" | "tsvm" | "da" => "SVMlin",
         "rls" | "svm" | "lap_rls" | "lap_svm" | "tv_rls" | "tv_svm" | "cheeger_rls"
         | "cheeger_svm" => "graph (TV-SVM paper)",
+        "laplace" | "poisson" | "label_spreading" | "label_propagation" | "graph_lap_rls"
+        | "graph_tv_rls" | "graph_cheeger_rls" => "sparse graph",
         "command" => "external program",
         other => other,
     }
