@@ -11,6 +11,8 @@ import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 RATES = [1, 2, 3, 4, 5]
+# Every command's JSON line is appended here when set (graph_peers.py: WORK/runs.jsonl).
+LOG = None
 
 
 def draw_trials(y, per_rate, seed):
@@ -42,7 +44,12 @@ def run_json(cmd, threads=None, timeout=None):
                           timeout=timeout)
     if done.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd))} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    if LOG is not None:
+        with open(LOG, "a") as f:
+            f.write(json.dumps({"cmd": [str(c) for c in cmd], "threads": threads,
+                                "result": result}) + "\n")
+    return result
 
 
 def peer(*args, threads=None, timeout=None):

@@ -19,7 +19,8 @@ Environment: GRAPH_PEERS_N (first N of the 70,000 images, default all), GRAPH_PE
 (labeled sets per rate, default 10), GRAPH_PEERS_SKLEARN_N (default "10000,70000"),
 GRAPH_PEERS_SKLEARN_TRIALS (default 2 per rate), GRAPH_PEERS_SKLEARN_THREADS (default 2),
 GRAPH_PEERS_SKLEARN_LIMIT (seconds of one fit above which a size is skipped, default 600),
-GRAPH_PEERS_SEED (default 0), GRAPH_PEERS_WORK (arrays, default out/graph_peers),
+GRAPH_PEERS_SEED (default 0), GRAPH_PEERS_WORK (the arrays, and runs.jsonl: every
+command's JSON line, with per-trial seconds and solver steps; default out/graph_peers),
 GRAPH_PEERS_OUT (the CSV; default results/graph_peers/graph_peers.csv at N = 70,000, else
 WORK/graph_peers.csv).
 """
@@ -32,6 +33,7 @@ import sys
 
 import numpy as np
 
+import common
 from common import RATES, Part, draw_trials, peer, per_rate, run_json
 from sklearn_part import sklearn_part
 from table import COLUMNS, print_table, write_csv
@@ -104,6 +106,8 @@ def main():
     default_out = (REPO / "results" / "graph_peers" if n == 70000 else work) / "graph_peers.csv"
     out_csv = pathlib.Path(os.environ.get("GRAPH_PEERS_OUT", default_out))
     work.mkdir(parents=True, exist_ok=True)
+    common.LOG = work / "runs.jsonl"
+    common.LOG.unlink(missing_ok=True)
     commit = git_commit()
     X, y = fashion_mnist(n)
     n = len(y)
