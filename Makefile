@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers
+.PHONY: qlds-theory-fit qlds-theory-tables lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -195,6 +195,20 @@ bench-graph:
 bench-peers:
 	$(CARGO) build --release --locked --bin sslab --example peers
 	python3 benches/peers/peers.py $(CARGO_TARGET_DIR)/release/examples/peers $(KERNELS)
+
+# sslab's sparse-graph methods beside GraphLearning 1.7.5 (Laplace, Poisson, its Annoy kNN)
+# and scikit-learn (LabelSpreading, LabelPropagation) on Fashion-MNIST, 70,000 points, read
+# from data/fashion_mnist, $$SSLAB_DATA_MIRROR or ../shared/data (docs/benchmarks.md,
+# "Graph methods against GraphLearning and scikit-learn"); creates the venv GL_VENV when it
+# cannot import them.
+# Writes results/graph_peers/graph_peers.csv at full size (GRAPH_PEERS_N=N: the first N
+# points, into out/graph_peers/); GRAPH_PEERS_TRIALS labeled sets per rate (default 10).
+GL_VENV ?= $(HOME)/.cache/sslab-gl-venv
+bench-graph-peers:
+	$(GL_VENV)/bin/python -c 'import graphlearning, annoy, sklearn' 2>/dev/null || \
+		{ python3 -m venv $(GL_VENV) && $(GL_VENV)/bin/pip install graphlearning==1.7.5 annoy scikit-learn; }
+	$(CARGO) build --release --locked --example graph_peers
+	$(GL_VENV)/bin/python benches/graph_peers/graph_peers.py $(CARGO_TARGET_DIR)/release/examples/graph_peers
 
 # TV paper: the whole multi-class experiment (6 methods × 4 label counts × 10 splits) into a
 # scratch folder; prints wall time and peak memory (targets: < 10 min, < 4 GiB).
