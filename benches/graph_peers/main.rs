@@ -153,7 +153,12 @@ fn integers(values: &[f64], what: &str) -> Result<Vec<i64>> {
 fn spec_of(kind: SparseKind, k: usize) -> KnnSpec {
     match kind {
         SparseKind::Laplace | SparseKind::Poisson => KnnSpec { k, ..KnnSpec::default() },
-        _ => KnnSpec { k, weights: KnnWeights::Binary, symmetrise: Symmetrise::None },
+        _ => KnnSpec {
+            k,
+            weights: KnnWeights::Binary,
+            symmetrise: Symmetrise::None,
+            ..KnnSpec::default()
+        },
     }
 }
 
@@ -169,6 +174,9 @@ fn run(kind: SparseKind, g: &Graph, seeds: &Seeds) -> Result<(Vec<f64>, usize)> 
         }
         SparseKind::LabelSpreading => label_spreading(g, seeds, p.alpha, p.iter_settings()),
         SparseKind::LabelPropagation => label_propagation(g, seeds, p.iter_settings()),
+        other => {
+            return Err(Error::Data(format!("{} is not compared in this bench", other.name())));
+        }
     })
 }
 
