@@ -13,7 +13,6 @@ use sha2::{Digest, Sha256};
 use super::{Graph, KnnSpec, Symmetrise};
 use crate::data::npy;
 use crate::error::{Error, Result};
-use crate::protocol::atomic::write_atomic;
 
 const MAGIC: &[u8; 8] = b"SSLGRPH1";
 
@@ -55,9 +54,12 @@ pub fn cached(spec: &KnnSpec, x: ArrayView2<f64>, dir: &Path) -> Result<Graph> {
         return Ok(g);
     }
     let g = spec.build(x)?;
+    // Written beside its final name, then renamed: a reader never sees half a graph.
+    let partial = path.with_extension(format!("partial-{}", std::process::id()));
     let written = std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(dir, e))
-        .and_then(|_| write_atomic(&path, &encode(&g)));
+        .and_then(|_| std::fs::write(&partial, encode(&g)))
+        .and_then(|_| std::fs::rename(&partial, &path))
+        .map_err(|e| Error::io(&path, e));
     if let Err(e) = written {
         eprintln!("warning: the kNN graph was not cached: {e}");
     }
