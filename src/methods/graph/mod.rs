@@ -24,7 +24,7 @@ pub use family::GraphFamily;
 pub use fit::FittedGraph;
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
-pub(crate) use prepared::{median, normalise};
+pub(crate) use prepared::{median, normalise, sign};
 pub use solvers::{
     DualQp, EdgeOperator, QpSettings, QpSolution, RofReport, RofSettings, RofWorkspace,
     project_simplex,

@@ -161,3 +161,14 @@ pub(crate) fn median(v: &[f64], work: &mut Vec<f64>) -> f64 {
         (lo.iter().copied().fold(f64::NEG_INFINITY, f64::max) + upper) / 2.0
     }
 }
+
+/// The sign of v: 1, −1, or 0 at 0 (unlike `f64::signum`).
+pub(crate) fn sign(v: f64) -> f64 {
+    if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}

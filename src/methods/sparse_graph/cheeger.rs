@@ -10,7 +10,7 @@
 use super::rof::{RofDual, RofProblem, solve_rof, total_variation};
 use super::{Graph, SignedLabels};
 use crate::error::Result;
-use crate::methods::graph::{RofReport, RofSettings, median, normalise};
+use crate::methods::graph::{RofReport, RofSettings, median, normalise, sign};
 
 /// The ridge λ, the step c, the outer iterations and the ROF settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,15 +90,5 @@ impl Column<'_> {
         let m = median(f, scratch);
         let spread: f64 = f.iter().map(|v| (v - m).abs()).sum();
         total_variation(self.g, f) / spread.max(f64::MIN_POSITIVE)
-    }
-}
-
-fn sign(v: f64) -> f64 {
-    if v > 0.0 {
-        1.0
-    } else if v < 0.0 {
-        -1.0
-    } else {
-        0.0
     }
 }

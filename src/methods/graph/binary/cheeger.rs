@@ -8,7 +8,7 @@ use faer::{ColMut, Mat};
 
 use crate::error::Result;
 use crate::linalg::SymPacked;
-use crate::methods::graph::prepared::{Prepared, median, normalise};
+use crate::methods::graph::prepared::{Prepared, median, normalise, sign};
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};
@@ -146,16 +146,6 @@ fn cheeger_ratio(op: &EdgeOperator, f: &[f64], scratch: &mut Vec<f64>) -> f64 {
 pub(crate) fn clamp(nl: usize, y: &[f64], t: &[f64], s: &mut [f64]) {
     s.copy_from_slice(t);
     s[..nl].copy_from_slice(&y[..nl]);
-}
-
-fn sign(v: f64) -> f64 {
-    if v > 0.0 {
-        1.0
-    } else if v < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
 }
 
 #[cfg(test)]
