@@ -178,29 +178,48 @@ fn laplace_learning_equals_a_dense_solve_of_the_unlabeled_block() {
     assert!((0..g.n()).all(|i| (u[2 * i] + u[2 * i + 1] - 1.0).abs() < 1e-9));
 }
 
-#[test]
-fn poisson_learning_solves_its_linear_system_with_zero_weighted_mean() {
-    let g = graph(15, 11, Symmetrise::Mean);
-    let (nodes, classes) = ([1, 16, 20], [0, 1, 1]);
-    let seeds = Seeds::new(&nodes, &classes, 2, g.n()).unwrap();
-    let (u, _) = poisson(&g, &seeds, CgSettings { tol: 1e-13, max_iter: 1000 }).unwrap();
-    let w = dense(&g);
+/// Per node i, (L u − b)_i for one class column of two-class Poisson scores u, with b the
+/// source y_i − ȳ on the labeled `nodes` and 0 elsewhere (dense, from the graph's W); and
+/// the degrees.
+fn poisson_residual(
+    g: &Graph,
+    u: &[f64],
+    nodes: &[usize],
+    classes: &[usize],
+    class: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let w = dense(g);
     let n = g.n();
     let d: Vec<f64> = (0..n).map(|i| w.row(i).sum()).collect();
-    for class in 0..2 {
-        let mean = classes.iter().filter(|&&c| c == class).count() as f64 / 3.0;
-        for i in 0..n {
-            // (L u)_i = b_i: the source y_i − ȳ on labeled nodes, 0 elsewhere.
+    let mean = classes.iter().filter(|&&c| c == class).count() as f64 / nodes.len() as f64;
+    let r = (0..n)
+        .map(|i| {
             let lu =
                 d[i] * u[2 * i + class] - (0..n).map(|j| w[[i, j]] * u[2 * j + class]).sum::<f64>();
             let b = match nodes.iter().position(|&j| j == i) {
                 Some(p) => f64::from(u8::from(classes[p] == class)) - mean,
                 None => 0.0,
             };
-            assert!((lu - b).abs() < 1e-9, "node {i}: L u = {lu}, b = {b}");
+            lu - b
+        })
+        .collect();
+    (r, d)
+}
+
+#[test]
+fn poisson_learning_solves_its_linear_system_with_zero_weighted_mean() {
+    let g = graph(15, 11, Symmetrise::Mean);
+    let (nodes, classes) = ([1, 16, 20], [0, 1, 1]);
+    let seeds = Seeds::new(&nodes, &classes, 2, g.n()).unwrap();
+    let (u, _) = poisson(&g, &seeds, CgSettings { tol: 1e-13, max_iter: 1000 }).unwrap();
+    for class in 0..2 {
+        let (r, d) = poisson_residual(&g, &u, &nodes, &classes, class);
+        // (L u)_i = b_i: the source y_i − ȳ on labeled nodes, 0 elsewhere.
+        for (i, r) in r.iter().enumerate() {
+            assert!(r.abs() < 1e-9, "node {i}: L u − b = {r}");
         }
         // Started from zero, CG stays in the range: Σ d_i u_i = 0 (the minimum-norm solution).
-        let dm: f64 = (0..n).map(|i| d[i] * u[2 * i + class]).sum();
+        let dm: f64 = (0..g.n()).map(|i| d[i] * u[2 * i + class]).sum();
         assert!(dm.abs() < 1e-9, "{dm}");
     }
 }
@@ -216,23 +235,10 @@ fn poisson_learning_on_two_components_gives_the_least_squares_solution() {
     let (nodes, classes) = ([1, 2, 20], [0, 1, 1]);
     let seeds = Seeds::new(&nodes, &classes, 2, g.n()).unwrap();
     let (u, _) = poisson(&g, &seeds, CgSettings { tol: 1e-12, max_iter: 1000 }).unwrap();
-    let w = dense(&g);
-    let n = g.n();
-    let d: Vec<f64> = (0..n).map(|i| w.row(i).sum()).collect();
     for class in 0..2 {
-        let mean = classes.iter().filter(|&&c| c == class).count() as f64 / 3.0;
+        let (r, d) = poisson_residual(&g, &u, &nodes, &classes, class);
         // Least squares for the normalised system: (L u − b)_i / d_i is constant per component.
-        let r: Vec<f64> = (0..n)
-            .map(|i| {
-                let lu = d[i] * u[2 * i + class]
-                    - (0..n).map(|j| w[[i, j]] * u[2 * j + class]).sum::<f64>();
-                let b = match nodes.iter().position(|&j| j == i) {
-                    Some(p) => f64::from(u8::from(classes[p] == class)) - mean,
-                    None => 0.0,
-                };
-                (lu - b) / d[i]
-            })
-            .collect();
+        let r: Vec<f64> = r.iter().zip(&d).map(|(r, d)| r / d).collect();
         for part in [&r[..15], &r[15..]] {
             assert!(part.iter().all(|x| (x - part[0]).abs() < 1e-9), "{part:?}");
         }
