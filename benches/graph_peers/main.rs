@@ -13,7 +13,8 @@
 //!   `--k K` (timed). Laplace and Poisson run on GraphLearning's graph (`KnnSpec::default()`
 //!   weights: exp(−4 d²/d_K²), (W + Wᵀ)/2), label spreading and propagation on
 //!   scikit-learn's `kernel="knn"` graph (binary, not symmetrised; K = n_neighbors − 1), each
-//!   with the defaults of `SparseParams::new`. TRIALS holds one labeled set per row (int64
+//!   with the defaults of `SparseParams::new`; each graph renumbered breadth-first as the
+//!   engine's (`Graph::renumbered`, timed with the build). TRIALS holds one labeled set per row (int64
 //!   node indices; negative entries are padding), LABELS every node's class (0, 1, …).
 //!   Writes `OUT_DIR/<method>.npy` (int64, trials × n: the argmax of each node's scores,
 //!   the first maximum) and prints the seconds of the search or read, of each graph build
@@ -229,14 +230,15 @@ fn solve(paths: [&Path; 4], methods: &str, k: Option<usize>) -> Result<()> {
          \"cpu_seconds\": {lists_cpu:.4}}}, \"graphs\": [",
         rayon::current_num_threads()
     );
-    let mut graphs: Vec<(KnnSpec, Graph)> = Vec::new();
+    let mut graphs: Vec<(KnnSpec, (Graph, Vec<usize>))> = Vec::new();
     let mut solves = Vec::new();
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     for &kind in &kinds {
         let spec = spec_of(kind, k);
         if !graphs.iter().any(|(s, _)| *s == spec) {
             let clock = Clock::start();
-            let g = spec.from_lists(n, &neighbours, &sq)?;
+            // Renumbered breadth-first as the engine does (`Graph::renumbered`), timed with it.
+            let g = spec.from_lists(n, &neighbours, &sq)?.renumbered();
             let (wall, cpu) = clock.read();
             let sep = if graphs.is_empty() { "" } else { ", " };
             let _ = write!(
@@ -244,12 +246,13 @@ fn solve(paths: [&Path; 4], methods: &str, k: Option<usize>) -> Result<()> {
                 "{sep}{{\"spec\": \"{}\", \"nnz\": {}, \"components\": {}, \
                  \"wall_seconds\": {wall:.4}, \"cpu_seconds\": {cpu:.4}}}",
                 spec.describe(),
-                g.nnz(),
-                g.components().0
+                g.0.nnz(),
+                g.0.components().0
             );
             graphs.push((spec, g));
         }
-        let g = graphs.iter().find(|(s, _)| *s == spec).map(|(_, g)| g).ok_or(usage("graph"))?;
+        let (g, node) =
+            graphs.iter().find(|(s, _)| *s == spec).map(|(_, g)| g).ok_or(usage("graph"))?;
         let (mut wall, mut cpu, mut steps) = (Vec::new(), Vec::new(), Vec::new());
         let mut predictions = Vec::with_capacity(t * n);
         for r in 0..t {
@@ -259,11 +262,13 @@ fn solve(paths: [&Path; 4], methods: &str, k: Option<usize>) -> Result<()> {
                 return Err(Error::Data(format!("trial {r}: node {bad} of {n}")));
             }
             let classes: Vec<usize> = nodes.iter().map(|&i| labels[i] as usize).collect();
-            let seeds = Seeds::new(&nodes, &classes, c, n)?;
+            let renumbered: Vec<usize> = nodes.iter().map(|&i| node[i]).collect();
+            let seeds = Seeds::new(&renumbered, &classes, c, n)?;
             let clock = Clock::start();
             let (u, s) = run(kind, g, &seeds)?;
             let (w, p) = clock.read();
-            predictions.extend(argmax(&u, c));
+            let best: Vec<i64> = argmax(&u, c).collect();
+            predictions.extend(node.iter().map(|&a| best[a]));
             wall.push(format!("{w:.5}"));
             cpu.push(format!("{p:.5}"));
             steps.push(s);

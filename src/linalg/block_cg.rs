@@ -6,6 +6,8 @@
 
 use rayon::prelude::*;
 
+use super::{Kernel, column_blocks, widest};
+use crate::by_width;
 use crate::error::{Error, Result};
 
 /// Rows per parallel task of the sums and updates.
@@ -50,13 +52,7 @@ pub fn block_cg(
         for j in 0..c {
             beta[j] = if rs_old[j] > 0.0 { rs_new[j] / rs_old[j] } else { 0.0 };
         }
-        p.par_chunks_mut(CHUNK * c).zip(r.par_chunks(CHUNK * c)).for_each(|(p, r)| {
-            for (p, r) in p.chunks_mut(c).zip(r.chunks(c)) {
-                for j in 0..c {
-                    p[j] = r[j] + beta[j] * p[j];
-                }
-            }
-        });
+        update(&mut p, &r, &beta, c);
         rs_old = rs_new;
     }
     if !(err <= tol) {
@@ -77,37 +73,24 @@ fn step(x: &mut [f64], r: &mut [f64], p: &[f64], ap: &[f64], alpha: &[f64], c: u
         .par_chunks_mut(CHUNK * c)
         .zip(r.par_chunks_mut(CHUNK * c))
         .zip(p.par_chunks(CHUNK * c).zip(ap.par_chunks(CHUNK * c)))
-        .map(|((x, r), (p, ap))| {
-            let mut s = vec![0.0; c];
-            for (((x, r), p), ap) in
-                x.chunks_mut(c).zip(r.chunks_mut(c)).zip(p.chunks(c)).zip(ap.chunks(c))
-            {
-                for j in 0..c {
-                    x[j] += alpha[j] * p[j];
-                    r[j] -= alpha[j] * ap[j];
-                    s[j] += r[j] * r[j];
-                }
-            }
-            s
-        })
+        .map(|((x, r), (p, ap))| widest(Step { x, r, p, ap, alpha }))
         .collect();
     sum_parts(parts, c)
 }
 
+/// p = r + β p per column.
+fn update(p: &mut [f64], r: &[f64], beta: &[f64], c: usize) {
+    p.par_chunks_mut(CHUNK * c)
+        .zip(r.par_chunks(CHUNK * c))
+        .for_each(|(p, r)| widest(Update { p, r, beta }));
+}
+
 /// Per column j, Σ_i u_ij v_ij over fixed chunks of rows, the chunks added in order.
-pub fn column_dots(u: &[f64], v: &[f64], c: usize) -> Vec<f64> {
+fn column_dots(u: &[f64], v: &[f64], c: usize) -> Vec<f64> {
     let parts: Vec<Vec<f64>> = u
         .par_chunks(CHUNK * c)
         .zip(v.par_chunks(CHUNK * c))
-        .map(|(u, v)| {
-            let mut s = vec![0.0; c];
-            for (u, v) in u.chunks(c).zip(v.chunks(c)) {
-                for j in 0..c {
-                    s[j] += u[j] * v[j];
-                }
-            }
-            s
-        })
+        .map(|(u, v)| widest(Dots { u, v, c }))
         .collect();
     sum_parts(parts, c)
 }
@@ -117,6 +100,127 @@ fn sum_parts(parts: Vec<Vec<f64>>, c: usize) -> Vec<f64> {
         acc.iter_mut().zip(s).for_each(|(a, s)| *a += s);
         acc
     })
+}
+
+/// Columns col..col + W of a row, as an array.
+#[inline(always)]
+fn block<const W: usize>(row: &[f64], col: usize) -> &[f64; W] {
+    row[col..col + W].try_into().expect("W entries")
+}
+
+/// [`step`] on one chunk of rows.
+struct Step<'a> {
+    x: &'a mut [f64],
+    r: &'a mut [f64],
+    p: &'a [f64],
+    ap: &'a [f64],
+    alpha: &'a [f64],
+}
+
+impl Kernel for Step<'_> {
+    type Output = Vec<f64>;
+    #[inline(always)]
+    fn run(self) -> Vec<f64> {
+        let c = self.alpha.len();
+        let mut s = vec![0.0; c];
+        for (col, w) in column_blocks(c) {
+            by_width!(
+                w,
+                step_block(col, &mut s[col..], self.x, self.r, self.p, self.ap, self.alpha)
+            );
+        }
+        s
+    }
+}
+
+#[inline(always)]
+fn step_block<const W: usize>(
+    col: usize,
+    s: &mut [f64],
+    x: &mut [f64],
+    r: &mut [f64],
+    p: &[f64],
+    ap: &[f64],
+    alpha: &[f64],
+) {
+    let c = alpha.len();
+    let a = *block::<W>(alpha, col);
+    let mut acc = [0.0; W];
+    let rows = x.chunks_exact_mut(c).zip(r.chunks_exact_mut(c));
+    for ((x, r), (p, ap)) in rows.zip(p.chunks_exact(c).zip(ap.chunks_exact(c))) {
+        let (x, r): (&mut [f64; W], &mut [f64; W]) = (
+            (&mut x[col..col + W]).try_into().expect("W entries"),
+            (&mut r[col..col + W]).try_into().expect("W entries"),
+        );
+        let (p, ap) = (block::<W>(p, col), block::<W>(ap, col));
+        for k in 0..W {
+            x[k] += a[k] * p[k];
+            r[k] -= a[k] * ap[k];
+            acc[k] += r[k] * r[k];
+        }
+    }
+    s[..W].copy_from_slice(&acc);
+}
+
+/// [`update`] on one chunk of rows.
+struct Update<'a> {
+    p: &'a mut [f64],
+    r: &'a [f64],
+    beta: &'a [f64],
+}
+
+impl Kernel for Update<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        for (col, w) in column_blocks(self.beta.len()) {
+            by_width!(w, update_block(col, &mut *self.p, self.r, self.beta));
+        }
+    }
+}
+
+#[inline(always)]
+fn update_block<const W: usize>(col: usize, p: &mut [f64], r: &[f64], beta: &[f64]) {
+    let c = beta.len();
+    let b = *block::<W>(beta, col);
+    for (p, r) in p.chunks_exact_mut(c).zip(r.chunks_exact(c)) {
+        let p: &mut [f64; W] = (&mut p[col..col + W]).try_into().expect("W entries");
+        let r = block::<W>(r, col);
+        for k in 0..W {
+            p[k] = r[k] + b[k] * p[k];
+        }
+    }
+}
+
+/// [`column_dots`] on one chunk of rows.
+struct Dots<'a> {
+    u: &'a [f64],
+    v: &'a [f64],
+    c: usize,
+}
+
+impl Kernel for Dots<'_> {
+    type Output = Vec<f64>;
+    #[inline(always)]
+    fn run(self) -> Vec<f64> {
+        let mut s = vec![0.0; self.c];
+        for (col, w) in column_blocks(self.c) {
+            by_width!(w, dots_block(col, self.c, &mut s[col..], self.u, self.v));
+        }
+        s
+    }
+}
+
+#[inline(always)]
+fn dots_block<const W: usize>(col: usize, c: usize, s: &mut [f64], u: &[f64], v: &[f64]) {
+    let mut acc = [0.0; W];
+    for (u, v) in u.chunks_exact(c).zip(v.chunks_exact(c)) {
+        let (u, v) = (block::<W>(u, col), block::<W>(v, col));
+        for k in 0..W {
+            acc[k] += u[k] * v[k];
+        }
+    }
+    s[..W].copy_from_slice(&acc);
 }
 
 #[cfg(test)]

@@ -23,8 +23,9 @@ mod sym_packed;
 mod sym_products;
 mod unrolled;
 mod view;
+mod width;
 
-pub use block_cg::{CgReport, block_cg, column_dots};
+pub use block_cg::{CgReport, block_cg};
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
@@ -35,3 +36,4 @@ pub use sym_mul::sym_mul;
 pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;
 pub use view::{to_array1, to_array2, view};
+pub use width::column_blocks;

@@ -348,6 +348,15 @@ impl Graph {
         order
     }
 
+    /// This graph renumbered breadth-first (products over it then read nearby memory), and
+    /// each old node's new number.
+    pub fn renumbered(&self) -> (Graph, Vec<usize>) {
+        let order = self.breadth_first();
+        let mut node = vec![0; order.len()];
+        order.iter().enumerate().for_each(|(a, &r)| node[r] = a);
+        (self.permuted(&order), node)
+    }
+
     /// The same graph with node a of the result being node `order[a]` of this one (`order` a
     /// permutation of 0..n).
     pub fn permuted(&self, order: &[usize]) -> Graph {

@@ -182,8 +182,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
     Ok((graph, (0..n).collect()))
 }
 
-/// A dataset's graph renumbered breadth-first (the solvers' products then read nearby
-/// memory), and each row's node.
+/// A dataset's graph renumbered breadth-first ([`Graph::renumbered`]), and each row's node.
 struct Local {
     graph: Arc<Graph>,
     node: Vec<usize>,
@@ -191,9 +190,7 @@ struct Local {
 
 impl Local {
     fn new(graph: &Graph) -> Self {
-        let order = graph.breadth_first();
-        let mut node = vec![0; order.len()];
-        order.iter().enumerate().for_each(|(a, &r)| node[r] = a);
-        Local { graph: Arc::new(graph.permuted(&order)), node }
+        let (graph, node) = graph.renumbered();
+        Local { graph: Arc::new(graph), node }
     }
 }
