@@ -1,8 +1,8 @@
-//! A symmetric operator A = diag(a) − Ŵ on a graph's sparsity pattern, with Ŵ the graph's
-//! weights rescaled once (ŵ_ij = s_i w_ij s_j, zero on dropped rows and columns), applied to
-//! n × c row-major blocks: the preconditioned systems of Laplace and Poisson learning in one
-//! kernel, one pass over the stored entries per product, on the widest vector unit with c
-//! fixed at compile time ([`by_width!`](crate::by_width)).
+//! A matrix diag(a) + V on a graph's sparsity pattern (V's entries in the graph's stored
+//! order) applied to n × c row-major blocks, one pass over the stored entries per product,
+//! on the widest vector unit with c fixed at compile time ([`by_width!`](crate::by_width)):
+//! the preconditioned systems of Laplace and Poisson learning, and the steps of label
+//! spreading and propagation.
 
 use rayon::prelude::*;
 
@@ -13,33 +13,44 @@ use crate::linalg::{Kernel, column_blocks, widest};
 /// Rows per parallel task of a product.
 const CHUNK: usize = 2048;
 
-/// diag(a) − Ŵ on the pattern of a graph.
+/// diag(a) + V on the pattern of a graph (no diagonal: V alone).
 #[derive(Debug, Clone)]
 pub struct Operator<'g> {
     graph: &'g Graph,
-    diag: Vec<f64>,
-    weights: Vec<f64>,
+    diag: Option<Vec<f64>>,
+    values: Vec<f64>,
 }
 
 impl<'g> Operator<'g> {
-    /// ŵ_ij = s_i w_ij s_j where `keep[i]` and `keep[j]` (zero elsewhere), and the diagonal
-    /// `diag`.
-    pub fn new(graph: &'g Graph, s: &[f64], keep: impl Fn(usize) -> bool, diag: Vec<f64>) -> Self {
+    /// diag(a) + V with V's entries `values` in the graph's stored order.
+    pub fn new(graph: &'g Graph, diag: Option<Vec<f64>>, values: Vec<f64>) -> Self {
+        assert_eq!(values.len(), graph.nnz(), "one value per stored entry");
+        Operator { graph, diag, values }
+    }
+
+    /// diag(a) − Ŵ with ŵ_ij = s_i w_ij s_j where `keep[i]` and `keep[j]` (zero elsewhere).
+    pub fn scaled_laplacian(
+        graph: &'g Graph,
+        s: &[f64],
+        keep: impl Fn(usize) -> bool,
+        diag: Vec<f64>,
+    ) -> Self {
         let (indptr, indices, w) = graph.csr();
-        let mut weights = vec![0.0; w.len()];
+        // −0.0, not 0.0: a + (−0.0)·p rounds as a − 0.0·p does, down to the sign of zero.
+        let mut values = vec![-0.0; w.len()];
         for i in (0..graph.n()).filter(|&i| keep(i)) {
             for e in indptr[i]..indptr[i + 1] {
                 let j = indices[e] as usize;
                 if keep(j) {
-                    weights[e] = s[i] * w[e] as f64 * s[j];
+                    values[e] = -(s[i] * w[e] as f64 * s[j]);
                 }
             }
         }
-        Operator { graph, diag, weights }
+        Operator::new(graph, Some(diag), values)
     }
 
-    /// out = A p for n × c row-major blocks: out_i = a_i p_i, then −ŵ_ij p_j for the stored
-    /// j in order.
+    /// out = (diag(a) + V) p for n × c row-major blocks: out_i = a_i p_i (or 0), then
+    /// + v_ij p_j for the stored j in order.
     pub fn apply(&self, c: usize, p: &[f64], out: &mut [f64]) {
         if c == 0 {
             return;
@@ -69,7 +80,7 @@ impl Kernel for Rows<'_, '_> {
     }
 }
 
-/// Columns col..col + W of the rows: a_i p_i, then −ŵ_ij p_j in stored order.
+/// Columns col..col + W of the rows: a_i p_i (or 0), then + v_ij p_j in stored order.
 #[inline(always)]
 fn rows<const W: usize>(
     op: &Operator,
@@ -84,16 +95,18 @@ fn rows<const W: usize>(
         |j: usize| -> &[f64; W] { p[j * c + col..j * c + col + W].try_into().expect("W entries") };
     for (r, out) in out.chunks_exact_mut(c).enumerate() {
         let i = first + r;
-        let (d, pi) = (op.diag[i], block(i));
         let mut acc = [0.0; W];
-        for k in 0..W {
-            acc[k] = d * pi[k];
+        if let Some(diag) = &op.diag {
+            let pi = block(i);
+            for k in 0..W {
+                acc[k] = diag[i] * pi[k];
+            }
         }
         let (a, b) = (indptr[i], indptr[i + 1]);
-        for (&j, &w) in indices[a..b].iter().zip(&op.weights[a..b]) {
+        for (&j, &v) in indices[a..b].iter().zip(&op.values[a..b]) {
             let pj = block(j as usize);
             for k in 0..W {
-                acc[k] -= w * pj[k];
+                acc[k] += v * pj[k];
             }
         }
         out[col..col + W].copy_from_slice(&acc);

@@ -10,7 +10,12 @@
 
 use rayon::prelude::*;
 
+use super::operator::Operator;
 use super::{Graph, Seeds};
+use crate::linalg::{Kernel, widest};
+
+/// Rows per parallel task of the passes over the scores.
+const ROWS: usize = 4096;
 
 /// Iteration settings (scikit-learn's defaults: spreading α = 0.2, 30 steps; propagation
 /// 1,000 steps; tol = 10⁻³).
@@ -31,21 +36,18 @@ pub fn label_spreading(
     let y = seeds.one_hot(n);
     let w: Vec<f64> =
         g.column_sums().iter().map(|&d| if d > 0.0 { d.sqrt() } else { 1.0 }).collect();
+    let mut values = Vec::with_capacity(g.nnz());
+    for i in 0..n {
+        let (cols, ws) = g.row(i);
+        values.extend(cols.iter().zip(ws).map(|(&j, &wij)| wij as f64 / w[i] / w[j as usize]));
+    }
+    let s = Operator::new(g, None, values);
     let fixed: Vec<f64> = y.iter().map(|v| v * (1.0 - alpha)).collect();
     iterate(n, c, y, it, |f, out| {
-        g.for_rows(c, out, |i, cols, ws, out| {
-            out.fill(0.0);
-            for (&j, &wij) in cols.iter().zip(ws) {
-                let j = j as usize;
-                let s = wij as f64 / w[i] / w[j];
-                for k in 0..c {
-                    out[k] += s * f[j * c + k];
-                }
-            }
-            for k in 0..c {
-                out[k] = alpha * out[k] + fixed[i * c + k];
-            }
-        })
+        s.apply(c, f, out);
+        out.par_chunks_mut(ROWS * c).zip(fixed.par_chunks(ROWS * c)).for_each(|(out, fixed)| {
+            out.iter_mut().zip(fixed).for_each(|(o, b)| *o = alpha * *o + b);
+        });
     })
 }
 
@@ -55,23 +57,46 @@ pub fn label_propagation(g: &Graph, seeds: &Seeds, it: IterSettings) -> (Vec<f64
     let y = seeds.one_hot(n);
     let labeled = seeds.mask(n);
     let rows: Vec<f64> = g.degrees().iter().map(|d| 1.0 + d).collect();
+    let t = Operator::new(g, Some(vec![1.0; n]), g.csr().2.iter().map(|&w| w as f64).collect());
     iterate(n, c, y.clone(), it, |f, out| {
-        g.for_rows(c, out, |i, cols, ws, out| {
-            if labeled[i] {
-                out.copy_from_slice(&y[i * c..(i + 1) * c]);
-                return;
-            }
-            out.copy_from_slice(&f[i * c..(i + 1) * c]);
-            for (&j, &wij) in cols.iter().zip(ws) {
-                let j = j as usize;
-                for k in 0..c {
-                    out[k] += wij as f64 * f[j * c + k];
-                }
-            }
-            out.iter_mut().for_each(|x| *x /= rows[i]);
-            normalise(out);
-        })
+        t.apply(c, f, out);
+        out.par_chunks_mut(ROWS * c).enumerate().for_each(|(b, out)| {
+            let first = b * ROWS;
+            widest(Propagated {
+                out,
+                c,
+                y: &y[first * c..],
+                labeled: &labeled[first..],
+                rows: &rows[first..],
+            });
+        });
     })
+}
+
+/// Label propagation's step after the product on a chunk of rows: labeled rows reset to
+/// their labels, the others divided by 1 + d_i and normalised.
+struct Propagated<'a> {
+    out: &'a mut [f64],
+    c: usize,
+    y: &'a [f64],
+    labeled: &'a [bool],
+    rows: &'a [f64],
+}
+
+impl Kernel for Propagated<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let rows = self.out.chunks_exact_mut(self.c).zip(self.y.chunks_exact(self.c));
+        for ((out, y), (&labeled, &d)) in rows.zip(self.labeled.iter().zip(self.rows)) {
+            if labeled {
+                out.copy_from_slice(y);
+            } else {
+                out.iter_mut().for_each(|x| *x /= d);
+                normalise(out);
+            }
+        }
+    }
 }
 
 /// Runs `step(f, out)` from f = `start` until Σ|f − f_prev| < tol or `max_iter` steps, then
@@ -91,11 +116,12 @@ fn iterate(
         step(&prev, &mut f);
         steps += 1;
     }
-    f.par_chunks_mut(4096 * c).for_each(|b| b.chunks_mut(c).for_each(normalise));
+    f.par_chunks_mut(ROWS * c).for_each(|b| b.chunks_mut(c).for_each(normalise));
     (f, steps)
 }
 
 /// Scales a row to sum 1 (a zero row stays zero).
+#[inline(always)]
 fn normalise(row: &mut [f64]) {
     let s: f64 = row.iter().sum();
     if s != 0.0 {
