@@ -27,9 +27,8 @@ use std::time::Instant;
 use ndarray::Array2;
 use sslab::data::npy;
 use sslab::methods::sparse_graph::{
-    Graph, KnnSpec, KnnWeights, Seeds, SparseKind, SparseParams, Symmetrise,
+    Graph, KnnSpec, KnnWeights, Seeds, SparseKind, SparseParams, Symmetrise, node_scores,
 };
-use sslab::methods::sparse_graph::{label_propagation, label_spreading, laplace, poisson};
 use sslab::{Error, Result};
 
 const USAGE: &str = "usage: graph_peers knn X.npy K OUT_DIR | \
@@ -163,32 +162,6 @@ fn spec_of(kind: SparseKind, k: usize) -> KnnSpec {
     }
 }
 
-/// One method's scores (n × c row-major) and its steps.
-fn run(kind: SparseKind, g: &Graph, seeds: &Seeds) -> Result<(Vec<f64>, usize)> {
-    let p = SparseParams::new(kind);
-    Ok(match kind {
-        SparseKind::Laplace => {
-            laplace(g, seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
-        }
-        SparseKind::Poisson => {
-            poisson(g, seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
-        }
-        SparseKind::LabelSpreading => label_spreading(g, seeds, p.alpha, p.iter_settings()),
-        SparseKind::LabelPropagation => label_propagation(g, seeds, p.iter_settings()),
-        other => {
-            return Err(Error::Data(format!("{} is not compared in this bench", other.name())));
-        }
-    })
-}
-
-/// The index of each row's first maximum.
-fn argmax(u: &[f64], c: usize) -> impl Iterator<Item = i64> + '_ {
-    u.chunks(c).map(|row| {
-        let best = row.iter().enumerate().fold(0, |b, (j, &v)| if v > row[b] { j } else { b });
-        best as i64
-    })
-}
-
 fn json_list<T: std::fmt::Display>(values: &[T]) -> String {
     let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("[{}]", items.join(", "))
@@ -198,7 +171,10 @@ fn solve(paths: [&Path; 4], methods: &str, k: Option<usize>) -> Result<()> {
     let [source, trials, labels, out] = paths;
     let kinds = methods
         .split(',')
-        .map(|m| SparseKind::from_name(m).ok_or_else(|| usage(&format!("method `{m}`"))))
+        .map(|m| match SparseKind::from_name(m) {
+            Some(kind) if !kind.on_nodes() => Ok(kind),
+            _ => Err(usage(&format!("method `{m}`"))),
+        })
         .collect::<Result<Vec<_>>>()?;
     let labels = integers(&npy::read(labels)?.data, "labels")?;
     if labels.iter().any(|&l| l < 0) {
@@ -265,13 +241,12 @@ fn solve(paths: [&Path; 4], methods: &str, k: Option<usize>) -> Result<()> {
             let renumbered: Vec<usize> = nodes.iter().map(|&i| node[i]).collect();
             let seeds = Seeds::new(&renumbered, &classes, c, n)?;
             let clock = Clock::start();
-            let (u, s) = run(kind, g, &seeds)?;
+            let scores = node_scores(&SparseParams::new(kind), g, &seeds)?;
             let (w, p) = clock.read();
-            let best: Vec<i64> = argmax(&u, c).collect();
-            predictions.extend(node.iter().map(|&a| best[a]));
+            predictions.extend(node.iter().map(|&a| scores.class(a) as i64));
             wall.push(format!("{w:.5}"));
             cpu.push(format!("{p:.5}"));
-            steps.push(s);
+            steps.push(scores.steps);
         }
         npy::write_i64(&out.join(format!("{}.npy", kind.name())), &[t, n], &predictions)?;
         solves.push(format!(

@@ -10,10 +10,11 @@
 //!   `--rank M`, its low-rank kernel (`kernel_rank = M`, Nyström with M landmarks);
 //! - `knn N`: only the exact kNN graph of those points (what any graph method pays first)
 //!   and the time of one Laplacian product on it;
-//! - `sparse_knn N`, `laplace N`, `poisson N`: the graph-only family's k = 10 graph
-//!   (GraphLearning's weights; exact search up to 10⁵ points, NN-descent above, its recall
-//!   on a sample in the notes) alone, or with Laplace or Poisson learning on it (set-up = the
-//!   graph, solve = the method; errors on the unlabeled points);
+//! - `sparse_knn N`, or a graph-only kind and N (`laplace N`, `poisson N`, `graph_tv_rls N`,
+//!   …): the family's k = 10 graph (GraphLearning's weights; exact search up to 10⁵ points,
+//!   NN-descent above, its recall on a sample in the notes; renumbered breadth-first as the
+//!   engine's) alone, or with the kind's defaults on it (set-up = the graph, solve = the
+//!   method; errors on the unlabeled points); `fashion KIND` the same on Fashion-MNIST;
 //! - `export N FILE`: the same points for scikit-learn (rows, columns, labeled rows as f64,
 //!   then the rows, then every row's ±1 label, little-endian f64);
 //! - `plot RESULTS FIGURES`: `RESULTS/{sparse,graph}.csv` into `FIGURES/scaling.png` (time
@@ -31,7 +32,7 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Features, Problem, Sampler};
 use sslab::methods::graph::{GraphKind, GraphParams, KnnGraph, Prepared, laplacian_times};
-use sslab::methods::sparse_graph::{KnnSpec, Seeds, SparseKind, SparseParams, laplace, poisson};
+use sslab::methods::sparse_graph::{KnnSpec, Seeds, SparseKind, SparseParams, node_scores};
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 /// Labeled rows of the sparse sets (the first rows of the generator's file).
@@ -107,7 +108,7 @@ fn main() -> Res<()> {
         },
         _ => Err("usage: scale tsvm|da DIR N [--dual-cd EPSILON] | \
                   lap_rls|tv_rls|cheeger_rls N [--rank M] | \
-                  knn N | sparse_knn|laplace|poisson N | fashion sparse_knn|laplace|poisson | \
+                  knn N | sparse_knn|GRAPH_KIND N | fashion sparse_knn|GRAPH_KIND | \
                   export N FILE | plot RESULTS FIGURES [--threads N]"
             .into()),
     }
@@ -228,7 +229,7 @@ fn knn(n: usize) -> Res<()> {
 }
 
 /// The graph-only family's default graph of [`mixture`]'s points, then (with a kind)
-/// Laplace or Poisson learning from its labeled points.
+/// the kind from its labeled points.
 fn sparse_graph(kind: Option<SparseKind>, n: usize) -> Res<()> {
     let p = mixture(n)?;
     let classes: Vec<usize> = p.classes_l.iter().chain(&p.classes_u).copied().collect();
@@ -263,7 +264,8 @@ fn graph_and_solve(
 ) -> Res<()> {
     let n = x.nrows();
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
-    let g = KnnSpec::default().build(x.view()).map_err(|e| e.to_string())?;
+    // Renumbered breadth-first as the engine does, timed with the build.
+    let (g, node) = KnnSpec::default().build(x.view()).map_err(|e| e.to_string())?.renumbered();
     let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let mut notes =
         format!("graph_entries={} graph_mib={:.1}", g.nnz(), g.size_bytes() as f64 / 1048576.0);
@@ -275,22 +277,16 @@ fn graph_and_solve(
         result(setup, (0.0, 0.0), 0, 0, &notes);
         return Ok(());
     };
+    let nodes: Vec<usize> = labeled.iter().map(|&i| node[i]).collect();
     let seed_classes: Vec<usize> = labeled.iter().map(|&i| classes[i]).collect();
-    let seeds = Seeds::new(labeled, &seed_classes, c, n).map_err(|e| e.to_string())?;
-    let cg = SparseParams::new(kind).cg_settings();
+    let seeds = Seeds::new(&nodes, &seed_classes, c, n).map_err(|e| e.to_string())?;
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
-    let (u, report) = match kind {
-        SparseKind::Poisson => poisson(&g, &seeds, cg),
-        _ => laplace(&g, &seeds, cg),
-    }
-    .map_err(|e| e.to_string())?;
+    let scores = node_scores(&SparseParams::new(kind), &g, &seeds).map_err(|e| e.to_string())?;
     let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let is_labeled = seeds.mask(n);
-    let predicted =
-        |i: usize| (0..c).max_by(|&a, &b| u[i * c + a].total_cmp(&u[i * c + b]).then(b.cmp(&a)));
-    let unlabeled: Vec<usize> = (0..n).filter(|&i| !is_labeled[i]).collect();
-    let errors = unlabeled.iter().filter(|&&i| predicted(i) != Some(classes[i])).count();
-    notes += &format!(" cg_iterations={}", report.iterations);
+    let unlabeled: Vec<usize> = (0..n).filter(|&i| !is_labeled[node[i]]).collect();
+    let errors = unlabeled.iter().filter(|&&i| scores.class(node[i]) != classes[i]).count();
+    notes += &format!(" steps={}", scores.steps);
     result(setup, solve, errors, unlabeled.len(), &notes);
     Ok(())
 }

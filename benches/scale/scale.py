@@ -11,17 +11,18 @@ Parts (SCALE_PARTS, default "sparse graph"):
   LabelSpreading (kNN kernel, venv $SCALE_VENV, default ~/.cache/sslab-py-venv) on a
   two-class Gaussian mixture in 50 dimensions, N = 10^3 ... 10^5; an approximate (HNSW)
   kNN graph by faiss up to 10^6 (venv $SCALE_FAISS_VENV, default the one `make bench-peers`
-  creates, ~/.cache/sslab-peers-venv; rows `skipped` without it); Laplace and Poisson learning
-  of the graph-only family (sparse k = 10 graph, exact search to 10^5, NN-descent above) up to
-  10^6.
+  creates, ~/.cache/sslab-peers-venv; rows `skipped` without it); the graph-only family's
+  sparse k = 10 graph alone (sparse_knn: exact search to 10^5, NN-descent above), Laplace and
+  Poisson learning and TV-RLS on its nodes up to 10^6, and the same four on Fashion-MNIST's
+  70,000 images (fashion_sparse_knn, fashion_laplace, ...; `make data DATASETS=fashion_mnist`).
 
 Every run is capped by SCALE_CPU_LIMIT seconds of CPU time (default 1500), SCALE_TIMEOUT
 seconds of wall time (default 7200: on a loaded machine wall time counts the other
 processes' turns) and SCALE_MEMORY_GIB of address space (default 8); a run that hits one is
 recorded as `timeout` or `oom`, and the method's larger sizes as `skipped`. SCALE_MAX_N drops larger sizes (to try the pipeline),
 SCALE_THREADS="1 2" adds 2-thread rows; SCALE_METHODS="knn faiss" (kernels: tsvm da lap_rls
-tv_rls cheeger_rls lap_rls_nystrom tv_rls_nystrom cheeger_rls_nystrom knn faiss sklearn laplace
-poisson) and
+tv_rls cheeger_rls lap_rls_nystrom tv_rls_nystrom cheeger_rls_nystrom knn faiss sklearn sparse_knn
+laplace poisson graph_tv_rls fashion_sparse_knn fashion_laplace fashion_poisson fashion_graph_tv_rls) and
 SCALE_MIN_N rerun only those kernels and sizes,
 replacing their rows and keeping the others. Writes $SCALE_OUT/{sparse,graph}.csv (default
 results/scaling; columns in docs/scaling.md) after every run, then the figures into
@@ -64,7 +65,12 @@ SPARSE_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 GRAPH_SIZES = [1_000, 3_162, 10_000, 31_623, 100_000]
 # The graph-only family (no kernel) goes on to 10^6 points.
 SPARSE_GRAPH_SIZES = GRAPH_SIZES + [316_228, 1_000_000]
-SPARSE_GRAPH = {"laplace": "Laplace learning (sparse graph)", "poisson": "Poisson learning (sparse graph)"}
+SPARSE_GRAPH = {"sparse_knn": "kNN graph (sparse, GraphLearning weights)", "laplace": "Laplace learning (sparse graph)",
+                "poisson": "Poisson learning (sparse graph)", "graph_tv_rls": "TV-RLS on the nodes (sparse graph)"}
+# The same kernels on Fashion-MNIST's 70,000 images (`scale fashion KIND`; needs
+# `make data DATASETS=fashion_mnist`), 5 labeled images per class.
+FASHION = {kind: f"{name}, Fashion-MNIST" for kind, name in SPARSE_GRAPH.items()}
+FASHION_SETTINGS = "Fashion-MNIST 70,000 x 784 pixels in [0, 1], the first 5 images of each class labeled; k=10 knn_gaussian mean graph, search auto; method defaults"
 # Landmarks of the low-rank (Nystrom) kernel rows: 8 N m bytes per N x m factor (0.8 GB at
 # N = 10^5), N m^2 flops for its r x r systems.
 RANK = 1000
@@ -213,6 +219,7 @@ def graph(binary):
                ("lap_rls", "Lap-RLS"), ("tv_rls", "TV-RLS"), ("cheeger_rls", "Cheeger-RLS")]
     methods += [(kind, name) for kind, (_, name) in LOW_RANK.items()]
     methods += list(SPARSE_GRAPH.items())
+    methods += [(f"fashion_{kind}", name) for kind, name in FASHION.items()]
     has_faiss = subprocess.run([FAISS_PY, "-c", "import faiss"], capture_output=True).returncode == 0 if os.path.exists(FAISS_PY) else False
     for kind, method in methods:
         if RERUN and kind not in RERUN:
@@ -221,6 +228,8 @@ def graph(binary):
         sizes = GRAPH_SIZES + [1_000_000] if kind == "faiss" else GRAPH_SIZES
         if kind in SPARSE_GRAPH:
             sizes = SPARSE_GRAPH_SIZES
+        if kind.startswith("fashion_"):
+            sizes = [70_000]
         for n in (n for n in sizes if MIN_N <= n <= MAX_N):
             if kind == "faiss" and not has_faiss:
                 rows.append(dict(part="graph", method=method, n=n, status="skipped", notes=f"no faiss in {FAISS_PY}"))
@@ -233,15 +242,19 @@ def graph(binary):
                     cmd = [PY, os.path.join(HERE, "label_spreading.py"), points, str(th)]
                 elif kind == "faiss":
                     cmd = [FAISS_PY, os.path.join(HERE, "knn_faiss.py"), points]
+                elif kind.startswith("fashion_"):
+                    cmd = [binary, "fashion", kind.removeprefix("fashion_"), "--threads", str(th)]
                 elif kind in LOW_RANK:
                     cmd = [binary, LOW_RANK[kind][0], str(n), "--rank", str(RANK), "--threads", str(th)]
                 else:
                     cmd = [binary, kind, str(n), "--threads", str(th)]
-                settings = GRAPH_SETTINGS + {"sklearn": "; alpha=0.2 max_iter=30", "faiss": "; HNSW32 efC=40 efS=64",
-                                             "laplace": "; k=10 knn_gaussian mean graph, search auto",
-                                             "poisson": "; k=10 knn_gaussian mean graph, search auto"}.get(
+                settings = GRAPH_SETTINGS + {"sklearn": "; alpha=0.2 max_iter=30", "faiss": "; HNSW32 efC=40 efS=64"}.get(
                     kind, f"; method defaults; kernel_rank={RANK}" if kind in LOW_RANK else "; method defaults")
-                measure(rows, "graph", method, n, 100, th, cmd, settings)
+                if kind in SPARSE_GRAPH:
+                    settings = GRAPH_SETTINGS.replace("self-tuning", "knn_gaussian mean") + ", search auto; method defaults"
+                if kind.startswith("fashion_"):
+                    settings = FASHION_SETTINGS
+                measure(rows, "graph", method, n, 50 if kind.startswith("fashion_") else 100, th, cmd, settings)
                 write(rows, "graph.csv")
 
 

@@ -4,6 +4,7 @@
 //! gradients on the Jacobi-scaled system S A S v = S ηy, f = S v, S = diag(A)^{-1/2}.
 
 use super::laplace::CgSettings;
+use super::operator::Operator;
 use super::{Graph, SignedLabels};
 use crate::error::{Error, Result};
 use crate::linalg::{CgReport, block_cg};
@@ -38,22 +39,9 @@ pub fn lap_rls(
     let a = w.diagonal(&labels.labeled);
     let s: Vec<f64> = a.iter().zip(&degrees).map(|(a, d)| 1.0 / (a + w.gamma * d).sqrt()).collect();
     let b: Vec<f64> = labels.y.iter().enumerate().map(|(e, y)| s[e / c] * w.eta * y).collect();
-    let (mut f, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| {
-        // (S A S p)_i = p_i − s_i γ Σ_j w_ij s_j p_j, as s_i² (a_i + γ d_i) = 1.
-        g.for_rows(c, out, |i, cols, ws, out| {
-            out.fill(0.0);
-            for (&j, &wij) in cols.iter().zip(ws) {
-                let j = j as usize;
-                let t = wij as f64 * s[j];
-                for k in 0..c {
-                    out[k] += t * p[j * c + k];
-                }
-            }
-            for k in 0..c {
-                out[k] = p[i * c + k] - s[i] * w.gamma * out[k];
-            }
-        })
-    })?;
+    // S A S = I − γ S W S, as s_i² (a_i + γ d_i) = 1: diag(1) + γ(−S W S).
+    let sas = Operator::scaled_laplacian(g, &s, |_| true, vec![1.0; g.n()]).times(w.gamma);
+    let (mut f, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| sas.apply(c, p, out))?;
     f.iter_mut().enumerate().for_each(|(e, v)| *v *= s[e / c]);
     Ok((f, report))
 }

@@ -11,11 +11,10 @@
 
 use std::sync::Arc;
 
-use ndarray::{Array1, Array2, Axis, concatenate};
+use ndarray::{Array2, Axis, concatenate};
 
-use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, SparseParams};
-use super::{cached, cheeger_rls, label_propagation, label_spreading, lap_rls, laplace, poisson};
-use super::{read_npz, tv_rls};
+use super::read_npz;
+use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, cached, node_scores};
 use crate::data::DataSource;
 use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
@@ -54,74 +53,27 @@ impl Method for SparseGraphMethod {
         let nl = problem.n_labeled();
         let c = problem.n_classes;
         let seeds = Seeds::new(&nodes[..nl], &problem.classes_l, c, graph.n())?;
-        if p.kind.on_nodes() {
-            return fit_on_nodes(p, &graph, &seeds, &nodes[nl..]);
-        }
-        let (u, steps) = match p.kind {
-            SparseKind::Laplace => {
-                laplace(&graph, &seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
-            }
-            SparseKind::Poisson => {
-                poisson(&graph, &seeds, p.cg_settings()).map(|(u, r)| (u, r.iterations))?
-            }
-            SparseKind::LabelSpreading => {
-                label_spreading(&graph, &seeds, p.alpha, p.iter_settings())
-            }
-            SparseKind::LabelPropagation => label_propagation(&graph, &seeds, p.iter_settings()),
-            _ => {
-                return Err(Error::param(
-                    "kind",
-                    format!("`{}` is fitted on the nodes", p.kind.name()),
-                ));
-            }
-        };
+        let scores = node_scores(p, &graph, &seeds)?;
         let unlabeled = &nodes[nl..];
-        let fitted = if c == 2 {
-            Fitted::binary(Array1::from_iter(unlabeled.iter().map(|&i| u[2 * i] - u[2 * i + 1])))
-        } else {
-            Fitted::per_class(Array2::from_shape_fn((unlabeled.len(), c), |(r, k)| {
-                u[unlabeled[r] * c + k]
-            }))
+        let fitted = match scores.columns {
+            1 | 2 => Fitted::binary(
+                unlabeled.iter().map(|&i| scores.binary(i).expect("one or two columns")).collect(),
+            ),
+            k => Fitted::per_class(Array2::from_shape_fn((unlabeled.len(), k), |(r, j)| {
+                scores.u[unlabeled[r] * k + j]
+            })),
         };
-        let fitted = fitted.with("steps", steps as f64).with("graph_edges", graph.nnz() as f64);
+        let fitted =
+            fitted.with("steps", scores.steps as f64).with("graph_edges", graph.nnz() as f64);
+        let fitted = match scores.capped {
+            Some(n) => fitted.with("rof_capped", n as f64),
+            None => fitted,
+        };
         Ok(match graph.recall() {
             Some(r) => fitted.with("graph_recall", r),
             None => fitted,
         })
     }
-}
-
-/// Lap-RLS, TV-RLS or Cheeger-RLS on the nodes: the unlabeled nodes' scores, the steps
-/// taken (CG steps, or ROF steps over all solves) and the ROF solves stopped by the cap.
-fn fit_on_nodes(p: &SparseParams, g: &Graph, seeds: &Seeds, unlabeled: &[usize]) -> Result<Fitted> {
-    let labels = seeds.signed(g.n(), seeds.n_classes > 2)?;
-    let (f, steps, capped) = match p.kind {
-        SparseKind::GraphLapRls => {
-            let (f, report) = lap_rls(g, &labels, p.rls_weights(), p.cg_settings())?;
-            (f, report.iterations, None)
-        }
-        _ => {
-            let (f, reports) = match p.kind {
-                SparseKind::GraphTvRls => tv_rls(g, &labels, p.rls_weights(), p.rof_settings())?,
-                _ => cheeger_rls(g, &labels, p.cheeger_settings())?,
-            };
-            let steps = reports.iter().map(|r| r.iterations).sum();
-            (f, steps, Some(reports.iter().filter(|r| !r.converged).count()))
-        }
-    };
-    let c = labels.columns;
-    let fitted = if c == 1 {
-        Fitted::binary(Array1::from_iter(unlabeled.iter().map(|&i| f[i])))
-    } else {
-        Fitted::per_class(Array2::from_shape_fn((unlabeled.len(), c), |(r, k)| {
-            f[unlabeled[r] * c + k]
-        }))
-    };
-    let fitted = fitted.with("steps", steps as f64).with("graph_edges", g.nnz() as f64);
-    Ok(match capped {
-        Some(n) => fitted.with("rof_capped", n as f64),
-        None => fitted,
-    })
 }
 
 /// The graph this split's methods use and the split's nodes in it (labeled first).

@@ -3,7 +3,8 @@
 //! paper's Lap-RLS, TV-RLS and Cheeger-RLS with the function on the nodes (`lap_rls.rs`,
 //! `tv_rls.rs`, `cheeger.rs`; the weighted graph ROF in `rof.rs`), binary and multi-class.
 //! The graph (`graph.rs`, CSR with `u32` indices and `f32` weights) is built once per dataset
-//! (`knn.rs`) and shared by every split and method of a run (`method.rs`).
+//! (`knn.rs`) and shared by every split and method of a run (`method.rs`); `solve.rs` runs
+//! any kind on it.
 
 mod cheeger;
 mod family;
@@ -19,6 +20,7 @@ mod params;
 mod poisson;
 mod rof;
 mod seeds;
+mod solve;
 mod spreading;
 mod tv_rls;
 
@@ -34,6 +36,7 @@ pub use params::{GraphSource, SparseGraphMethod, SparseKind, SparseParams};
 pub use poisson::poisson;
 pub use rof::{RofDual, RofProblem, solve_rof, total_variation};
 pub use seeds::{Seeds, SignedLabels};
+pub use solve::{NodeScores, node_scores};
 pub use spreading::{IterSettings, label_propagation, label_spreading};
 pub use tv_rls::tv_rls;
 

@@ -49,6 +49,12 @@ impl<'g> Operator<'g> {
         Operator::new(graph, Some(diag), values)
     }
 
+    /// diag(a) + tV.
+    pub fn times(mut self, t: f64) -> Self {
+        self.values.iter_mut().for_each(|v| *v *= t);
+        self
+    }
+
     /// out = (diag(a) + V) p for n × c row-major blocks: out_i = a_i p_i (or 0), then
     /// + v_ij p_j for the stored j in order.
     pub fn apply(&self, c: usize, p: &[f64], out: &mut [f64]) {
