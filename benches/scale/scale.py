@@ -169,7 +169,7 @@ def measure(rows, part, method, n, labeled, threads, cmd, settings):
         row.update(status=status, wall_seconds=f"{wall:.3f}", cpu_seconds=f"{cpu:.2f}", peak_mib=f"{peak:.1f}")
         for k in ("setup_seconds", "setup_cpu_seconds", "solve_seconds", "solve_cpu_seconds", "errors", "of"):
             row[k] = f.get(k, "")
-        if status == "ok" and f.get("of"):
+        if status == "ok" and int(f.get("of") or 0) > 0:
             row["error"] = f"{int(f['errors']) / int(f['of']):.6f}"
         known = {*COLUMNS, "bytes"}
         row["notes"] = " ".join(f"{k}={v}" for k, v in f.items() if k not in known)
