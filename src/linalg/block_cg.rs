@@ -10,8 +10,25 @@ use super::{Kernel, column_blocks, widest};
 use crate::by_width;
 use crate::error::{Error, Result};
 
-/// Rows per parallel task of the sums and updates.
-const CHUNK: usize = 4096;
+/// Rows per parallel task of the sums and updates: the per-column sums add these chunks in
+/// order (an operator that fuses the sums into its product must chunk so).
+pub const CG_CHUNK: usize = 4096;
+const CHUNK: usize = CG_CHUNK;
+
+/// The A of [`block_cg`]: a symmetric positive (semi-)definite map of n × c row-major blocks.
+pub trait CgOperator {
+    /// out = A p, and per column j, Σ_i p_ij (Ap)_ij summed in row order within chunks of
+    /// [`CG_CHUNK`] rows, the chunks added in order.
+    fn apply_dots(&self, c: usize, p: &[f64], out: &mut [f64]) -> Vec<f64>;
+}
+
+/// A closure `apply(p, out)` as an operator, its sums in a second pass.
+impl<F: Fn(&[f64], &mut [f64])> CgOperator for F {
+    fn apply_dots(&self, c: usize, p: &[f64], out: &mut [f64]) -> Vec<f64> {
+        self(p, out);
+        column_dots(p, out, c)
+    }
+}
 
 /// Where conjugate gradients stopped.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,15 +39,14 @@ pub struct CgReport {
     pub residual: f64,
 }
 
-/// Solves A X = B for a symmetric positive (semi-)definite A given by `apply(p, out)`
-/// (out = A p, both n × c row-major); returns X. A column whose curvature pᵀAp is not
+/// Solves A X = B (both n × c row-major); returns X. A column whose curvature pᵀAp is not
 /// positive stops moving. Fails when `max_iter` steps leave the residual above `tol`.
 pub fn block_cg(
     b: &[f64],
     c: usize,
     tol: f64,
     max_iter: usize,
-    mut apply: impl FnMut(&[f64], &mut [f64]),
+    a: &impl CgOperator,
 ) -> Result<(Vec<f64>, CgReport)> {
     let mut x = vec![0.0; b.len()];
     let mut r = b.to_vec();
@@ -42,17 +58,16 @@ pub fn block_cg(
     let mut beta = vec![0.0; c];
     while err > tol && it < max_iter {
         it += 1;
-        apply(&p, &mut ap);
-        let pap = column_dots(&p, &ap, c);
+        let pap = a.apply_dots(c, &p, &mut ap);
         for j in 0..c {
             alpha[j] = if pap[j] > 0.0 { rs_old[j] / pap[j] } else { 0.0 };
         }
-        let rs_new = step(&mut x, &mut r, &p, &ap, &alpha, c);
+        let rs_new = step(&mut r, &ap, &alpha, c);
         err = rs_new.iter().sum::<f64>().sqrt();
         for j in 0..c {
             beta[j] = if rs_old[j] > 0.0 { rs_new[j] / rs_old[j] } else { 0.0 };
         }
-        update(&mut p, &r, &beta, c);
+        update(&mut x, &mut p, &r, &alpha, &beta, c);
         rs_old = rs_new;
     }
     if !(err <= tol) {
@@ -67,22 +82,23 @@ pub fn block_cg(
     Ok((x, CgReport { iterations: it, residual: err }))
 }
 
-/// x += α p, r −= α Ap per column; returns the new ‖r_j‖² per column.
-fn step(x: &mut [f64], r: &mut [f64], p: &[f64], ap: &[f64], alpha: &[f64], c: usize) -> Vec<f64> {
-    let parts: Vec<Vec<f64>> = x
+/// r −= α Ap per column; returns the new ‖r_j‖² per column.
+fn step(r: &mut [f64], ap: &[f64], alpha: &[f64], c: usize) -> Vec<f64> {
+    let parts: Vec<Vec<f64>> = r
         .par_chunks_mut(CHUNK * c)
-        .zip(r.par_chunks_mut(CHUNK * c))
-        .zip(p.par_chunks(CHUNK * c).zip(ap.par_chunks(CHUNK * c)))
-        .map(|((x, r), (p, ap))| widest(Step { x, r, p, ap, alpha }))
+        .zip(ap.par_chunks(CHUNK * c))
+        .map(|(r, ap)| widest(Step { r, ap, alpha }))
         .collect();
     sum_parts(parts, c)
 }
 
-/// p = r + β p per column.
-fn update(p: &mut [f64], r: &[f64], beta: &[f64], c: usize) {
-    p.par_chunks_mut(CHUNK * c)
+/// x += α p, then p = r + β p, per column (x's step deferred to this pass, which reads p
+/// anyway).
+fn update(x: &mut [f64], p: &mut [f64], r: &[f64], alpha: &[f64], beta: &[f64], c: usize) {
+    x.par_chunks_mut(CHUNK * c)
+        .zip(p.par_chunks_mut(CHUNK * c))
         .zip(r.par_chunks(CHUNK * c))
-        .for_each(|(p, r)| widest(Update { p, r, beta }));
+        .for_each(|((x, p), r)| widest(Update { x, p, r, alpha, beta }));
 }
 
 /// Per column j, Σ_i u_ij v_ij over fixed chunks of rows, the chunks added in order.
@@ -95,7 +111,8 @@ fn column_dots(u: &[f64], v: &[f64], c: usize) -> Vec<f64> {
     sum_parts(parts, c)
 }
 
-fn sum_parts(parts: Vec<Vec<f64>>, c: usize) -> Vec<f64> {
+/// Per-column sums of chunks, added in order (from zero).
+pub fn sum_parts(parts: Vec<Vec<f64>>, c: usize) -> Vec<f64> {
     parts.into_iter().fold(vec![0.0; c], |mut acc, s| {
         acc.iter_mut().zip(s).for_each(|(a, s)| *a += s);
         acc
@@ -110,9 +127,7 @@ fn block<const W: usize>(row: &[f64], col: usize) -> &[f64; W] {
 
 /// [`step`] on one chunk of rows.
 struct Step<'a> {
-    x: &'a mut [f64],
     r: &'a mut [f64],
-    p: &'a [f64],
     ap: &'a [f64],
     alpha: &'a [f64],
 }
@@ -124,37 +139,21 @@ impl Kernel for Step<'_> {
         let c = self.alpha.len();
         let mut s = vec![0.0; c];
         for (col, w) in column_blocks(c) {
-            by_width!(
-                w,
-                step_block(col, &mut s[col..], self.x, self.r, self.p, self.ap, self.alpha)
-            );
+            by_width!(w, step_block(col, &mut s[col..], self.r, self.ap, self.alpha));
         }
         s
     }
 }
 
 #[inline(always)]
-fn step_block<const W: usize>(
-    col: usize,
-    s: &mut [f64],
-    x: &mut [f64],
-    r: &mut [f64],
-    p: &[f64],
-    ap: &[f64],
-    alpha: &[f64],
-) {
+fn step_block<const W: usize>(col: usize, s: &mut [f64], r: &mut [f64], ap: &[f64], alpha: &[f64]) {
     let c = alpha.len();
     let a = *block::<W>(alpha, col);
     let mut acc = [0.0; W];
-    let rows = x.chunks_exact_mut(c).zip(r.chunks_exact_mut(c));
-    for ((x, r), (p, ap)) in rows.zip(p.chunks_exact(c).zip(ap.chunks_exact(c))) {
-        let (x, r): (&mut [f64; W], &mut [f64; W]) = (
-            (&mut x[col..col + W]).try_into().expect("W entries"),
-            (&mut r[col..col + W]).try_into().expect("W entries"),
-        );
-        let (p, ap) = (block::<W>(p, col), block::<W>(ap, col));
+    for (r, ap) in r.chunks_exact_mut(c).zip(ap.chunks_exact(c)) {
+        let r: &mut [f64; W] = (&mut r[col..col + W]).try_into().expect("W entries");
+        let ap = block::<W>(ap, col);
         for k in 0..W {
-            x[k] += a[k] * p[k];
             r[k] -= a[k] * ap[k];
             acc[k] += r[k] * r[k];
         }
@@ -164,8 +163,10 @@ fn step_block<const W: usize>(
 
 /// [`update`] on one chunk of rows.
 struct Update<'a> {
+    x: &'a mut [f64],
     p: &'a mut [f64],
     r: &'a [f64],
+    alpha: &'a [f64],
     beta: &'a [f64],
 }
 
@@ -174,19 +175,31 @@ impl Kernel for Update<'_> {
     #[inline(always)]
     fn run(self) {
         for (col, w) in column_blocks(self.beta.len()) {
-            by_width!(w, update_block(col, &mut *self.p, self.r, self.beta));
+            by_width!(
+                w,
+                update_block(col, &mut *self.x, &mut *self.p, self.r, self.alpha, self.beta)
+            );
         }
     }
 }
 
 #[inline(always)]
-fn update_block<const W: usize>(col: usize, p: &mut [f64], r: &[f64], beta: &[f64]) {
+fn update_block<const W: usize>(
+    col: usize,
+    x: &mut [f64],
+    p: &mut [f64],
+    r: &[f64],
+    alpha: &[f64],
+    beta: &[f64],
+) {
     let c = beta.len();
-    let b = *block::<W>(beta, col);
-    for (p, r) in p.chunks_exact_mut(c).zip(r.chunks_exact(c)) {
+    let (a, b) = (*block::<W>(alpha, col), *block::<W>(beta, col));
+    for ((x, p), r) in x.chunks_exact_mut(c).zip(p.chunks_exact_mut(c)).zip(r.chunks_exact(c)) {
+        let x: &mut [f64; W] = (&mut x[col..col + W]).try_into().expect("W entries");
         let p: &mut [f64; W] = (&mut p[col..col + W]).try_into().expect("W entries");
         let r = block::<W>(r, col);
         for k in 0..W {
+            x[k] += a[k] * p[k];
             p[k] = r[k] + b[k] * p[k];
         }
     }
@@ -246,13 +259,13 @@ mod tests {
             }
         };
         let b: Vec<f64> = (0..2 * n).map(|i| (i as f64).sin()).collect();
-        let (x, report) = block_cg(&b, 2, 1e-12, 100, apply).unwrap();
+        let (x, report) = block_cg(&b, 2, 1e-12, 100, &apply).unwrap();
         let mut ax = vec![0.0; b.len()];
         apply(&x, &mut ax);
         for (a, b) in ax.iter().zip(&b) {
             assert!((a - b).abs() < 1e-10, "{a} vs {b}");
         }
         assert!(report.iterations <= 5 + 1 && report.residual <= 1e-12);
-        assert!(block_cg(&b, 2, 1e-12, 1, apply).is_err());
+        assert!(block_cg(&b, 2, 1e-12, 1, &apply).is_err());
     }
 }

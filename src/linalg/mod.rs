@@ -25,7 +25,7 @@ mod unrolled;
 mod view;
 mod width;
 
-pub use block_cg::{CgReport, block_cg};
+pub use block_cg::{CG_CHUNK, CgOperator, CgReport, block_cg, sum_parts};
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;

@@ -41,7 +41,7 @@ pub fn lap_rls(
     let b: Vec<f64> = labels.y.iter().enumerate().map(|(e, y)| s[e / c] * w.eta * y).collect();
     // S A S = I − γ S W S, as s_i² (a_i + γ d_i) = 1: diag(1) + γ(−S W S).
     let sas = Operator::scaled_laplacian(g, &s, |_| true, vec![1.0; g.n()]).times(w.gamma);
-    let (mut f, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| sas.apply(c, p, out))?;
+    let (mut f, report) = block_cg(&b, c, cg.tol, cg.max_iter, &sas)?;
     f.iter_mut().enumerate().for_each(|(e, v)| *v *= s[e / c]);
     Ok((f, report))
 }

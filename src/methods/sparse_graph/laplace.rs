@@ -43,7 +43,7 @@ pub fn laplace(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
     let diag: Vec<f64> =
         (0..n).map(|i| if labeled[i] { 0.0 } else { degrees[i] * m[i] * m[i] }).collect();
     let a = Operator::scaled_laplacian(g, &m, |i| !labeled[i], diag);
-    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| a.apply(c, p, out))?;
+    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, &a)?;
     let mut u = v;
     for i in 0..n {
         for k in 0..c {

@@ -8,10 +8,7 @@ use rayon::prelude::*;
 
 use super::Graph;
 use crate::by_width;
-use crate::linalg::{Kernel, column_blocks, widest};
-
-/// Rows per parallel task of a product.
-const CHUNK: usize = 2048;
+use crate::linalg::{CG_CHUNK, CgOperator, Kernel, column_blocks, sum_parts, widest};
 
 /// diag(a) + V on the pattern of a graph (no diagonal: V alone).
 #[derive(Debug, Clone)]
@@ -58,12 +55,22 @@ impl<'g> Operator<'g> {
     /// out = (diag(a) + V) p for n × c row-major blocks: out_i = a_i p_i (or 0), then
     /// + v_ij p_j for the stored j in order.
     pub fn apply(&self, c: usize, p: &[f64], out: &mut [f64]) {
+        self.apply_dots(c, p, out);
+    }
+}
+
+impl CgOperator for Operator<'_> {
+    /// The product with its column sums Σ_i p_ij out_ij taken row by row as it goes.
+    fn apply_dots(&self, c: usize, p: &[f64], out: &mut [f64]) -> Vec<f64> {
         if c == 0 {
-            return;
+            return Vec::new();
         }
-        out.par_chunks_mut(CHUNK * c).enumerate().for_each(|(t, out)| {
-            widest(Rows { op: self, c, first: t * CHUNK, p, out });
-        });
+        let parts = out
+            .par_chunks_mut(CG_CHUNK * c)
+            .enumerate()
+            .map(|(t, out)| widest(Rows { op: self, c, first: t * CG_CHUNK, p, out }))
+            .collect();
+        sum_parts(parts, c)
     }
 }
 
@@ -77,16 +84,20 @@ struct Rows<'a, 'g> {
 }
 
 impl Kernel for Rows<'_, '_> {
-    type Output = ();
+    type Output = Vec<f64>;
     #[inline(always)]
-    fn run(self) {
+    fn run(self) -> Vec<f64> {
+        let mut dots = vec![0.0; self.c];
         for (col, w) in column_blocks(self.c) {
-            by_width!(w, rows(self.op, self.c, col, self.first, self.p, &mut *self.out));
+            let dots = &mut dots[col..];
+            by_width!(w, rows(self.op, self.c, col, self.first, self.p, &mut *self.out, dots));
         }
+        dots
     }
 }
 
-/// Columns col..col + W of the rows: a_i p_i (or 0), then + v_ij p_j in stored order.
+/// Columns col..col + W of the rows: a_i p_i (or 0), then + v_ij p_j in stored order; their
+/// sums Σ_i p_ik out_ik in row order into `dots`.
 #[inline(always)]
 fn rows<const W: usize>(
     op: &Operator,
@@ -95,15 +106,17 @@ fn rows<const W: usize>(
     first: usize,
     p: &[f64],
     out: &mut [f64],
+    dots: &mut [f64],
 ) {
     let (indptr, indices, _) = op.graph.csr();
     let block =
         |j: usize| -> &[f64; W] { p[j * c + col..j * c + col + W].try_into().expect("W entries") };
+    let mut sums = [0.0; W];
     for (r, out) in out.chunks_exact_mut(c).enumerate() {
         let i = first + r;
+        let pi = block(i);
         let mut acc = [0.0; W];
         if let Some(diag) = &op.diag {
-            let pi = block(i);
             for k in 0..W {
                 acc[k] = diag[i] * pi[k];
             }
@@ -115,6 +128,10 @@ fn rows<const W: usize>(
                 acc[k] += v * pj[k];
             }
         }
+        for k in 0..W {
+            sums[k] += pi[k] * acc[k];
+        }
         out[col..col + W].copy_from_slice(&acc);
     }
+    dots[..W].copy_from_slice(&sums);
 }

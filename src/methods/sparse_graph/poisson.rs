@@ -37,7 +37,7 @@ pub fn poisson(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
     }
     let b: Vec<f64> = (0..n * c).map(|e| s[e / c] * source[e]).collect();
     let a = Operator::scaled_laplacian(g, &s, |_| true, vec![1.0; n]);
-    let (mut u, report) = block_cg(&b, c, cg.tol, cg.max_iter, |p, out| a.apply(c, p, out))?;
+    let (mut u, report) = block_cg(&b, c, cg.tol, cg.max_iter, &a)?;
     for i in 0..n {
         u[i * c..(i + 1) * c].iter_mut().for_each(|x| *x *= s[i]);
     }
