@@ -10,10 +10,13 @@
 //!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows and the
 //!   final (TSVM) or best (DA) objective;
 //!   with `--out`, these three write the weights and then the bias;
-//! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400, n = 2,000 (100
-//!   labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the problem
-//!   for the numpy peer; also the GFLOP/s of the covariance step and of a 1,000³ faer
+//! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400 (`--dim D`), n = 2,000
+//!   (100 labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the
+//!   problem for the numpy peer; also the GFLOP/s of the covariance step and of a 1,000³ faer
 //!   product (fastest of 5: the peak);
+//! - `qlds-grid`: QLDS(cv) (10 folds) and QLDS(th) over the 11 × 11 grid of [0, 1]² on the
+//!   same problem, selection and the final fit + predict, median of 5 each; the chosen point
+//!   and errors on the unlabeled rows;
 //! - `knn-export FILE`, `knn`: the exact k = 10 self-tuning graph on all USPS digits (from
 //!   `SSLAB_DATA_DIR`, default `data/`); with `--out`, its edges i < j as u32 pairs.
 //!
@@ -34,7 +37,9 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Problem, Sampler};
 use sslab::methods::graph::KnnGraph;
-use sslab::methods::qlds::QldsParams;
+use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds};
+use sslab::methods::qlds::theory::Scale;
+use sslab::methods::qlds::{LambdaPolicy, QldsParams};
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 const DOCS: usize = 100_000;
@@ -60,6 +65,10 @@ fn main() -> Res<()> {
         None => SvmSolver::Mfn,
     };
     let pre = args.iter().any(|a| a == "--precondition");
+    let dim = match option("--dim") {
+        Some(v) => v.and_then(|v| v.parse().ok()).ok_or("--dim needs a number")?,
+        None => 400,
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -82,12 +91,14 @@ fn main() -> Res<()> {
             sparse(Path::new(dir), tsvm, (svm_solver, pre), out)
         }
         (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, (svm_solver, pre), out),
-        (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
-        (Some("qlds"), _) => qlds(),
+        (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file), dim),
+        (Some("qlds"), _) => qlds(dim),
+        (Some("qlds-grid"), _) => qlds_grid(dim),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
         (Some("knn"), _) => knn(out),
-        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE \
-                  [--threads N] [--out FILE] [--dual-cd EPSILON] [--precondition]"
+        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-grid | qlds-export FILE | knn \
+                  | knn-export FILE [--threads N] [--out FILE] [--dual-cd EPSILON] \
+                  [--precondition] [--dim D]"
             .into()),
     }
 }
@@ -147,16 +158,16 @@ fn sparse(
     }
 }
 
-/// The QLDS benchmark problem (the one of `make bench` at d = 400).
-fn qlds_problem() -> Problem {
-    let (d, n) = (400, 2_000);
+/// The QLDS benchmark problem in dimension `d` (at d = 400 the one of `make bench`).
+fn qlds_problem(d: usize) -> Problem {
+    let n = 2_000;
     let mix = GaussianMixture::symmetric(d, 1.5).expect("valid mixture");
     let mut rng = ChaCha8Rng::seed_from_u64(d as u64);
     mix.sample_problem([50, 50], [(n - 100) / 2, (n - 100) / 2], &mut rng)
 }
 
-fn qlds_export(file: &Path) -> Res<()> {
-    let p = qlds_problem();
+fn qlds_export(file: &Path, dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
     let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
     let mut out = Vec::new();
     header(&mut out, x_l.nrows() + x_u.nrows(), x_l.ncols(), x_l.nrows());
@@ -165,8 +176,8 @@ fn qlds_export(file: &Path) -> Res<()> {
     write(file, &out)
 }
 
-fn qlds() -> Res<()> {
-    let p = qlds_problem();
+fn qlds(dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
     let x_u = p.x_u.to_dense().into_owned();
     let q = QldsParams::new(0.5, 1.0).check().map_err(|e| e.to_string())?;
     let mut errors = 0;
@@ -215,6 +226,38 @@ fn qlds() -> Res<()> {
         2.0 * (n * d * d) as f64 / cov / 1e9,
         2.0 * (k * k * k) as f64 / peak / 1e9
     );
+    Ok(())
+}
+
+/// QLDS(cv) and QLDS(th) over the default grid: median seconds of 5 whole selections (with
+/// the final fit and the unlabeled scores), the chosen point and the errors.
+fn qlds_grid(dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
+    let grid = Grid::uniform(Grid::DEFAULT_POINTS).map_err(|e| e.to_string())?;
+    let mut fields = Vec::new();
+    for (name, policy) in [
+        ("cv", Policy::CrossValidation { folds: Policy::FOLDS }),
+        ("th", Policy::Theory { scale: Scale::default() }),
+    ] {
+        let select = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default())
+            .map_err(|e| e.to_string())?;
+        let mut chosen = None;
+        let secs = median((0..5).map(|_| {
+            let t = Instant::now();
+            let s = select.run(&p).expect("selection");
+            chosen = Some(std::hint::black_box(s));
+            t.elapsed().as_secs_f64()
+        }));
+        let s = chosen.ok_or("no run")?;
+        let errors = s.scores.iter().zip(&p.y_u).filter(|(s, y)| (**s >= 0.0) != (**y > 0.0));
+        fields.push(format!(
+            "{name}_seconds={secs:.5} {name}_alpha_l={} {name}_alpha_u={} {name}_errors={}",
+            s.alpha_l,
+            s.alpha_u,
+            errors.count()
+        ));
+    }
+    println!("RESULT {} of={} points={}", fields.join(" "), p.y_u.len(), grid.len());
     Ok(())
 }
 

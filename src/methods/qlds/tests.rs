@@ -236,7 +236,8 @@ fn moments_have_the_bits_of_the_plain_computation() {
         let p = problem(d, n_l, n_u, 1.5, 3);
         let m = Moments::new(&p).unwrap();
         let (x_l, x_u) = centred(&p);
-        let all = ndarray::concatenate(Axis(0), &[p.x_l.to_dense().view(), raw_unlabeled(&p).view()]);
+        let all =
+            ndarray::concatenate(Axis(0), &[p.x_l.to_dense().view(), raw_unlabeled(&p).view()]);
         assert!(m.mean == all.unwrap().mean_axis(Axis(0)).unwrap(), "d = {d}");
         assert!(m.x_l == x_l && m.x_u == x_u, "d = {d}");
         let scale = 1.0 / (2 * (n_l + n_u)) as f64;
