@@ -1,7 +1,8 @@
 """The peers' side of `make bench-peers`: one kernel per process, run by the venv's python.
 
 Usage: peer.py KIND ARGS..., printing one line `RESULT key=value ...`:
-- `qlds FILE`: QLDS(0.5, 1) fit + predict in numpy on the exported problem (median of 15);
+- `qlds FILE`: QLDS(0.5, 1) fit + predict in numpy on the exported problem (median of 15
+  wall and CPU times, the CPU time of the process's threads);
 - `qlds-grid FILE`: QLDS(cv) in numpy on the exported problem, sslab's 10 stratified folds
   and 11 x 11 grid of [0, 1]^2, a d x d solve per fold and grid point, then the chosen
   point's fit + predict (one run: several seconds); QLDS(th) on the same grid, sslab's
@@ -150,13 +151,14 @@ def qlds(path):
         omega = np.linalg.solve(a, cl.T @ y_l / np.sqrt(rows))
         return np.where((x_u @ omega - mean @ omega) / np.sqrt(rows) >= 0, 1.0, -1.0)
 
-    times = []
+    times, cpu = [], []
     for _ in range(15):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         predicted = fit_predict()
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     errors = int(np.sum(predicted != y_u))
-    print(f"RESULT seconds={statistics.median(times):.5f} errors={errors} of={len(y_u)}")
+    print(f"RESULT seconds={statistics.median(times):.5f} cpu_seconds={statistics.median(cpu):.5f} errors={errors} of={len(y_u)}")
 
 
 def qlds_grid(path, folds=10, points=11):

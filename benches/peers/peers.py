@@ -269,14 +269,15 @@ def dense_rows(binary, kernels, reps, usps):
         versus = f"numpy {info['numpy']} on {info['blas'].replace('_', ' ')}, one BLAS thread per sslab thread"
         qlds_file = lambda d: os.path.join(DATA, f"qlds_d{d}.f64")
         print(f"\n### QLDS(0.5, 1) fit + predict, n = 2,000 (100 labeled), median of 15 in-process, against {versus}\n")
-        print("| d | threads | sslab | numpy | ratio | errors sslab / numpy | load | sslab notes |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| d | threads | sslab | numpy | ratio | CPU sslab / numpy | CPU ratio | errors sslab / numpy | load | sslab notes |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for d in (100, 400, 1000):
             run([binary, "qlds-export", qlds_file(d), "--dim", str(d)])
             for th in (1, 2):
                 o, t, load = alternate(reps, lambda: run([binary, "qlds", "--dim", str(d), "--threads", str(th)], th), lambda: run([PY, PEER, "qlds", qlds_file(d)], th))
                 notes = " ".join(f"{k}={v}" for k, v in o[0].items() if k.startswith("cov") or k.startswith("peak_g"))
-                print(f"| {d} | {th} | {med(o, 'seconds') * 1e3:.1f} ms | {med(t, 'seconds') * 1e3:.1f} ms | {med(o, 'seconds') / med(t, 'seconds'):.2f} | {o[0]['errors']} / {t[0]['errors']} of {o[0]['of']} | {load:.2f} | {notes} |", flush=True)
+                cpu = med(o, 'cpu_seconds'), med(t, 'cpu_seconds')
+                print(f"| {d} | {th} | {med(o, 'seconds') * 1e3:.1f} ms | {med(t, 'seconds') * 1e3:.1f} ms | {med(o, 'seconds') / med(t, 'seconds'):.2f} | {cpu[0] * 1e3:.1f} / {cpu[1] * 1e3:.1f} ms | {cpu[0] / cpu[1]:.2f} | {o[0]['errors']} / {t[0]['errors']} of {o[0]['of']} | {load:.2f} | {notes} |", flush=True)
         print(f"\n### QLDS(cv) (10 folds) and QLDS(th) over the 11 x 11 grid of [0, 1]², one split, d = 400, n = 2,000 (100 labeled), selection and final fit + predict, against {versus} (cv: a d x d solve per fold and grid point; th: sslab's theory ported to Python, then the numpy fit)\n")
         print("| threads | policy | sslab | numpy | ratio | chosen (α_l, α_u) sslab / numpy | errors sslab / numpy | load |")
         print("|---|---|---|---|---|---|---|---|")
