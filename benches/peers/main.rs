@@ -10,10 +10,14 @@
 //!   λ_u = 1, r = 0.5 (multi-switch TSVM, S = 10,000); errors on the unlabeled rows and the
 //!   final (TSVM) or best (DA) objective;
 //!   with `--out`, these three write the weights and then the bias;
-//! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400, n = 2,000 (100
-//!   labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the problem
-//!   for the numpy peer; also the GFLOP/s of the covariance step and of a 1,000³ faer
+//! - `qlds-export FILE`, `qlds`: QLDS(0.5, 1) fit + predict at d = 400 (`--dim D`), n = 2,000
+//!   (100 labeled), median of 15, errors on the unlabeled rows; `qlds-export` writes the
+//!   problem for the numpy peer; also the median CPU time of the process (all threads) per
+//!   fit + predict and the GFLOP/s of the covariance step and of a 1,000³ faer
 //!   product (fastest of 5: the peak);
+//! - `qlds-grid`: QLDS(cv) (10 folds) and QLDS(th) over the 11 × 11 grid of [0, 1]² on the
+//!   same problem, selection and the final fit + predict, median of 5 each; the chosen point
+//!   and errors on the unlabeled rows;
 //! - `knn-export FILE`, `knn`: the exact k = 10 self-tuning graph on all USPS digits (from
 //!   `SSLAB_DATA_DIR`, default `data/`); with `--out`, its edges i < j as u32 pairs.
 //!
@@ -34,7 +38,9 @@ use rand_chacha::ChaCha8Rng;
 use sslab::data::synthetic::GaussianMixture;
 use sslab::data::{Problem, Sampler};
 use sslab::methods::graph::KnnGraph;
-use sslab::methods::qlds::QldsParams;
+use sslab::methods::qlds::selection::{Grid, Policy, SelectQlds};
+use sslab::methods::qlds::theory::Scale;
+use sslab::methods::qlds::{LambdaPolicy, QldsParams};
 use sslab::methods::svmlin::{Details, Kind, PositiveFraction, SvmSolver, SvmlinParams};
 
 const DOCS: usize = 100_000;
@@ -60,6 +66,10 @@ fn main() -> Res<()> {
         None => SvmSolver::Mfn,
     };
     let pre = args.iter().any(|a| a == "--precondition");
+    let dim = match option("--dim") {
+        Some(v) => v.and_then(|v| v.parse().ok()).ok_or("--dim needs a number")?,
+        None => 400,
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -82,12 +92,14 @@ fn main() -> Res<()> {
             sparse(Path::new(dir), tsvm, (svm_solver, pre), out)
         }
         (Some("da"), Some(dir)) => sparse(Path::new(dir), Kind::Da, (svm_solver, pre), out),
-        (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file)),
-        (Some("qlds"), _) => qlds(),
+        (Some("qlds-export"), Some(file)) => qlds_export(Path::new(file), dim),
+        (Some("qlds"), _) => qlds(dim),
+        (Some("qlds-grid"), _) => qlds_grid(dim),
         (Some("knn-export"), Some(file)) => knn_export(Path::new(file)),
         (Some("knn"), _) => knn(out),
-        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-export FILE | knn | knn-export FILE \
-                  [--threads N] [--out FILE] [--dual-cd EPSILON] [--precondition]"
+        _ => Err("usage: peers svm|tsvm|da DIR | qlds | qlds-grid | qlds-export FILE | knn \
+                  | knn-export FILE [--threads N] [--out FILE] [--dual-cd EPSILON] \
+                  [--precondition] [--dim D]"
             .into()),
     }
 }
@@ -147,16 +159,16 @@ fn sparse(
     }
 }
 
-/// The QLDS benchmark problem (the one of `make bench` at d = 400).
-fn qlds_problem() -> Problem {
-    let (d, n) = (400, 2_000);
+/// The QLDS benchmark problem in dimension `d` (at d = 400 the one of `make bench`).
+fn qlds_problem(d: usize) -> Problem {
+    let n = 2_000;
     let mix = GaussianMixture::symmetric(d, 1.5).expect("valid mixture");
     let mut rng = ChaCha8Rng::seed_from_u64(d as u64);
     mix.sample_problem([50, 50], [(n - 100) / 2, (n - 100) / 2], &mut rng)
 }
 
-fn qlds_export(file: &Path) -> Res<()> {
-    let p = qlds_problem();
+fn qlds_export(file: &Path, dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
     let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
     let mut out = Vec::new();
     header(&mut out, x_l.nrows() + x_u.nrows(), x_l.ncols(), x_l.nrows());
@@ -165,16 +177,17 @@ fn qlds_export(file: &Path) -> Res<()> {
     write(file, &out)
 }
 
-fn qlds() -> Res<()> {
-    let p = qlds_problem();
+fn qlds(dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
     let x_u = p.x_u.to_dense().into_owned();
     let q = QldsParams::new(0.5, 1.0).check().map_err(|e| e.to_string())?;
-    let mut errors = 0;
+    let (mut errors, mut cpu) = (0, Vec::new());
     let ms = median((0..15).map(|_| {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), process_cpu());
         let f = q.fit(&p).expect("fit");
         let predicted = std::hint::black_box(f.predict(x_u.view()));
         let secs = t.elapsed().as_secs_f64() * 1e3;
+        cpu.push(process_cpu() - c);
         errors = predicted.iter().zip(&p.y_u).filter(|(a, b)| a != b).count();
         secs
     }));
@@ -208,13 +221,46 @@ fn qlds() -> Res<()> {
         t.elapsed().as_secs_f64()
     }));
     println!(
-        "RESULT seconds={:.5} errors={errors} of={} cov_seconds={cov:.5} cov_gflops={:.1} cov_gflops_as_full_product={:.1} peak_gflops={:.1}",
+        "RESULT seconds={:.5} cpu_seconds={:.5} errors={errors} of={} cov_seconds={cov:.5} cov_gflops={:.1} cov_gflops_as_full_product={:.1} peak_gflops={:.1}",
         ms / 1e3,
+        median(cpu),
         p.y_u.len(),
         sym_flops / cov / 1e9,
         2.0 * (n * d * d) as f64 / cov / 1e9,
         2.0 * (k * k * k) as f64 / peak / 1e9
     );
+    Ok(())
+}
+
+/// QLDS(cv) and QLDS(th) over the default grid: median seconds of 5 whole selections (with
+/// the final fit and the unlabeled scores), the chosen point and the errors.
+fn qlds_grid(dim: usize) -> Res<()> {
+    let p = qlds_problem(dim);
+    let grid = Grid::uniform(Grid::DEFAULT_POINTS).map_err(|e| e.to_string())?;
+    let mut fields = Vec::new();
+    for (name, policy) in [
+        ("cv", Policy::CrossValidation { folds: Policy::FOLDS }),
+        ("th", Policy::Theory { scale: Scale::default() }),
+    ] {
+        let select = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default())
+            .map_err(|e| e.to_string())?;
+        let mut chosen = None;
+        let secs = median((0..5).map(|_| {
+            let t = Instant::now();
+            let s = select.run(&p).expect("selection");
+            chosen = Some(std::hint::black_box(s));
+            t.elapsed().as_secs_f64()
+        }));
+        let s = chosen.ok_or("no run")?;
+        let errors = s.scores.iter().zip(&p.y_u).filter(|(s, y)| (**s >= 0.0) != (**y > 0.0));
+        fields.push(format!(
+            "{name}_seconds={secs:.5} {name}_alpha_l={} {name}_alpha_u={} {name}_errors={}",
+            s.alpha_l,
+            s.alpha_u,
+            errors.count()
+        ));
+    }
+    println!("RESULT {} of={} points={}", fields.join(" "), p.y_u.len(), grid.len());
     Ok(())
 }
 
@@ -269,6 +315,16 @@ fn cpu_seconds() -> Res<f64> {
         (Some(user), Some(system)) => Ok((user + system) / 100.0),
         _ => Err("unreadable /proc/self/stat".into()),
     }
+}
+
+/// CPU time of this process in seconds, every thread's (`CLOCK_PROCESS_CPUTIME_ID`, to the
+/// nanosecond): what the machine's other work takes from a run shows less in it than in
+/// wall time.
+fn process_cpu() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 fn write(file: &Path, bytes: &[u8]) -> Res<()> {

@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "..", "shared")
 PY = os.path.join(VENV, "bin", "python")
 PEER = os.path.join(HERE, "peer.py")
-PACKAGES = ["numpy", "scipy", "scikit-learn", "liblinear-official", "faiss-cpu"]
+PACKAGES = ["numpy", "scipy", "scikit-learn", "liblinear-official", "faiss-cpu", "threadpoolctl"]
 DOCS = 100_000
 GAP = 1e-6  # relative objective gap of the supervised L2-SVM rows
 
@@ -41,7 +41,7 @@ def setup():
     if not os.path.exists(PY):
         print(f"creating {VENV}", flush=True)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-    probe = "import numpy, scipy, sklearn, liblinear.liblinearutil, faiss"
+    probe = "import numpy, scipy, sklearn, liblinear.liblinearutil, faiss, threadpoolctl"
     if subprocess.run([PY, "-c", probe], capture_output=True).returncode != 0:
         print(f"pip install {' '.join(PACKAGES)} into {VENV}", flush=True)
         subprocess.run([PY, "-m", "pip", "install", "-q", *PACKAGES], check=True)
@@ -262,17 +262,29 @@ def liblinear_rows(binary, reps, svmlin, labels):
 
 
 def dense_rows(binary, kernels, reps, usps):
-    qlds_file, knn_file, edges = (os.path.join(DATA, f) for f in ("qlds_d400.f64", "usps.f64", "usps_edges.u32"))
+    knn_file, edges = (os.path.join(DATA, f) for f in ("usps.f64", "usps_edges.u32"))
     env = {"SSLAB_DATA_DIR": usps}
     if "qlds" in kernels:
-        run([binary, "qlds-export", qlds_file])
-        print("\n### QLDS(0.5, 1) fit + predict, d = 400, n = 2,000 (100 labeled), median of 15 in-process, against numpy\n")
-        print("| threads | sslab | numpy | ratio | errors sslab / numpy | load | sslab notes |")
-        print("|---|---|---|---|---|---|---|")
+        info = run([PY, PEER, "blas"])
+        versus = f"numpy {info['numpy']} on {info['blas'].replace('_', ' ')}, one BLAS thread per sslab thread"
+        qlds_file = lambda d: os.path.join(DATA, f"qlds_d{d}.f64")
+        print(f"\n### QLDS(0.5, 1) fit + predict, n = 2,000 (100 labeled), median of 15 in-process, against {versus}\n")
+        print("| d | threads | sslab | numpy | ratio | CPU sslab / numpy | CPU ratio | errors sslab / numpy | load | sslab notes |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for d in (100, 400, 1000):
+            run([binary, "qlds-export", qlds_file(d), "--dim", str(d)])
+            for th in (1, 2):
+                o, t, load = alternate(reps, lambda: run([binary, "qlds", "--dim", str(d), "--threads", str(th)], th), lambda: run([PY, PEER, "qlds", qlds_file(d)], th))
+                notes = " ".join(f"{k}={v}" for k, v in o[0].items() if k.startswith("cov") or k.startswith("peak_g"))
+                cpu = med(o, 'cpu_seconds'), med(t, 'cpu_seconds')
+                print(f"| {d} | {th} | {med(o, 'seconds') * 1e3:.1f} ms | {med(t, 'seconds') * 1e3:.1f} ms | {med(o, 'seconds') / med(t, 'seconds'):.2f} | {cpu[0] * 1e3:.1f} / {cpu[1] * 1e3:.1f} ms | {cpu[0] / cpu[1]:.2f} | {o[0]['errors']} / {t[0]['errors']} of {o[0]['of']} | {load:.2f} | {notes} |", flush=True)
+        print(f"\n### QLDS(cv) (10 folds) and QLDS(th) over the 11 x 11 grid of [0, 1]², one split, d = 400, n = 2,000 (100 labeled), selection and final fit + predict, against {versus} (cv: a d x d solve per fold and grid point; th: sslab's theory ported to Python, then the numpy fit)\n")
+        print("| threads | policy | sslab | numpy | ratio | chosen (α_l, α_u) sslab / numpy | errors sslab / numpy | load |")
+        print("|---|---|---|---|---|---|---|---|")
         for th in (1, 2):
-            o, t, load = alternate(reps, lambda: run([binary, "qlds", "--threads", str(th)], th), lambda: run([PY, PEER, "qlds", qlds_file], th))
-            notes = " ".join(f"{k}={v}" for k, v in o[0].items() if k.startswith("cov") or k.startswith("peak_g"))
-            print(f"| {th} | {med(o, 'seconds') * 1e3:.1f} ms | {med(t, 'seconds') * 1e3:.1f} ms | {med(o, 'seconds') / med(t, 'seconds'):.2f} | {o[0]['errors']} / {t[0]['errors']} of {o[0]['of']} | {load:.2f} | {notes} |", flush=True)
+            o, t, load = alternate(reps, lambda: run([binary, "qlds-grid", "--dim", "400", "--threads", str(th)], th), lambda: run([PY, PEER, "qlds-grid", qlds_file(400)], th))
+            print(f"| {th} | cv | {med(o, 'cv_seconds') * 1e3:.1f} ms | {med(t, 'cv_seconds') * 1e3:.1f} ms | {med(o, 'cv_seconds') / med(t, 'cv_seconds'):.3f} | ({o[0]['cv_alpha_l']}, {o[0]['cv_alpha_u']}) / ({t[0]['cv_alpha_l']}, {t[0]['cv_alpha_u']}) | {o[0]['cv_errors']} / {t[0]['cv_errors']} of {o[0]['of']} | {load:.2f} |", flush=True)
+            print(f"| {th} | th | {med(o, 'th_seconds') * 1e3:.1f} ms | {med(t, 'th_seconds') * 1e3:.1f} ms | {med(o, 'th_seconds') / med(t, 'th_seconds'):.3f} | ({o[0]['th_alpha_l']}, {o[0]['th_alpha_u']}) / ({t[0]['th_alpha_l']}, {t[0]['th_alpha_u']}) | {o[0]['th_errors']} / {t[0]['th_errors']} of {o[0]['of']} | {load:.2f} |", flush=True)
     if "knn" in kernels:
         run([binary, "knn-export", knn_file], env_extra=env)
         run([binary, "knn", "--out", edges], env_extra=env)

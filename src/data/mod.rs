@@ -196,7 +196,16 @@ pub fn class_counts(y: ArrayView1<f64>) -> (usize, usize) {
     (pos, y.len() - pos)
 }
 
-/// Column means of `x` (the global mean used for centring).
-pub fn column_means(x: ArrayView2<f64>) -> Array1<f64> {
-    x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(x.ncols()))
+/// Column means of the rows of `blocks` stacked (the global mean used for centring), without
+/// copying them together: rows added in order from 0, then divided by their count, as
+/// ndarray's `mean_axis(Axis(0))` of the stacked rows computes them; zeros without rows.
+pub fn column_means(blocks: &[ArrayView2<f64>]) -> Array1<f64> {
+    let d = blocks.first().map_or(0, |b| b.ncols());
+    let mut sum = Array1::<f64>::zeros(d);
+    let mut rows = 0;
+    for row in blocks.iter().flat_map(|b| b.rows()) {
+        ndarray::Zip::from(&mut sum).and(&row).for_each(|s, &x| *s += x);
+        rows += 1;
+    }
+    if rows > 0 { sum / rows as f64 } else { sum }
 }

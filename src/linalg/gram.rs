@@ -1,38 +1,49 @@
 //! Scaled Gram matrices XᵀX / n.
 
-use faer::linalg::matmul::matmul;
-use faer::{Accum, Mat};
+use faer::linalg::matmul::triangular::{BlockStructure, matmul};
+use faer::{Accum, Mat, MatMut};
 use ndarray::ArrayView2;
 
 use super::view;
 
-/// Columns per panel of the symmetric product.
-const PANEL: usize = 64;
+/// Side of the tiles in which the lower triangle is mirrored.
+const TILE: usize = 32;
 
 /// `xᵀx · scale` for `x` with one sample per row (a d×d matrix). Only the lower triangle is
-/// computed, by panels of columns (about half the multiply-adds of a full product: a SYRK),
-/// and mirrored; each entry is the same sum as in the full product.
+/// computed, by faer's triangular product (a SYRK: half the multiply-adds, on the blocked
+/// kernels of its matrix product, in parallel by faer's global setting), and mirrored; each
+/// entry is the same sum as in the full product.
 pub fn gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
     let xf = view(x);
     let d = xf.ncols();
     let mut out = Mat::<f64>::zeros(d, d);
-    for j0 in (0..d).step_by(PANEL) {
-        let w = PANEL.min(d - j0);
-        matmul(
-            out.as_mut().submatrix_mut(j0, j0, d - j0, w),
-            Accum::Replace,
-            xf.subcols(j0, d - j0).transpose(),
-            xf.subcols(j0, w),
-            scale,
-            faer::get_global_parallelism(),
-        );
-    }
-    for j in 1..d {
-        for i in 0..j {
-            out[(i, j)] = out[(j, i)];
+    matmul(
+        out.as_mut(),
+        BlockStructure::TriangularLower,
+        Accum::Replace,
+        xf.transpose(),
+        BlockStructure::Rectangular,
+        xf,
+        BlockStructure::Rectangular,
+        scale,
+        faer::get_global_parallelism(),
+    );
+    mirror_lower(out.as_mut());
+    out
+}
+
+/// Copies the strict lower triangle of the square `a` onto its upper one, tile by tile.
+fn mirror_lower(mut a: MatMut<'_, f64>) {
+    let d = a.nrows();
+    for j0 in (0..d).step_by(TILE) {
+        for i0 in (j0..d).step_by(TILE) {
+            for j in j0..(j0 + TILE).min(d) {
+                for i in i0.max(j + 1)..(i0 + TILE).min(d) {
+                    a[(j, i)] = a[(i, j)];
+                }
+            }
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -53,15 +64,24 @@ mod tests {
         }
     }
 
-    /// The panels give the full product's numbers bit for bit (sizes of the benches).
+    /// The triangular product gives the full product's numbers bit for bit (sizes of the
+    /// benches, several of faer's 512-deep blocks, one row, no rows, tiny matrices).
     #[test]
-    fn symmetric_panels_equal_the_full_product() {
+    fn the_lower_product_equals_the_full_product() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        for (n, d) in [(1900, 400), (100, 400), (37, 130), (5, 3)] {
+        let sizes = [(1900, 400), (100, 400), (2000, 100), (1100, 1000), (37, 130), (5, 3)];
+        for (n, d) in sizes.into_iter().chain([(1, 7), (0, 4), (3, 1), (40, 33)]) {
             let x = Array2::from_shape_fn((n, d), |_| rng.random_range(-1.0..1.0));
             let xf = view(&x.view());
             let mut full = Mat::<f64>::zeros(d, d);
-            matmul(full.as_mut(), Accum::Replace, xf.transpose(), xf, 0.25, faer::Par::Seq);
+            faer::linalg::matmul::matmul(
+                full.as_mut(),
+                Accum::Replace,
+                xf.transpose(),
+                xf,
+                0.25,
+                faer::Par::Seq,
+            );
             assert!(gram(&x.view(), 0.25) == full, "n = {n}, d = {d}");
         }
     }

@@ -35,5 +35,5 @@ pub use simd::{Kernel, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;
 pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;
-pub use view::{to_array1, to_array2, view};
+pub use view::{column, to_array1, to_array2, view};
 pub use width::column_blocks;

@@ -12,6 +12,11 @@ pub fn view<'a>(x: &ArrayView2<'a, f64>) -> MatRef<'a, f64> {
     unsafe { MatRef::from_raw_parts(x.as_ptr(), rows, cols, strides[0], strides[1]) }
 }
 
+/// Column `j` of `m` as a slice; panics unless the column is contiguous (as in a `Mat`).
+pub fn column(m: MatRef<'_, f64>, j: usize) -> &[f64] {
+    m.col(j).try_as_col_major().expect("a contiguous column").as_slice()
+}
+
 /// Copies a faer matrix into a row-major ndarray.
 pub fn to_array2(m: MatRef<'_, f64>) -> Array2<f64> {
     Array2::from_shape_fn((m.nrows(), m.ncols()), |(i, j)| m[(i, j)])

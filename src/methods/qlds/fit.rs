@@ -6,7 +6,7 @@ use ndarray::{Array1, ArrayView2};
 use super::{Moments, Qlds};
 use crate::data::Problem;
 use crate::error::Result;
-use crate::linalg::{spd_solve, to_array1};
+use crate::linalg::{column, spd_solve, to_array1};
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]
@@ -30,10 +30,15 @@ impl Qlds {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();
-        let mut a =
-            Mat::from_fn(d, d, |i, j| p.alpha_l * prep.c_l[(i, j)] - p.alpha_u * prep.c_u[(i, j)]);
-        for i in 0..d {
-            a[(i, i)] += lambda;
+        // The lower triangle only (the Cholesky solve reads no other), column by column.
+        let mut a = Mat::<f64>::zeros(d, d);
+        for j in 0..d {
+            let (l, u) = (column(prep.c_l.as_ref(), j), column(prep.c_u.as_ref(), j));
+            let out = a.col_mut(j).try_as_col_major_mut().expect("contiguous").as_slice_mut();
+            for i in j..d {
+                out[i] = p.alpha_l * l[i] - p.alpha_u * u[i];
+            }
+            out[j] += lambda;
         }
         let mut omega = prep.rhs.clone();
         spd_solve(a.as_ref(), &mut omega, "QLDS system λI + α_l C_l − α_u C_u")?;

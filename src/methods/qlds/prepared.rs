@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use faer::Mat;
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayView2};
 
 use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
@@ -53,11 +53,8 @@ impl Moments {
             )));
         }
         let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
-        let all = ndarray::concatenate(ndarray::Axis(0), &[x_l.view(), x_u.view()])
-            .map_err(|e| Error::Data(e.to_string()))?;
-        let mean = column_means(all.view());
-        let x_l = &*x_l - &mean;
-        let x_u = &*x_u - &mean;
+        let mean = column_means(&[x_l.view(), x_u.view()]);
+        let (x_l, x_u) = (centred(x_l.view(), &mean), centred(x_u.view(), &mean));
         let n = (p.n_labeled() + p.n_unlabeled()) as f64;
         let c_l = gram(&x_l.view(), 1.0 / n);
         let c_u = gram(&x_u.view(), 1.0 / n);
@@ -108,6 +105,18 @@ impl Moments {
             LambdaPolicy::Fixed(l) => l,
         })
     }
+}
+
+/// The rows of `x` minus `mean`, written once, row by row (standard layout).
+fn centred(x: ArrayView2<f64>, mean: &Array1<f64>) -> Array2<f64> {
+    let mut out = Array2::uninit(x.raw_dim());
+    ndarray::Zip::from(out.rows_mut()).and(x.rows()).for_each(|mut o, r| {
+        ndarray::Zip::from(&mut o).and(&r).and(mean).for_each(|o, &x, &m| {
+            o.write(x - m);
+        });
+    });
+    // SAFETY: the zip above wrote every entry (`out` and `x` have the same shape).
+    unsafe { out.assume_init() }
 }
 
 /// The value in `cell`, computed by `f` on first success.

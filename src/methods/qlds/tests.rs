@@ -225,3 +225,27 @@ fn indefinite_system_is_an_error_not_a_panic() {
     let msg = q.fit(&p).unwrap_err().to_string();
     assert!(msg.contains("not positive definite"), "{msg}");
 }
+
+/// The moments have the bits of the plain computation (concatenated rows, ndarray's mean and
+/// broadcast subtraction, faer's full products), so their faster order moves no result. With
+/// d = 1 faer's full product is a dot product, summed in another order.
+#[test]
+fn moments_have_the_bits_of_the_plain_computation() {
+    use faer::linalg::matmul::matmul;
+    for (d, n_l, n_u) in [(400, 50, 950), (13, 3, 40), (2, 2, 5)] {
+        let p = problem(d, n_l, n_u, 1.5, 3);
+        let m = Moments::new(&p).unwrap();
+        let (x_l, x_u) = centred(&p);
+        let all =
+            ndarray::concatenate(Axis(0), &[p.x_l.to_dense().view(), raw_unlabeled(&p).view()]);
+        assert!(m.mean == all.unwrap().mean_axis(Axis(0)).unwrap(), "d = {d}");
+        assert!(m.x_l == x_l && m.x_u == x_u, "d = {d}");
+        let scale = 1.0 / (2 * (n_l + n_u)) as f64;
+        for (c, x) in [(&m.c_l, &x_l), (&m.c_u, &x_u)] {
+            let xf = crate::linalg::view(&x.view());
+            let mut full = faer::Mat::<f64>::zeros(d, d);
+            matmul(full.as_mut(), faer::Accum::Replace, xf.transpose(), xf, scale, faer::Par::Seq);
+            assert!(*c == full, "d = {d}");
+        }
+    }
+}
