@@ -7,4 +7,4 @@ pub mod special;
 mod wilcoxon;
 
 pub use metrics::{log_log_fit, mean_ci, mean_std, prbep};
-pub use wilcoxon::signed_rank_p_greater;
+pub use wilcoxon::{EXACT_MAX, signed_rank_p_greater};
