@@ -5,8 +5,10 @@
 
 use polars::prelude::*;
 
+pub mod across;
 mod missing;
 pub mod rank;
+pub mod rank_render;
 mod render;
 mod significance;
 
