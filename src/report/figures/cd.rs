@@ -52,9 +52,13 @@ pub fn cd_diagram(d: &CdDiagram, stamp: &str, path: &Path) -> Result<()> {
         return Err(Error::Report("a critical-difference diagram needs 2 methods and a CD".into()));
     }
     let left_count = k.div_ceil(2);
-    let (width, row) = (1100i32, 24i32);
-    let axis_y = 110 + 8 * d.groups.len() as i32;
-    let height = axis_y + 40 + row * left_count as i32 + 40;
+    // Wide enough for the stamp under it.
+    let width = (super::surface::extent(stamp, 13.0).0 + 24).max(1100);
+    let row = 24;
+    let axis_y = 110;
+    // The first name's row, below the stacked group bars.
+    let first = axis_y + 28 + 6 * d.groups.len() as i32;
+    let height = first + row * left_count as i32 + 10;
     let (root, plot) = super::canvas(path, (width as u32, height as u32 + 30), stamp)?;
     let (x0, x1) = (260, width - 260);
     let x = |rank: f64| x0 + ((rank - 1.0) / (k as f64 - 1.0) * (x1 - x0) as f64).round() as i32;
@@ -90,7 +94,7 @@ pub fn cd_diagram(d: &CdDiagram, stamp: &str, path: &Path) -> Result<()> {
     for (i, (name, rank)) in d.methods.iter().enumerate() {
         let left = i < left_count;
         let slot = if left { i } else { k - 1 - i } as i32;
-        let y = axis_y + 40 + row * slot;
+        let y = first + row * slot;
         let (edge, anchor, label_x) =
             if left { (x0 - 20, HPos::Right, x0 - 26) } else { (x1 + 20, HPos::Left, x1 + 26) };
         line((x(*rank), axis_y), (x(*rank), y), 1)?;
@@ -99,7 +103,7 @@ pub fn cd_diagram(d: &CdDiagram, stamp: &str, path: &Path) -> Result<()> {
             if left { format!("{name} ({rank:.2})") } else { format!("({rank:.2}) {name}") };
         plot.draw(&Text::new(label, (label_x, y), text(13.0, anchor))).map_err(|e| fail(&e))?;
     }
-    // The groups, stacked just under the axis... above the drops' horizontal runs.
+    // The groups, stacked just under the axis, above the drops' horizontal runs.
     for (j, g) in d.groups.iter().enumerate() {
         let (lo, hi) = (d.methods[g[0]].1, d.methods[g[g.len() - 1]].1);
         let y = axis_y + 12 + 6 * j as i32;
