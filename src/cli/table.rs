@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use sslab::report::tables::{self, rank_render};
+use sslab::report::tables::{self, rank_csv, rank_render};
 use sslab::report::{self};
 use sslab::{Error, Result};
 
@@ -94,9 +94,9 @@ pub fn run(a: Args) -> Result<()> {
         let across = tables::across::across(&t, a.control.as_deref())?;
         md.push_str(&rank_render::markdown(&t, &families, &across, name));
         tex.push_str(&rank_render::latex(&t, &families, &across));
-        write(&out.join(format!("{name}_ranks.csv")), &rank_render::csv(&t, &families, &across)?)?;
-        write(&out.join(format!("{name}_friedman.csv")), &rank_render::friedman_csv(&t, &across)?)?;
-        write(&out.join(format!("{name}_pairs.csv")), &rank_render::pairs_csv(&t, &across)?)?;
+        write(&out.join(format!("{name}_ranks.csv")), &rank_csv::csv(&t, &families, &across)?)?;
+        write(&out.join(format!("{name}_friedman.csv")), &rank_csv::friedman_csv(&t, &across)?)?;
+        write(&out.join(format!("{name}_pairs.csv")), &rank_csv::pairs_csv(&t, &across)?)?;
         if across.friedman.is_some() {
             std::fs::create_dir_all(&a.figures).map_err(|e| Error::io(&a.figures, e))?;
             for ext in ["png", "svg"] {

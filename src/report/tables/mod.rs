@@ -8,6 +8,7 @@ use polars::prelude::*;
 pub mod across;
 mod missing;
 pub mod rank;
+pub mod rank_csv;
 pub mod rank_render;
 mod render;
 mod significance;

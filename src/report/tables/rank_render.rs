@@ -1,10 +1,9 @@
-//! The rank summary of `sslab table --rank` as Markdown sections, a LaTeX table and CSV files
-//! (`NAME_ranks.csv`, `NAME_friedman.csv`, `NAME_pairs.csv`).
+//! The rank summary of `sslab table --rank` as Markdown sections and a LaTeX table (the CSV
+//! files are `rank_csv`'s).
 
 use super::across::Across;
-use super::rank::{FamilyWins, Standing, family_wins, standings};
+use super::rank::{FamilyWins, family_wins, standings};
 use super::{ALPHA, Table, cell};
-use crate::error::{Error, Result};
 use crate::stats::special::nemenyi_q;
 
 /// A p-value for reading: 4 decimals, or scientific below 10⁻⁴.
@@ -155,123 +154,113 @@ pub fn latex(t: &Table, families: &[String], a: &Across) -> String {
     out
 }
 
-/// CSV text from a header and records.
-fn to_csv(header: &[&str], records: Vec<Vec<String>>) -> Result<String> {
-    let io = |e: ::csv::Error| Error::Report(e.to_string());
-    let mut w = ::csv::Writer::from_writer(Vec::new());
-    w.write_record(header).map_err(io)?;
-    for r in records {
-        w.write_record(&r).map_err(io)?;
+#[cfg(test)]
+mod tests {
+    use super::super::across::{across, block, cliques};
+    use super::super::rank::{families, standings};
+    use super::super::rank_csv::{csv, pairs_csv};
+    use super::super::{ERROR, PRBEP, build};
+    use super::*;
+    use crate::protocol::ResultRow;
+
+    fn row(dataset: &str, method: &str, kind: &str, split: usize, error: f64) -> ResultRow {
+        // PRBEP = error, so that on the PRBEP the order flips.
+        let base = crate::protocol::test_row(dataset, method, split, error);
+        ResultRow { kind: kind.into(), prbep: error, ..base }
     }
-    String::from_utf8(w.into_inner().map_err(|e| Error::Report(e.to_string()))?)
-        .map_err(|e| Error::Report(e.to_string()))
-}
 
-/// `NAME_ranks.csv`: `method,family,ranked,mean_rank,datasets,best,z,p_value,p_holm,differs`.
-pub fn csv(t: &Table, families: &[String], a: &Across) -> Result<String> {
-    let records = standings(t, families, a)
-        .into_iter()
-        .map(|s: Standing| {
-            let (z, p, h, differs) = s.vs_control.map_or(
-                (String::new(), String::new(), String::new(), String::new()),
-                |(z, p, h)| {
-                    (
-                        format!("{z:.4}"),
-                        format!("{p:.6}"),
-                        format!("{h:.6}"),
-                        (h < ALPHA).to_string(),
-                    )
-                },
-            );
-            vec![
-                s.method,
-                s.family,
-                s.mean_rank.is_some().to_string(),
-                s.mean_rank.map_or(String::new(), |r| format!("{r:.4}")),
-                s.datasets.to_string(),
-                s.best.to_string(),
-                z,
-                p,
-                h,
-                differs,
-            ]
-        })
-        .collect();
-    to_csv(
-        &[
-            "method",
-            "family",
-            "ranked",
-            "mean_rank",
-            "datasets",
-            "best",
-            "z",
-            "p_value",
-            "p_holm",
-            "differs",
-        ],
-        records,
-    )
-}
+    /// A, B, C on d1 … d4 (B and C tie on d2); D on d4 only, where it is best.
+    fn rows() -> Vec<ResultRow> {
+        let mut out = Vec::new();
+        let cells = [
+            ("d1", [0.10, 0.20, 0.30]),
+            ("d2", [0.40, 0.30, 0.30]),
+            ("d3", [0.50, 0.40, 0.60]),
+            ("d4", [0.20, 0.25, 0.35]),
+        ];
+        for s in 0..6 {
+            let e = 0.01 * s as f64;
+            for (d, v) in cells {
+                out.push(row(d, "A", "qlds", s, v[0] + e));
+                out.push(row(d, "B", "tsvm", s, v[1] + e));
+                out.push(row(d, "C", "lap_rls", s, v[2] + e));
+            }
+            out.push(row("d4", "D", "da", s, 0.05 + e));
+        }
+        out
+    }
 
-/// `NAME_friedman.csv`, one line: `methods,datasets,chi2,chi2_p,iman_davenport,df1,df2,f_p,
-/// alpha,q_alpha,critical_difference,control` (only the header without a test).
-pub fn friedman_csv(t: &Table, a: &Across) -> Result<String> {
-    let records = a.friedman.iter().map(|f| {
-        vec![
-            f.methods.to_string(),
-            f.datasets.to_string(),
-            format!("{:.6}", f.chi2),
-            format!("{:.6e}", f.chi2_p),
-            format!("{:.6}", f.f),
-            (f.methods - 1).to_string(),
-            ((f.methods - 1) * (f.datasets - 1)).to_string(),
-            format!("{:.6e}", f.f_p),
-            ALPHA.to_string(),
-            format!("{:.6}", nemenyi_q(ALPHA, f.methods)),
-            format!("{:.6}", a.cd),
-            t.methods[a.methods[a.control]].clone(),
-        ]
-    });
-    to_csv(
-        &[
-            "methods",
-            "datasets",
-            "chi2",
-            "chi2_p",
-            "iman_davenport",
-            "df1",
-            "df2",
-            "f_p",
-            "alpha",
-            "q_alpha",
-            "critical_difference",
-            "control",
-        ],
-        records.collect(),
-    )
-}
+    #[test]
+    fn ranks_are_over_the_common_block_and_few_dataset_methods_stand_apart() {
+        let t = build(&rows(), ERROR, "").unwrap();
+        assert_eq!(t.methods, ["A", "B", "C", "D"]);
+        // With D the common ground is d4 alone (4 × 1 cells); without it 3 × 4.
+        assert_eq!(block(&t), (vec![0, 1, 2], vec![0, 1, 2, 3]));
+        let a = across(&t, None).unwrap();
+        assert_eq!(a.apart, [3]);
+        // A: (1 + 3 + 2 + 1) / 4; B: (2 + 1.5 + 1 + 2) / 4; C: (3 + 1.5 + 3 + 3) / 4.
+        assert_eq!(a.mean_ranks, [1.75, 1.625, 2.625]);
+        assert_eq!(a.control, 1);
+        // scipy 1.17.1: stats.friedmanchisquare([.1,.4,.5,.2], [.2,.3,.4,.25], [.3,.3,.6,.35])
+        // = (2.533333333333333, 0.2817692890949582).
+        let f = a.friedman.clone().unwrap();
+        assert!((f.chi2 - 2.533_333_333_333_333).abs() < 1e-12);
+        assert!((f.chi2_p - 0.281_769_289_094_958_2).abs() < 1e-10);
+        assert!(a.vs_control[1].is_none() && a.vs_control[0].is_some() && a.pairs.len() == 3);
+        // k = 3, N = 4: CD = 2.343 × √(3·4/24) ≈ 1.66 > every difference: one clique.
+        assert!((a.cd - 1.657).abs() < 0.001, "{}", a.cd);
+        assert_eq!(cliques(&a), [vec![1, 0, 2]]);
+        // A control that is not ranked is refused with the ranked ones named.
+        let e = across(&t, Some("D")).unwrap_err().to_string();
+        assert!(e.contains("control `D` is not among the ranked methods (A, B, C)"), "{e}");
+        // On a higher-is-better measure the largest mean ranks first.
+        let p = across(&build(&rows(), PRBEP, "").unwrap(), None).unwrap();
+        assert_eq!(p.mean_ranks, [2.25, 2.375, 1.375]);
+    }
 
-/// `NAME_pairs.csv`: `method_a,method_b,rank_a,rank_b,difference,p_nemenyi,differs`, every
-/// pair of ranked methods (Nemenyi).
-pub fn pairs_csv(t: &Table, a: &Across) -> Result<String> {
-    let records = a
-        .pairs
-        .iter()
-        .map(|&(i, j, diff, p)| {
-            vec![
-                t.methods[a.methods[i]].clone(),
-                t.methods[a.methods[j]].clone(),
-                format!("{:.4}", a.mean_ranks[i]),
-                format!("{:.4}", a.mean_ranks[j]),
-                format!("{diff:.4}"),
-                format!("{p:.6}"),
-                (p < ALPHA).to_string(),
-            ]
-        })
-        .collect();
-    to_csv(
-        &["method_a", "method_b", "rank_a", "rank_b", "difference", "p_nemenyi", "differs"],
-        records,
-    )
+    #[test]
+    fn standings_list_ranked_methods_then_those_apart() {
+        let rows = rows();
+        let t = build(&rows, ERROR, "").unwrap();
+        let f = families(&t, &rows).unwrap();
+        assert_eq!(f, ["QLDS", "SVMlin", "graph (TV-SVM paper)", "SVMlin"]);
+        let a = across(&t, None).unwrap();
+        let s = standings(&t, &f, &a);
+        assert_eq!(s.iter().map(|s| s.method.as_str()).collect::<Vec<_>>(), ["B", "A", "C", "D"]);
+        assert_eq!((s[0].mean_rank, s[0].datasets, s[0].best), (Some(1.625), 4, 2));
+        assert_eq!((s[3].mean_rank, s[3].datasets, s[3].best), (None, 1, 1));
+        let csv = csv(&t, &f, &a).unwrap();
+        assert!(csv.starts_with("method,family,ranked,mean_rank,datasets,best,z,p_value,p_holm,differs\nB,SVMlin,true,1.6250,4,2,,,,\n"), "{csv}");
+        assert!(csv.ends_with("D,SVMlin,false,,1,1,,,,\n"), "{csv}");
+        assert!(latex(&t, &f, &a).contains("B & SVMlin & 1.62 & 4 & 2 & -- \\\\"));
+        let md = markdown(&t, &f, &a, "g");
+        assert!(md.contains("| B | SVMlin | 1.62 | 4 | 2 | control | – | – |"), "{md}");
+        assert!(md.contains("| D | SVMlin | apart | 1 | 1 | – | – | – |"), "{md}");
+        assert!(md.contains("over the 4 datasets (of 4) every one of them ran on: d1, d2, d3, d4. Left apart, too few datasets in common: D (1 of 4 datasets)."), "{md}");
+        assert!(md.contains("χ²_F = 2.53 with 2 degrees of freedom, p = 0.2818"), "{md}");
+        assert!(
+            pairs_csv(&t, &a)
+                .unwrap()
+                .lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("A,B,1.7500,1.6250,0.1250,")
+        );
+    }
+
+    #[test]
+    fn family_wins_list_best_and_not_significantly_worse_datasets() {
+        let rows = rows();
+        let t = build(&rows, ERROR, "").unwrap();
+        let f = families(&t, &rows).unwrap();
+        let w = family_wins(&t, &f);
+        assert_eq!(w[0].best, ["d1"]);
+        // B and C tie on d2 (B is the first best); D is best on d4.
+        assert_eq!(w[1].best, ["d2", "d3", "d4"]);
+        assert_eq!(w[2].best, Vec::<String>::new());
+        assert_eq!(w[2].not_worse, ["d2"]);
+        let md = markdown(&t, &f, &across(&t, None).unwrap(), "g");
+        assert!(md.contains("| SVMlin | 3: d2, d3, d4 | 3: d2, d3, d4 |"), "{md}");
+        assert!(md.contains("| graph (TV-SVM paper) | – | 1: d2 |"), "{md}");
+    }
 }
