@@ -263,4 +263,23 @@ mod tests {
         assert!(md.contains("| SVMlin | 3: d2, d3, d4 | 3: d2, d3, d4 |"), "{md}");
         assert!(md.contains("| graph (TV-SVM paper) | – | 1: d2 |"), "{md}");
     }
+
+    #[test]
+    fn without_two_common_datasets_there_is_no_test_and_no_diagram() {
+        let rows: Vec<ResultRow> = (0..3)
+            .flat_map(|s| [row("d1", "A", "qlds", s, 0.1), row("d2", "B", "tsvm", s, 0.2)])
+            .collect();
+        let t = build(&rows, ERROR, "").unwrap();
+        let a = across(&t, None).unwrap();
+        assert!(
+            a.friedman.is_none() && a.cd.is_nan() && a.pairs.is_empty() && a.datasets.is_empty()
+        );
+        let md = markdown(&t, &families(&t, &rows).unwrap(), &a, "g");
+        assert!(
+            md.contains("Fewer than 2 methods or datasets in common: no test across datasets."),
+            "{md}"
+        );
+        let f = super::super::rank_csv::friedman_csv(&t, &a).unwrap();
+        assert_eq!(f.lines().count(), 1, "{f}");
+    }
 }
