@@ -139,6 +139,7 @@ redraw-figures: build
 	$(CARGO) build --release --locked --example scale
 	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
 	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png
+	$(GRAND_TABLE_TABLE)
 	@stale="$$(find figures -name '*.png' ! -newer out/.redraw-start)"; \
 	if [ -n "$$stale" ]; then echo "not redrawn by make redraw-figures:" $$stale; exit 1; fi; \
 	echo "redrew all $$(ls figures/*.png | wc -l) figures/*.png"
@@ -296,18 +297,20 @@ test-report: build
 
 # Grand table (issue 27, docs/grand-table.md): every family on the SSL-book sets (official
 # splits, 10 and 100 labels) and the QLDS paper's seven datasets, pooled into
-# results/tables/grand_table.{md,tex,csv} with average ranks and family wins
-# (grand_table_ranks.csv). The scikit-learn baselines (examples/methods/) run with the project
+# results/tables/grand_table.{md,tex,csv} with average ranks over the common datasets, the
+# Friedman, Nemenyi and Holm tests and family wins (grand_table_{ranks,friedman,pairs}.csv),
+# and the critical-difference diagram figures/grand_table_cd.{png,svg}. The scikit-learn baselines (examples/methods/) run with the project
 # venv's python3 first on PATH. Exit 3 of a run (some fits failed) is kept as failed rows.
 # GRAND_RUN="part ..." reruns only those parts (the table still pools all eight).
 GRAND_TABLE := grand_table grand_table_coil grand_table_text grand_table_qlds7 grand_table_qlds7_graph \
 	grand_table_sklearn grand_table_sklearn_qlds7 grand_table_sklearn_qlds7_graph
 .PHONY: grand-table
+GRAND_TABLE_TABLE = $(SSLAB) table $(GRAND_TABLE:%=results/%/results.csv) --name grand_table --rank
 GRAND_RUN ?= $(GRAND_TABLE)
 grand-table: build
 	for c in $(GRAND_RUN); do PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/$$c.toml --out results --quiet \
 		|| test $$? -eq 3 || exit 1; done
-	$(SSLAB) table $(GRAND_TABLE:%=results/%/results.csv) --name grand_table --rank
+	$(GRAND_TABLE_TABLE)
 
 # Issue 31 item 4 (docs/scaling.md): TSVM and DA on 10^3 ... 10^6 documents of
 # ../shared/bench/synth_sparse.py, Lap-RLS, TV-RLS, Cheeger-RLS, the exact kNN graph and

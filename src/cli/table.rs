@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use sslab::report::{self, tables};
+use sslab::report::tables::{self, rank_csv, rank_render};
+use sslab::report::{self};
 use sslab::{Error, Result};
 
 use super::output::{hashes, read_all, write};
@@ -40,10 +41,20 @@ pub struct Args {
     /// per dataset; a method key is dropped from the method names.
     #[arg(long)]
     rows: Option<String>,
-    /// Also the average rank of each method over the datasets and where each method
-    /// family wins (appended to NAME.md and NAME.tex; NAME_ranks.csv).
+    /// Also the comparison across datasets: average ranks over the datasets every ranked
+    /// method ran on, the Friedman and Iman–Davenport tests, Nemenyi and Holm post-hoc
+    /// tests, and where each method family wins (appended to NAME.md and NAME.tex;
+    /// NAME_ranks.csv, NAME_friedman.csv, NAME_pairs.csv; the critical-difference diagram
+    /// FIGURES/NAME_cd.{png,svg}).
     #[arg(long)]
     rank: bool,
+    /// With --rank: the control method of the Holm comparisons (default: the best average
+    /// rank).
+    #[arg(long, requires = "rank")]
+    control: Option<String>,
+    /// With --rank: the folder of the critical-difference diagram.
+    #[arg(long, default_value = "figures")]
+    figures: PathBuf,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -80,9 +91,24 @@ pub fn run(a: Args) -> Result<()> {
     let (mut md, mut tex) = (tables::markdown(&t), tables::latex(&t));
     if a.rank {
         let families = tables::rank::families(&t, &rows)?;
-        md.push_str(&tables::rank::markdown(&t, &families));
-        tex.push_str(&tables::rank::latex(&t, &families));
-        write(&out.join(format!("{name}_ranks.csv")), &tables::rank::csv(&t, &families)?)?;
+        let across = tables::across::across(&t, a.control.as_deref())?;
+        md.push_str(&rank_render::markdown(&t, &families, &across, name));
+        tex.push_str(&rank_render::latex(&t, &families, &across));
+        write(&out.join(format!("{name}_ranks.csv")), &rank_csv::csv(&t, &families, &across)?)?;
+        write(&out.join(format!("{name}_friedman.csv")), &rank_csv::friedman_csv(&t, &across)?)?;
+        write(&out.join(format!("{name}_pairs.csv")), &rank_csv::pairs_csv(&t, &across)?)?;
+        if across.friedman.is_some() {
+            std::fs::create_dir_all(&a.figures).map_err(|e| Error::io(&a.figures, e))?;
+            for ext in ["png", "svg"] {
+                let path = a.figures.join(format!("{name}_cd.{ext}"));
+                report::figures::cd_diagram(
+                    &report::figures::CdDiagram::new(&t, &across),
+                    &t.stamp,
+                    &path,
+                )?;
+                println!("wrote {}", path.display());
+            }
+        }
     }
     write(&out.join(format!("{name}.md")), &md)?;
     write(&out.join(format!("{name}.tex")), &tex)?;

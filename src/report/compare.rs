@@ -103,7 +103,7 @@ mod tests {
         assert_eq!(distance(13.0, 4.0, &published[0]), Some(1.5));
         assert_eq!(distance(1.0, 2.0, &published[1]), Some(-2.0));
         assert_eq!(distance(1.0, 0.0, &published[1]), None);
-        let cell = |mean| Some(Cell { mean, std: 1.0, splits: 20, best: false, p_value: None });
+        let cell = |mean| Some(Cell::new(mean, 1.0, 20));
         let table = Table {
             measure: crate::report::tables::ERROR,
             datasets: vec!["d".into()],

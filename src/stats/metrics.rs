@@ -1,5 +1,6 @@
 //! Metrics beyond the error rate: the precision–recall break-even point (recorded for every
-//! fit), mean ± std, and the log–log fit of training time against size (SVMlin scaling).
+//! fit), mean ± std, the mean with its t confidence interval (effect sizes), and the log–log
+//! fit of training time against size (SVMlin scaling).
 
 use ndarray::ArrayView1;
 
@@ -21,6 +22,18 @@ pub fn mean_std(v: &[f64]) -> (f64, f64) {
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0).max(1.0);
     (mean, var.sqrt())
+}
+
+/// The mean of `v` and its two-sided Student t confidence interval at level 1 − `alpha`:
+/// mean ± t_{1−α/2, n−1} · std / √n. Bounds NaN below two values.
+pub fn mean_ci(v: &[f64], alpha: f64) -> (f64, f64, f64) {
+    let (mean, std) = mean_std(v);
+    if v.len() < 2 {
+        return (mean, f64::NAN, f64::NAN);
+    }
+    let half = super::special::t_quantile_two_sided(alpha, v.len() as f64 - 1.0) * std
+        / (v.len() as f64).sqrt();
+    (mean, mean - half, mean + half)
 }
 
 /// Least-squares fit log y = slope·log x + intercept over positive points; returns
@@ -48,6 +61,20 @@ mod tests {
         assert_eq!(prbep(array![5.0, -4.0, 3.0, -2.0, 1.0].view(), truth.view()), 1.0);
         assert_eq!(prbep(array![-5.0, 4.0, -3.0, 2.0, -1.0].view(), truth.view()), 1.0 / 3.0);
         assert!(prbep(array![1.0].view(), array![-1.0].view()).is_nan());
+    }
+
+    /// scipy 1.17.1: `stats.t.interval(0.95, 5, loc=v.mean(), scale=stats.sem(v))` for
+    /// v = [1.5, -0.5, 2.0, 3.25, 0.0, 1.0] is (-0.22306636038106098, 2.6397330270477273).
+    #[test]
+    fn mean_ci_matches_scipy() {
+        let (m, lo, hi) = mean_ci(&[1.5, -0.5, 2.0, 3.25, 0.0, 1.0], 0.05);
+        assert!((m - 1.208_333_333_333_333_3).abs() < 1e-14);
+        assert!(
+            (lo + 0.223_066_360_381_060_98).abs() < 1e-9
+                && (hi - 2.639_733_027_047_727_3).abs() < 1e-9
+        );
+        let (m, lo, hi) = mean_ci(&[4.0], 0.05);
+        assert!(m == 4.0 && lo.is_nan() && hi.is_nan());
     }
 
     #[test]

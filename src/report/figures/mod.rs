@@ -3,6 +3,7 @@
 //! needed; PNG text is laid out by [`surface`].
 
 mod annealing;
+mod cd;
 pub mod curves;
 mod heatmap;
 pub mod losses;
@@ -14,6 +15,7 @@ mod theory_check;
 mod tuning;
 
 pub use annealing::{AnnealingPlot, PathPoint, annealing_plot};
+pub use cd::{CdDiagram, cd_diagram};
 pub use heatmap::{Heatmap, heatmap};
 pub use scaling::{
     ScaleFigure, ScaleSeries, ScalingPlot, TimingSeries, scale_figure, scaling_plot,

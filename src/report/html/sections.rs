@@ -7,7 +7,7 @@ use super::page::{esc, table, td, tier};
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 use crate::report::compare::{Published, distance};
-use crate::report::tables::{ALPHA, Table};
+use crate::report::tables::{Table, mark_meaning};
 
 /// A summary table; `paper` gives the published cell of (dataset, method), if any, shown
 /// under ours and colouring it.
@@ -31,7 +31,16 @@ pub fn summary(t: &Table, paper: &dyn Fn(&str, &str) -> Option<Published>) -> St
                 if c.worse() {
                     text.push_str(" ↓");
                 }
-                let p = c.p_value.map_or(String::new(), |p| format!("; p = {p:.3}"));
+                let p = match (c.p_value, c.p_holm) {
+                    (Some(p), Some(h)) => format!("; p = {p:.3}, Holm p = {h:.3}"),
+                    _ => String::new(),
+                };
+                let effect = c.difference.map_or(String::new(), |d| {
+                    format!(
+                        "; difference with the best {:+.2} [{:.2}, {:.2}]",
+                        d.mean, d.low, d.high
+                    )
+                });
                 let (class, under) = match paper(d, m) {
                     Some(p) => {
                         let z = distance(c.mean, c.std, &p);
@@ -48,7 +57,7 @@ pub fn summary(t: &Table, paper: &dyn Fn(&str, &str) -> Option<Published>) -> St
                     None => ("", String::new()),
                 };
                 html.push_str(&format!(
-                    "<td class=\"num {class}\" title=\"{} splits{p}\">{text}{under}</td>",
+                    "<td class=\"num {class}\" title=\"{} splits{p}{effect}\">{text}{under}</td>",
                     c.splits
                 ));
             }
@@ -58,11 +67,11 @@ pub fn summary(t: &Table, paper: &dyn Fn(&str, &str) -> Option<Published>) -> St
     let mut header = vec!["dataset"];
     header.extend(t.methods.iter().map(String::as_str));
     format!(
-        "{}<p class=\"legend\">{}, mean ± std over splits; bold: best mean; ↓: significantly worse \
-         than the best (one-sided paired Wilcoxon signed-rank test over common splits, p &lt; {ALPHA}); \
-         hover a cell for its splits and p-value. {}</p>\n",
+        "{}<p class=\"legend\">{}, mean ± std over splits; bold: best mean; {}; hover a cell for \
+         its splits, p-values and mean paired difference with the best (95 % interval). {}</p>\n",
         table(&header, &rows),
         esc(&t.measure.label),
+        esc(&mark_meaning()),
         esc(&t.stamp)
     )
 }

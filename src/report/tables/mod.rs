@@ -1,21 +1,26 @@
 //! Summary tables: mean ± std of a measure (the error, or the PRBEP) per (dataset, method),
 //! aggregated with polars, with a significance mark (↓) where a method is significantly
-//! worse than the dataset's best, rendered as Markdown, LaTeX or CSV (datasets as rows,
-//! methods as columns).
+//! worse than the dataset's best (Holm-corrected within the row), rendered as Markdown,
+//! LaTeX or CSV (datasets as rows, methods as columns).
 
 use polars::prelude::*;
 
+pub mod across;
 mod missing;
 pub mod rank;
+pub mod rank_csv;
+pub mod rank_render;
 mod render;
+mod significance;
 
 pub use super::measure::{ERROR, Measure, PRBEP, Source, TEST_ERROR, TEST_PRBEP, error_percent};
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
-use crate::stats::signed_rank_p_greater;
-pub use render::{cell, csv, latex, markdown};
+pub use render::{cell, csv, latex, mark_meaning, markdown};
+pub use significance::Difference;
 
-/// Significance level of the one-sided paired Wilcoxon signed-rank test.
+/// Significance level of the tests (the per-row Holm procedure, Friedman and its post-hoc
+/// tests); the effect sizes' intervals are at 1 − ALPHA.
 pub const ALPHA: f64 = 0.05;
 
 fn polars_err(e: PolarsError) -> Error {
@@ -30,14 +35,25 @@ pub struct Cell {
     pub splits: usize,
     /// Best mean of its dataset.
     pub best: bool,
-    /// p-value of "worse than the best" (paired over common splits); None for the best.
+    /// Uncorrected p-value of "worse than the best" (one-sided paired Wilcoxon over common
+    /// splits); None for the best.
     pub p_value: Option<f64>,
+    /// `p_value` Holm-adjusted over the comparisons of its row; None for the best.
+    pub p_holm: Option<f64>,
+    /// Effect size: the mean paired difference with the best; None for the best or
+    /// without a common split.
+    pub difference: Option<Difference>,
 }
 
 impl Cell {
-    /// Significantly worse than the best at level [`ALPHA`].
+    /// A cell of these statistics, not yet compared with its row.
+    pub fn new(mean: f64, std: f64, splits: usize) -> Cell {
+        Cell { mean, std, splits, best: false, p_value: None, p_holm: None, difference: None }
+    }
+
+    /// Significantly worse than the best: Holm-adjusted p below [`ALPHA`].
     pub fn worse(&self) -> bool {
-        self.p_value.is_some_and(|p| p < ALPHA)
+        self.p_holm.is_some_and(|p| p < ALPHA)
     }
 }
 
@@ -135,11 +151,9 @@ pub fn records(
 }
 
 /// Builds the table: polars aggregates, then per dataset the paired test of every method
-/// against the best one over the splits both completed.
+/// against the best one over the splits both completed, Holm-corrected within the row.
 pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table> {
     let recs = records(rows, &|r| measure.value(r))?;
-    // Oriented so that lower is better.
-    let sign = if measure.higher_is_better { -1.0 } else { 1.0 };
     let mut datasets: Vec<String> = Vec::new();
     let mut methods: Vec<String> = Vec::new();
     for r in &recs {
@@ -154,38 +168,10 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
     for r in recs {
         let d = datasets.iter().position(|x| *x == r.dataset).unwrap_or(0);
         let m = methods.iter().position(|x| *x == r.method).unwrap_or(0);
-        cells[d][m] =
-            Some(Cell { mean: r.mean, std: r.std, splits: r.splits, best: false, p_value: None });
+        cells[d][m] = Some(Cell::new(r.mean, r.std, r.splits));
     }
-    for (d, row) in cells.iter_mut().enumerate() {
-        let mean = |m: usize| row[m].as_ref().map_or(f64::INFINITY, |c| sign * c.mean);
-        let Some(best) = (0..methods.len())
-            .filter(|&m| row[m].is_some())
-            .min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
-        else {
-            continue;
-        };
-        let errors = |m: usize| -> Vec<(usize, f64)> {
-            rows.iter()
-                .filter(|r| r.is_ok() && r.dataset == datasets[d] && r.method == methods[m])
-                .filter_map(|r| measure.value(r).map(|v| (r.split, sign * v)))
-                .collect()
-        };
-        let best_errors = errors(best);
-        for (m, cell) in row.iter_mut().enumerate() {
-            let Some(cell) = cell else { continue };
-            if m == best {
-                cell.best = true;
-                continue;
-            }
-            let diffs: Vec<f64> = errors(m)
-                .into_iter()
-                .filter_map(|(split, e)| {
-                    best_errors.iter().find(|(s, _)| *s == split).map(|(_, b)| e - b)
-                })
-                .collect();
-            cell.p_value = Some(signed_rank_p_greater(&diffs));
-        }
+    for (dataset, row) in datasets.iter().zip(cells.iter_mut()) {
+        significance::mark_row(rows, &measure, dataset, &methods, row);
     }
     let notes = missing::notes(rows, &measure, &datasets, &methods, &cells);
     Ok(Table { measure, datasets, methods, cells, stamp: stamp.to_string(), notes })
@@ -324,7 +310,41 @@ mod tests {
         assert!(latex(&t).contains("23.50 $\\pm$ 2.45 $\\downarrow$"), "{}", latex(&t));
         let csv = csv(&t).unwrap();
         assert!(csv.lines().nth(2).unwrap().starts_with("d,bad,23.5000,"));
-        assert!(csv.lines().nth(2).unwrap().ends_with(",0.003906,true"));
+        // Uncorrected p, Holm over the row's two comparisons (2 × 1/256), the mark, and the
+        // mean paired difference of 10 points (every split) with its interval.
+        let line = csv.lines().nth(2).unwrap();
+        assert!(line.ends_with(",0.003906,0.007812,true,10.0000,10.0000,10.0000"), "{line}");
+    }
+
+    #[test]
+    fn marks_are_holm_corrected_within_the_row_and_the_raw_p_is_kept() {
+        // Over 5 splits all worse, the exact one-sided p is 1/32 < 0.05.
+        let rows = |worse: &[&str]| -> Vec<ResultRow> {
+            let mut out = Vec::new();
+            for s in 0..5 {
+                out.push(row("d", "best", s, 0.10 + 0.01 * s as f64));
+                for (i, m) in worse.iter().enumerate() {
+                    out.push(row("d", m, s, 0.20 + 0.01 * (s + i) as f64));
+                }
+            }
+            out
+        };
+        let one = build(&rows(&["A"]), ERROR, "").unwrap();
+        let a = one.cells[0][1].clone().unwrap();
+        assert_eq!((a.p_value, a.p_holm, a.worse()), (Some(1.0 / 32.0), Some(1.0 / 32.0), true));
+        // Two such comparisons in the row: Holm doubles the smaller p, 1/16 ≥ 0.05, no mark.
+        let two = build(&rows(&["A", "B"]), ERROR, "").unwrap();
+        for m in 1..3 {
+            let c = two.cells[0][m].clone().unwrap();
+            assert_eq!(
+                (c.p_value, c.p_holm, c.worse()),
+                (Some(1.0 / 32.0), Some(1.0 / 16.0), false)
+            );
+            let d = c.difference.unwrap();
+            assert!(d.low < d.mean && d.mean < d.high, "{d:?}");
+        }
+        assert!(!markdown(&two).lines().nth(2).unwrap().contains('↓'), "{}", markdown(&two));
+        assert!(csv(&two).unwrap().contains(",0.031250,0.062500,false,"));
     }
 
     #[test]

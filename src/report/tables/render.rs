@@ -3,12 +3,23 @@
 use super::{ALPHA, Cell, Table};
 use crate::error::{Error, Result};
 
+/// What ↓ means, as the Markdown legend, the LaTeX comment and the HTML report say it.
+pub fn mark_meaning() -> String {
+    format!(
+        "↓: significantly worse than the best (one-sided paired Wilcoxon signed-rank test over \
+         common splits, exact up to {} nonzero differences and normal beyond, Holm-corrected \
+         for the comparisons in the row, p < {ALPHA})",
+        crate::stats::EXACT_MAX
+    )
+}
+
 /// The test description printed under every table.
 fn legend(t: &Table) -> String {
     format!(
-        "{}, mean ± std over splits; bold: best mean; ↓: significantly worse than \
-         the best (one-sided paired Wilcoxon signed-rank test over common splits, p < {ALPHA}). {}",
-        t.measure.label, t.stamp
+        "{}, mean ± std over splits; bold: best mean; {}. {}",
+        t.measure.label,
+        mark_meaning(),
+        t.stamp
     )
 }
 
@@ -86,16 +97,33 @@ pub fn latex(t: &Table) -> String {
     out
 }
 
-/// CSV rendering, one line per cell: `dataset,method,mean,std,splits,best,p_value,worse`.
+/// CSV rendering, one line per cell: `dataset,method,mean,std,splits,best,p_value,p_holm,
+/// worse,diff,diff_low,diff_high` (empty where a value does not apply).
 pub fn csv(t: &Table) -> Result<String> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let io = |e: ::csv::Error| Error::Report(e.to_string());
-    w.write_record(["dataset", "method", "mean", "std", "splits", "best", "p_value", "worse"])
-        .map_err(io)?;
+    w.write_record([
+        "dataset",
+        "method",
+        "mean",
+        "std",
+        "splits",
+        "best",
+        "p_value",
+        "p_holm",
+        "worse",
+        "diff",
+        "diff_low",
+        "diff_high",
+    ])
+    .map_err(io)?;
+    let p = |v: Option<f64>| v.map_or(String::new(), |p| format!("{p:.6}"));
+    let x =
+        |v: Option<f64>| v.filter(|v| v.is_finite()).map_or(String::new(), |v| format!("{v:.4}"));
     for (d, row) in t.datasets.iter().zip(&t.cells) {
         for (m, c) in t.methods.iter().zip(row) {
             if let Some(c) = c {
-                let p = c.p_value.map_or(String::new(), |p| format!("{p:.6}"));
+                let diff = c.difference;
                 let rec = [
                     d.clone(),
                     m.clone(),
@@ -103,8 +131,12 @@ pub fn csv(t: &Table) -> Result<String> {
                     format!("{:.4}", c.std),
                     c.splits.to_string(),
                     c.best.to_string(),
-                    p,
+                    p(c.p_value),
+                    p(c.p_holm),
                     c.worse().to_string(),
+                    x(diff.map(|d| d.mean)),
+                    x(diff.map(|d| d.low)),
+                    x(diff.map(|d| d.high)),
                 ];
                 w.write_record(&rec).map_err(io)?;
             }
