@@ -65,11 +65,11 @@ SPARSE_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 GRAPH_SIZES = [1_000, 3_162, 10_000, 31_623, 100_000]
 # The graph-only family (no kernel) goes on to 10^6 points.
 SPARSE_GRAPH_SIZES = GRAPH_SIZES + [316_228, 1_000_000]
-SPARSE_GRAPH = {"sparse_knn": "kNN graph (sparse, GraphLearning weights)", "laplace": "Laplace learning (sparse graph)",
+SPARSE_GRAPH = {"sparse_knn": "sparse kNN graph (GraphLearning weights)", "laplace": "Laplace learning (sparse graph)",
                 "poisson": "Poisson learning (sparse graph)", "graph_tv_rls": "TV-RLS on the nodes (sparse graph)"}
 # The same kernels on Fashion-MNIST's 70,000 images (`scale fashion KIND`; needs
 # `make data DATASETS=fashion_mnist`), 5 labeled images per class.
-FASHION = {kind: f"{name}, Fashion-MNIST" for kind, name in SPARSE_GRAPH.items()}
+FASHION = {kind: f"{name} on Fashion-MNIST" for kind, name in SPARSE_GRAPH.items()}
 FASHION_SETTINGS = "Fashion-MNIST 70,000 x 784 pixels in [0, 1], the first 5 images of each class labeled; k=10 knn_gaussian mean graph, search auto; method defaults"
 # Landmarks of the low-rank (Nystrom) kernel rows: 8 N m bytes per N x m factor (0.8 GB at
 # N = 10^5), N m^2 flops for its r x r systems.
