@@ -7,6 +7,7 @@
 //! error carrying the reason and the tail of the program's stderr: a `failed` row.
 
 mod exchange;
+mod order;
 mod process;
 
 use std::path::{Path, PathBuf};
