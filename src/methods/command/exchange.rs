@@ -13,7 +13,7 @@ use ndarray::{Array1, Array2};
 use toml::Value;
 
 use super::order::{Order, restore};
-use crate::data::{DataSource, Features, npy};
+use crate::data::{DataSource, Features, npy, text};
 use crate::engine::{Fitted, Scores, Split};
 use crate::error::{Error, Result};
 
@@ -145,8 +145,9 @@ fn scores(dir: &Path, name: &str, n: usize, classes: usize) -> std::result::Resu
     if !path.exists() {
         return Err(format!("the program wrote no {name}"));
     }
-    let a = npy::parse(&std::fs::read(&path).map_err(|e| format!("{name}: {e}"))?)
-        .map_err(|e| format!("{name}: {e}"))?;
+    // A pipe or device the program left there is refused, not waited on.
+    let bytes = text::read_regular(&path).map_err(|e| format!("{name}: {e}"))?;
+    let a = npy::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
     let wrong = || {
         let per_class = if classes > 2 {
             format!(" or ({n}, {classes})")
