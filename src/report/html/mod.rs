@@ -23,13 +23,15 @@ use scorecard::PaperTable;
 use crate::error::{Error, Result};
 
 /// The run folders under `results`: every folder holding `results.csv` or `summary.md`,
-/// searched below the others, sorted.
+/// searched below the others, sorted. Symbolic links are not followed (a link to `.` would
+/// loop, a link elsewhere would publish what lies outside).
 pub fn run_dirs(results: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(results)
         .map_err(|e| Error::io(results, e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
         .collect();
     entries.sort();
     for dir in entries {
@@ -42,14 +44,16 @@ pub fn run_dirs(results: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Files under `dir` (recursively) whose name ends with one of `ext`, sorted.
+/// Regular files under `dir` (recursively, not following symbolic links) whose name ends
+/// with one of `ext`, sorted.
 fn files(dir: &Path, ext: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else { return out };
-    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if path.is_dir() {
+    for entry in entries.filter_map(|e| e.ok()) {
+        let (path, Ok(kind)) = (entry.path(), entry.file_type()) else { continue };
+        if kind.is_dir() {
             out.extend(files(&path, ext));
-        } else if ext.iter().any(|x| path.to_string_lossy().ends_with(x)) {
+        } else if kind.is_file() && ext.iter().any(|x| path.to_string_lossy().ends_with(x)) {
             out.push(path);
         }
     }
@@ -68,6 +72,12 @@ fn slug(s: &str) -> String {
 /// `docs/reproduction/` under `root`; returns the pages written.
 pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> {
     let img = out.join("img");
+    if std::fs::symlink_metadata(&img).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::Data(format!(
+            "{}: a symbolic link, not written through",
+            img.display()
+        )));
+    }
     std::fs::create_dir_all(&img).map_err(|e| Error::io(&img, e))?;
     let configs: Vec<(PathBuf, String)> = files(&root.join("configs"), &[".toml"])
         .into_iter()
@@ -91,7 +101,9 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
     let mut loose = Vec::new();
     for fig in files(&root.join("figures"), &[".png", ".svg"]) {
         let name = fig.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-        std::fs::copy(&fig, img.join(&name)).map_err(|e| Error::io(&fig, e))?;
+        // Written beside and renamed: a planted `img/NAME` link is replaced, not written through.
+        let bytes = std::fs::read(&fig).map_err(|e| Error::io(&fig, e))?;
+        crate::protocol::write_atomic(&img.join(&name), &bytes)?;
         let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
         let owner = loaded
             .iter_mut()
