@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::Scores;
 
 /// The ChaCha stream of the row-order draws (the split's other draws use stream 0).
-const STREAM: u64 = 0x6f72_6465_72; // "order"
+const STREAM: u64 = 0x6f_7264_6572; // "order"
 
 /// Row `order[k]` of the split is handed over as row k, for the unlabeled and the test rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
