@@ -67,14 +67,22 @@ fn sslab(dir: &Path) -> std::process::Child {
         .unwrap()
 }
 
+/// A folder holding the program and `g.toml` (the program lingering or not), or None
+/// without a Python with numpy.
+fn setup(tag: &str, linger: bool) -> Option<TempDir> {
+    let Some(py) = python(false) else {
+        eprintln!("SKIPPED: no Python with numpy (set SSLAB_PYTHON)");
+        return None;
+    };
+    let dir = TempDir::new(tag);
+    std::fs::write(dir.0.join("p.py"), PROGRAM).unwrap();
+    std::fs::write(dir.0.join("g.toml"), config(&py, &dir.0, linger)).unwrap();
+    Some(dir)
+}
+
 #[test]
 fn a_daemon_left_by_a_program_that_ended_is_killed() {
-    let Some(py) = python(false) else {
-        return eprintln!("SKIPPED: no Python with numpy (set SSLAB_PYTHON)");
-    };
-    let dir = TempDir::new("groups-daemon");
-    std::fs::write(dir.0.join("p.py"), PROGRAM).unwrap();
-    std::fs::write(dir.0.join("g.toml"), config(&py, &dir.0, false)).unwrap();
+    let Some(dir) = setup("groups-daemon", false) else { return };
     let status = sslab(&dir.0).wait().unwrap();
     assert!(status.success());
     assert!(gone(child_pid(&dir.0)), "the daemon outlived the fit");
@@ -82,12 +90,7 @@ fn a_daemon_left_by_a_program_that_ended_is_killed() {
 
 #[test]
 fn sigterm_to_sslab_kills_the_programs_children() {
-    let Some(py) = python(false) else {
-        return eprintln!("SKIPPED: no Python with numpy (set SSLAB_PYTHON)");
-    };
-    let dir = TempDir::new("groups-term");
-    std::fs::write(dir.0.join("p.py"), PROGRAM).unwrap();
-    std::fs::write(dir.0.join("g.toml"), config(&py, &dir.0, true)).unwrap();
+    let Some(dir) = setup("groups-term", true) else { return };
     let mut run = sslab(&dir.0);
     let pid = child_pid(&dir.0);
     // SAFETY: kill(2) sends SIGTERM to the sslab process this test started.

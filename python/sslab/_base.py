@@ -104,10 +104,11 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_rows(self, X, y):
         """``fit`` on checked inputs (dense ``X`` not yet for NaN and infinity)."""
-        if y.dtype.kind not in "iub":
-            # Integer and boolean labels are binary or multiclass.
-            check_classification_targets(y)
         unlabeled = _is_unlabeled(y)
+        if y.dtype.kind not in "iub":
+            # Integer and boolean labels are binary or multiclass; the unlabeled marker -1
+            # may be the one number among string labels (an object array).
+            check_classification_targets(y[~unlabeled])
         labeled = np.flatnonzero(~unlabeled)
         if labeled.size == 0:
             raise ValueError("y has no labeled row (every label is -1)")
