@@ -16,8 +16,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // The version names the commit every output is stamped with (from the working folder);
-    // git runs only when the version is asked for.
+    // The version names the commit every output is stamped with (fixed at build time).
     let mut command = Cli::command();
     if std::env::args().any(|a| a == "--version" || a == "-V") {
         let version = format!("{} (commit {})", env!("CARGO_PKG_VERSION"), sslab::report::commit());

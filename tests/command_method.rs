@@ -211,6 +211,8 @@ fn its_keys_are_checked_at_their_line() {
     assert!(e.contains("methods[2].argv: program `no-such-program-x` not found"), "{e}");
     let e = bad("\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\ntimeout = 0\n");
     assert!(e.starts_with("c.toml:25: methods[2].timeout: must be > 0 seconds"), "{e}");
+    let e = bad("\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\ntimeout = 1e300\n");
+    assert!(e.starts_with("c.toml:25: methods[2].timeout: must be > 0 seconds and at most"), "{e}");
     let e =
         bad("\n[[methods]]\nkind = \"command\"\nargv = [\"true\"]\nk = 1\nparams = { k = 2 }\n");
     assert!(e.starts_with("c.toml:26: methods[2].params: `k` is given twice"), "{e}");

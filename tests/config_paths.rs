@@ -25,17 +25,44 @@ fn svmlight() -> String {
         .collect()
 }
 
+/// The same rows as CSV (`x1,x2,x3,y`).
+fn csv() -> String {
+    let text = svmlight();
+    let rows = text.lines().map(|l| {
+        let mut f = l.split(' ');
+        let y = f.next().unwrap().to_string();
+        let x: Vec<&str> = f.map(|v| v.split_once(':').unwrap().1).collect();
+        format!("{},{y}\n", x.join(","))
+    });
+    std::iter::once("x1,x2,x3,y\n".to_string()).chain(rows).collect()
+}
+
 const CONFIG: &str = "[experiment]\nname = \"paths\"\nseed = 4\nsplits = 4\n\n[[datasets]]\nname = \"mine\"\nkind = \"svmlight\"\npath = \"data/d.svm\"\nlabeled_per_class = 3\nunlabeled = \"rest\"\n\n[[methods]]\nkind = \"ls_svm\"\n";
 
 #[test]
 fn paths_are_relative_to_the_config_and_a_sharded_run_merges_from_anywhere() {
-    let root = std::env::temp_dir().join(format!("sslab-paths-{}", std::process::id()));
+    sharded_from_one_folder_merged_from_another("svm", &svmlight(), CONFIG);
+    // A csv entry reads the same way (it read from the working folder before issue 45).
+    let csv_config = CONFIG.replace(
+        "kind = \"svmlight\"\npath = \"data/d.svm\"",
+        "kind = \"csv\"\npath = \"data/d.csv\"\nlabel = \"y\"",
+    );
+    sharded_from_one_folder_merged_from_another("csv", &csv(), &csv_config);
+}
+
+/// Writes `configs/data/d.EXT` and `configs/c.toml` (`config`) under a fresh folder, runs two
+/// shards from that folder, merges and reads the status from another, reruns the copy there.
+fn sharded_from_one_folder_merged_from_another(ext: &str, data: &str, config: &str) {
+    let root = std::env::temp_dir().join(format!("sslab-paths-{ext}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (configs, elsewhere) = (root.join("configs"), root.join("elsewhere"));
     std::fs::create_dir_all(configs.join("data")).unwrap();
     std::fs::create_dir_all(&elsewhere).unwrap();
-    std::fs::write(configs.join("data/d.svm"), svmlight()).unwrap();
-    std::fs::write(configs.join("c.toml"), CONFIG).unwrap();
+    std::fs::write(configs.join(format!("data/d.{ext}")), data).unwrap();
+    // A decoy of the same name in the working folder, which must not be read.
+    std::fs::create_dir_all(root.join("data")).unwrap();
+    std::fs::write(root.join(format!("data/d.{ext}")), "not the data\n").unwrap();
+    std::fs::write(configs.join("c.toml"), config).unwrap();
     // Sharded from the root (the config one folder down), merged from another folder.
     for shard in ["1/2", "2/2"] {
         let o = sslab(&["run", "configs/c.toml", "--shard", shard, "-o", "out", "-q"], &root);
@@ -60,14 +87,16 @@ fn paths_are_relative_to_the_config_and_a_sharded_run_merges_from_anywhere() {
     };
     assert_eq!(strip(&again), strip(&results));
     // A missing relative file: the message says what it was relative to.
-    std::fs::write(configs.join("c.toml"), CONFIG.replace("data/d.svm", "data/nope.svm")).unwrap();
+    let nope = format!("data/nope.{ext}");
+    std::fs::write(configs.join("c.toml"), config.replace(&format!("data/d.{ext}"), &nope))
+        .unwrap();
     let o = sslab(&["validate", "configs/c.toml"], &root);
     let e = stderr(&o);
     assert!(
         e.contains(&format!(
             "configs/c.toml:9: datasets[0].path: {}",
-            configs.join("data/nope.svm").display()
-        )) && e.contains("(`data/nope.svm` is relative to the config's folder)"),
+            configs.join(&nope).display()
+        )) && e.contains(&format!("(`{nope}` is relative to the config's folder)")),
         "{e}"
     );
     std::fs::remove_dir_all(&root).unwrap();

@@ -164,3 +164,34 @@ fn the_repository_results_make_a_site_whose_links_resolve() {
     assert!(index.contains("href=\"scorecard.html#qlds_table2\""));
     assert_links_resolve(&t.0);
 }
+
+#[test]
+fn symbolic_links_are_neither_followed_nor_written_through() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let t = TempDir::new("report-links");
+    let root = &t.0;
+    let run = root.join("results/run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::create_dir_all(root.join("figures")).unwrap();
+    std::fs::copy(repo.join("results/quickstart/results.csv"), run.join("results.csv")).unwrap();
+    // A loop (results/a → results) and a figure behind a link to a file outside.
+    std::os::unix::fs::symlink(".", root.join("results/a")).unwrap();
+    let secret = root.join("secret.png");
+    std::fs::write(&secret, "not for the site").unwrap();
+    std::os::unix::fs::symlink(&secret, root.join("figures/run_leak.png")).unwrap();
+    std::fs::copy(repo.join("figures/quickstart_scores.png"), root.join("figures/run_scores.png"))
+        .unwrap();
+    // A planted link where the site writes a figure.
+    let site = root.join("site");
+    std::fs::create_dir_all(site.join("img")).unwrap();
+    let victim = root.join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, site.join("img/run_scores.png")).unwrap();
+    report(root, root, &site);
+    assert!(!site.join("img/run_leak.png").exists(), "a file behind a link was published");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep", "written through a link");
+    let img = site.join("img/run_scores.png");
+    assert!(!std::fs::symlink_metadata(&img).unwrap().file_type().is_symlink());
+    let names: Vec<String> = pages(&site).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"run-run.html".to_string()), "{names:?}");
+}

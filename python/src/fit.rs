@@ -338,24 +338,28 @@ fn fit_released(
     })
 }
 
-/// The rayon pool of `threads` threads (0: one per core), built at the process's first fit
-/// with that size and kept, as the CLI keeps its one pool: a fit does not pay for starting
-/// threads. Pools are per process id, since a forked child has none of its parent's threads.
+/// The process's one rayon pool, of `threads` threads (0: one per core): kept while fits ask
+/// for that size, as the CLI keeps its one pool (a fit does not pay for starting threads),
+/// and replaced when another size is asked, the old pool's threads ending with its last fit
+/// (so a sweep over `n_jobs` values keeps one pool alive, not one per value). Kept per
+/// process id, since a forked child has none of its parent's threads.
 fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    type Pools = Vec<((u32, usize), Arc<ThreadPool>)>;
-    static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+    static POOL: Mutex<Option<((u32, usize), Arc<ThreadPool>)>> = Mutex::new(None);
     let key = (std::process::id(), threads);
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    pools.retain(|((pid, _), _)| *pid == key.0);
-    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == key) {
+    let mut kept = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, p)) = kept.as_ref()
+        && *k == key
+    {
         return Ok(p.clone());
     }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?;
-    pools.push((key, Arc::new(p)));
-    Ok(pools[pools.len() - 1].1.clone())
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| PyValueError::new_err(format!("n_jobs: {e}")))?,
+    );
+    *kept = Some((key, p.clone()));
+    Ok(p)
 }
 
 /// The fitted model's scores as numpy arrays, with the fit's seconds.

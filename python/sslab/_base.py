@@ -21,7 +21,8 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
     the other labels may be any values and are mapped to ``classes_``. Parameters are stored
     unchanged by ``__init__`` and checked by ``fit`` with the crate's own checks: a bad value
     raises ``ValueError`` naming the parameter. ``n_jobs`` sizes the thread pool of the fit
-    (``None``: one thread per core); the GIL is released while fitting.
+    (``None`` or ``-1``: one thread per core; the process keeps one pool, rebuilt when the
+    size changes); the GIL is released while fitting.
 
     Subclasses set ``_kind`` (the config kind), ``_multiclass`` (whether the method handles
     more than two classes), ``_sparse`` (whether it takes ``scipy.sparse`` input without
@@ -49,9 +50,11 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
     def _check_params(self):
         if self.n_jobs is not None and (
             isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, (int, np.integer))
-            or self.n_jobs < 1
+            or (self.n_jobs < 1 and self.n_jobs != -1)
         ):
-            raise ValueError(f"n_jobs: must be None or an integer ≥ 1, got {self.n_jobs!r}")
+            raise ValueError(
+                f"n_jobs: must be None, -1 (every core) or an integer ≥ 1, got {self.n_jobs!r}"
+            )
         return _sslab.check(self._kind, self._params())
 
     def _validate_X(self, X, reset):
@@ -101,10 +104,11 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_rows(self, X, y):
         """``fit`` on checked inputs (dense ``X`` not yet for NaN and infinity)."""
-        if y.dtype.kind not in "iub":
-            # Integer and boolean labels are binary or multiclass.
-            check_classification_targets(y)
         unlabeled = _is_unlabeled(y)
+        if y.dtype.kind not in "iub":
+            # Integer and boolean labels are binary or multiclass; the unlabeled marker -1
+            # may be the one number among string labels (an object array).
+            check_classification_targets(y[~unlabeled])
         labeled = np.flatnonzero(~unlabeled)
         if labeled.size == 0:
             raise ValueError("y has no labeled row (every label is -1)")
@@ -250,8 +254,19 @@ def _nan_inf_error(est, X):
 
 
 def _is_unlabeled(y):
+    """Rows labeled the number -1. A string ``"-1"`` is refused rather than taken as a class
+    (scikit-learn refuses string labels for the same reason): use an object array with the
+    number -1 for unlabeled rows."""
     if y.dtype.kind in "iuf":
         return y == -1
+    if y.dtype.kind in "US" and (y.astype(str) == "-1").any():
+        raise ValueError(
+            "y holds the string '-1': unlabeled rows are the number -1 (use an object array, "
+            "e.g. np.array(['a', -1, 'b'], dtype=object))"
+        )
+    if y.dtype.kind == "O":
+        number = lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+        return np.array([number(v) and v == -1 for v in y], dtype=bool)
     return np.zeros(len(y), dtype=bool)
 
 
@@ -296,6 +311,11 @@ def _fit(est, X, labeled, ids, n_classes, test):
     if sp.issparse(X):
         return _sslab.fit_sparse(
             est._kind, params, _csr(X), X.shape[1], *args,
-            test=None if test is None else _csr(test), n_jobs=est.n_jobs,
+            test=None if test is None else _csr(test), n_jobs=_threads(est.n_jobs),
         )
-    return _sslab.fit_dense(est._kind, params, X, *args, test=test, n_jobs=est.n_jobs)
+    return _sslab.fit_dense(est._kind, params, X, *args, test=test, n_jobs=_threads(est.n_jobs))
+
+
+def _threads(n_jobs):
+    """``n_jobs`` as the crate takes it: None for every core (``None`` or ``-1``)."""
+    return None if n_jobs is None or n_jobs == -1 else int(n_jobs)

@@ -15,7 +15,7 @@ _GRAPH = """
         Edge weights of the graph (default ``"self_tuning"``)."""
 _ATTRIBUTES = """
     n_jobs : int, default=None
-        Threads of the fit (None: one per core).
+        Threads of the fit (None or -1: one per core).
 
     Attributes
     ----------

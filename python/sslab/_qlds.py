@@ -29,7 +29,7 @@ class QLDS(BinaryDecisionMixin, SemiSupervisedClassifier):
     theory_scale : {"labeled_within", "none"}, default=None
         Scale estimate of ``select="th"``.
     n_jobs : int, default=None
-        Threads of the fit (None: one per core).
+        Threads of the fit (None or -1: one per core).
 
     Attributes
     ----------

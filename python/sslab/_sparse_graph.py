@@ -21,7 +21,7 @@ _GRAPH = """
         Steps at most (100,000 for Laplace and Poisson; 30 for label spreading, 1,000 for
         label propagation).
     n_jobs : int, default=None
-        Threads of the fit (None: one per core).
+        Threads of the fit (None or -1: one per core).
 
     Attributes
     ----------

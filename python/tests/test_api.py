@@ -232,3 +232,40 @@ def test_a_fit_reuses_its_thread_pool_and_a_forked_child_still_fits():
 
 def _fit_lssvm(X, y):
     return sslab.LSSVM(n_jobs=1).fit(X, y).transduction_
+
+
+def _threads():
+    import os
+
+    return len(os.listdir(f"/proc/{os.getpid()}/task"))
+
+
+def test_n_jobs_values_share_one_pool_and_minus_one_means_every_core():
+    X, y, truth = blobs()
+    sslab.LSSVM(n_jobs=1).fit(X, y)
+    base = _threads()
+    for n in range(2, 12):
+        sslab.LSSVM(n_jobs=n).fit(X, y)
+    # One pool alive, of the last size asked: at most 11 threads beyond the first pool's one
+    # (a replaced pool's threads end on their own, soon after).
+    import time
+
+    deadline = time.monotonic() + 5
+    while _threads() > base + 11 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _threads() <= base + 11, _threads()
+    all_cores = sslab.LSSVM(n_jobs=-1).fit(X, y).transduction_
+    assert np.array_equal(all_cores, sslab.LSSVM(n_jobs=1).fit(X, y).transduction_)
+    with pytest.raises(ValueError, match="n_jobs: must be None, -1"):
+        sslab.LSSVM(n_jobs=-2).fit(X, y)
+
+
+def test_a_string_minus_one_label_is_refused_and_the_number_in_an_object_array_is_unlabeled():
+    X, y, truth = blobs()
+    names = np.where(y == 1, "yes", np.where(y == 0, "no", "-1"))
+    with pytest.raises(ValueError, match="y holds the string '-1'"):
+        sslab.LSSVM().fit(X, names)
+    mixed = np.array([{1: "yes", 0: "no"}.get(v, -1) for v in y], dtype=object)
+    est = sslab.LSSVM().fit(X, mixed)
+    assert sorted(est.classes_) == ["no", "yes"]
+    assert np.mean((est.transduction_ == "yes") != (truth == 1)) < 0.2

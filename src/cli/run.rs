@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use sslab::config::Experiment;
+use sslab::engine::address_space;
+use sslab::engine::memory::human;
 use sslab::protocol::status::{self, Previous};
 use sslab::protocol::{self, RunOptions, Shard};
 use sslab::{Error, Result, config};
@@ -52,8 +54,17 @@ pub fn run(a: Args) -> Result<()> {
     if !a.force && refuse_or_skip(&dir, &exp, &a)? {
         return Ok(());
     }
+    let asked = a.threads.unwrap_or_else(rayon::current_num_threads);
+    let (threads, fewer) = address_space::workers(asked);
+    if let Some((free, each)) = fewer {
+        eprintln!(
+            "warning: {asked} threads asked, {threads} run: the address-space cap (ulimit -v) leaves {} and each worker reserves {} (its stack and faer's matrix-product buffers)",
+            human(free),
+            human(each)
+        );
+    }
     let options =
-        RunOptions { threads: a.threads, progress: !a.quiet, resume: a.resume, shard: a.shard };
+        RunOptions { threads: Some(threads), progress: !a.quiet, resume: a.resume, shard: a.shard };
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;
     let wall = started.elapsed().as_secs_f64();
@@ -72,10 +83,7 @@ pub fn run(a: Args) -> Result<()> {
         None => write_run(&exp, &rows, &[dir.join("rows.log")], &dir)?,
     }
     let peak = peak_memory_mib().map_or("n/a".to_string(), |m| format!("{m:.0} MiB"));
-    println!(
-        "wall time {wall:.1} s, peak memory {peak}, {} threads",
-        a.threads.unwrap_or_else(rayon::current_num_threads)
-    );
+    println!("wall time {wall:.1} s, peak memory {peak}, {threads} threads");
     protocol::check_failed(&rows)
 }
 

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use sslab::methods::command::Command;
 use sslab::protocol::estimate;
 use sslab::protocol::progress::duration;
 use sslab::{Result, config};
@@ -48,7 +49,10 @@ pub fn run(a: Args) -> Result<()> {
                 t.criterion.name()
             )
         });
-        println!("  method  {}{}{tuned}", m.name, show(&m.swept));
+        let runs = m.method.as_any().downcast_ref::<Command>().map_or(String::new(), |c| {
+            format!(" runs `{}` (in the working folder)", c.argv.join(" "))
+        });
+        println!("  method  {}{}{tuned}{runs}", m.name, show(&m.swept));
     }
     if a.estimate {
         let e = estimate::estimate(&exp)?;

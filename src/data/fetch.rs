@@ -226,7 +226,7 @@ fn concat(parts: &[PathBuf], rel: &str, out: &mut dyn Write) -> Result<()> {
 
 /// Hex sha256 of a file's bytes.
 pub fn sha256_file(path: &Path) -> Result<String> {
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = super::text::open_regular(path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     loop {

@@ -27,6 +27,7 @@ pub fn read_vector(path: &Path, name: &str) -> Result<Vec<f64>> {
 }
 
 fn read(path: &Path, name: &str) -> Result<ArrayD<f64>> {
+    super::text::regular_file(path)?;
     let file = Hdf5File::open(path)
         .map_err(|e| Error::Data(format!("{}: not a readable HDF5 file: {e}", path.display())))?;
     let ds = file.dataset(name).map_err(|e| bad(path, name, format!("not found: {e}")))?;

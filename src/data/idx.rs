@@ -72,7 +72,7 @@ pub fn parse_labels(bytes: &[u8], path: &Path) -> Result<Vec<u8>> {
 }
 
 fn bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::io(path, e))
+    super::text::read_regular(path)
 }
 
 /// The `words` big-endian u32 of the header, the first being the magic `magic` (checked

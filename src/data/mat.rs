@@ -49,7 +49,7 @@ pub enum Data {
 
 /// Reads `path` (gzip-transparent).
 pub fn read(path: &Path) -> Result<MatFile> {
-    let raw = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let raw = super::text::read_regular(path)?;
     let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         MultiGzDecoder::new(raw.as_slice())

@@ -48,7 +48,7 @@ impl Npy {
 
 /// Reads the `.npy` file at `path`.
 pub fn read(path: &Path) -> Result<Npy> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = super::text::read_regular(path)?;
     parse(&bytes).map_err(|m| Error::Data(format!("{}: {m}", path.display())))
 }
 

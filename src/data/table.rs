@@ -7,7 +7,8 @@ use std::path::Path;
 
 use ndarray::Array2;
 
-use super::{Dataset, Features, npy};
+use super::{Dataset, Features, npy, text};
+use crate::engine::memory;
 use crate::error::{Error, Result};
 
 /// The class names of `labels` in class-id order: `order` when given, else the distinct
@@ -73,8 +74,7 @@ pub fn read_csv(
     let mut reader = ::csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .trim(::csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| Error::Csv { path: path.into(), message: e.to_string() })?;
+        .from_reader(text::open_regular(path)?);
     let parse = |line: u64, message: String| Error::Parse {
         path: path.into(),
         line: line as usize,
@@ -83,7 +83,11 @@ pub fn read_csv(
     let header: Vec<String> =
         reader.headers().map_err(|e| parse(1, e.to_string()))?.iter().map(str::to_string).collect();
     let at = header.iter().position(|h| h == label).ok_or_else(|| {
-        parse(1, format!("no column `{label}` in the header (columns: {})", header.join(", ")))
+        let columns: Vec<String> = header.iter().map(|h| shown(h)).collect();
+        parse(
+            1,
+            format!("no column `{}` in the header (columns: {})", shown(label), columns.join(", ")),
+        )
     })?;
     let (mut values, mut labels) = (Vec::new(), Vec::new());
     for record in reader.records() {
@@ -91,7 +95,7 @@ pub fn read_csv(
             record.map_err(|e| parse(e.position().map_or(0, |p| p.line()), csv_message(&e)))?;
         let line = record.position().map_or(0, |p| p.line());
         for (j, field) in record.iter().enumerate() {
-            let column = format!("column {} (`{}`)", j + 1, header[j]);
+            let column = format!("column {} (`{}`)", j + 1, shown(&header[j]));
             if field.is_empty() {
                 return Err(parse(line, format!("{column}: missing value")));
             }
@@ -101,13 +105,29 @@ pub fn read_csv(
             }
             match field.parse::<f64>() {
                 Ok(v) if v.is_finite() => values.push(v),
-                _ => return Err(parse(line, format!("{column}: not a number: `{field}`"))),
+                _ => {
+                    return Err(parse(line, format!("{column}: not a number: `{}`", shown(field))));
+                }
             }
         }
     }
     let x = Array2::from_shape_vec((labels.len(), header.len() - 1), values)
         .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
     Ok((x, labels, header))
+}
+
+/// A field as an error message shows it: at most 40 characters (then `…`), control
+/// characters escaped (no raw ESC reaches a terminal).
+fn shown(field: &str) -> String {
+    let mut out: String = field
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect();
+    if field.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// The message of a CSV error without its position (the caller gives the line).
@@ -126,15 +146,31 @@ pub fn read_arrays(path: &Path) -> Result<(Array2<f64>, Vec<String>)> {
     let (x, y) = if path.is_dir() {
         (npy::read(&path.join("X.npy"))?, npy::read(&path.join("y.npy"))?)
     } else {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = text::open_regular(path)?;
         let bad = |m: String| Error::Data(format!("{}: {m}", path.display()));
         let mut zip = zip::ZipArchive::new(file).map_err(|e| bad(format!("not an .npz: {e}")))?;
+        let limit = memory::limit()?;
         let mut array = |name: &str| -> Result<npy::Npy> {
-            let mut entry = zip.by_name(&format!("{name}.npy")).map_err(|_| {
+            let entry = zip.by_name(&format!("{name}.npy")).map_err(|_| {
                 bad(format!("no array `{name}` (save with np.savez(path, X=..., y=...))"))
             })?;
+            // Bounded before inflating: the size the archive declares, then the bytes read
+            // (a declared size can lie).
+            let over = |size: f64| {
+                bad(format!(
+                    "array `{name}` inflates to {} or more, over the memory limit of {} (SSLAB_MEMORY_LIMIT)",
+                    memory::human(size),
+                    memory::human(limit)
+                ))
+            };
+            if entry.size() as f64 > limit {
+                return Err(over(entry.size() as f64));
+            }
             let mut bytes = Vec::new();
-            entry.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            entry.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            if bytes.len() as f64 > limit {
+                return Err(over(bytes.len() as f64));
+            }
             npy::parse(&bytes).map_err(|m| bad(format!("{name}: {m}")))
         };
         (array("X")?, array("y")?)

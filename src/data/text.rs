@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
@@ -16,8 +17,7 @@ pub const MAX_LINE: usize = 64 << 20;
 /// Opens `path` for buffered reading, decompressing it when it starts with the gzip magic;
 /// only regular files (not devices or pipes).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
-    regular_file(path)?;
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = open_regular(path)?;
     let mut magic = [0u8; 2];
     let mut got = 0;
     while got < 2 {
@@ -80,11 +80,37 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// `path` opened for reading when it is a regular file, else an error naming it: a FIFO is
+/// opened without waiting for a writer (`O_NONBLOCK`) and refused, as are devices such as
+/// `/dev/zero` (never ending) and folders.
+pub fn open_regular(path: &Path) -> Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    match file.metadata().map_err(|e| Error::io(path, e))?.is_file() {
+        true => Ok(file),
+        false => Err(not_regular(path)),
+    }
+}
+
+/// The bytes of the regular file `path` (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    Ok(bytes)
+}
+
+fn not_regular(path: &Path) -> Error {
+    Error::Data(format!("{}: not a regular file (a pipe, device or folder)", path.display()))
+}
+
 /// Errors unless `path` is a regular file (a device such as `/dev/zero` never ends).
 pub fn regular_file(path: &Path) -> Result<u64> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if !meta.is_file() {
-        return Err(Error::Data(format!("{}: not a regular file", path.display())));
+        return Err(not_regular(path));
     }
     Ok(meta.len())
 }

@@ -1,6 +1,8 @@
 //! The memory a run may use: `$SSLAB_MEMORY_LIMIT` (bytes, or with a K/M/G/T suffix, powers
 //! of 1024) when set, else three quarters of the machine's memory (`MemTotal` of
-//! /proc/meminfo; 8 GiB when it cannot be read). A value that is not a positive size is an
+//! /proc/meminfo, or the cgroup's `memory.max` when lower; 8 GiB when neither can be read);
+//! either way no more than the address space left under `ulimit -v` (see
+//! [`address_space`](super::address_space)). A value that is not a positive size is an
 //! error, not ignored. Methods whose estimate exceeds the limit become `failed` rows instead
 //! of aborting the process on an allocation.
 
@@ -9,15 +11,28 @@ use crate::error::{Error, Result};
 /// The limit in bytes; an error naming the variable when it is set to something else than
 /// a positive size.
 pub fn limit() -> Result<f64> {
-    if let Some(v) = std::env::var_os("SSLAB_MEMORY_LIMIT") {
-        let text = v.to_string_lossy();
-        return parse(&text).ok_or_else(|| {
-            Error::param(
-                "SSLAB_MEMORY_LIMIT",
-                format!("`{text}` is not a positive size in bytes (e.g. 512M, 16G, 1T, 1000000)"),
-            )
-        });
-    }
+    let given = match std::env::var_os("SSLAB_MEMORY_LIMIT") {
+        Some(v) => {
+            let text = v.to_string_lossy();
+            parse(&text).ok_or_else(|| {
+                Error::param(
+                    "SSLAB_MEMORY_LIMIT",
+                    format!(
+                        "`{text}` is not a positive size in bytes (e.g. 512M, 16G, 1T, 1000000)"
+                    ),
+                )
+            })?
+        }
+        None => machine(),
+    };
+    Ok(super::address_space::free().map_or(given, |free| given.min(free)))
+}
+
+/// Three quarters of the machine's memory or of the cgroup's limit, whichever is lower.
+fn machine() -> f64 {
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|t| t.trim().parse::<f64>().ok());
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         let kb = m
             .lines()
@@ -28,7 +43,11 @@ pub fn limit() -> Result<f64> {
             .ok()?;
         Some(kb * 1024.0)
     });
-    Ok(0.75 * total.unwrap_or(8.0 * GIB))
+    let total = match (total, cgroup) {
+        (Some(t), Some(c)) => t.min(c),
+        (t, c) => t.or(c).unwrap_or(8.0 * GIB),
+    };
+    0.75 * total
 }
 
 /// One gibibyte.

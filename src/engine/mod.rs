@@ -6,6 +6,7 @@
 //! `theory-check`, `theory-fit`, `phase-diagram`, `proportions`, the `--theory` overlay of
 //! `plot-scores`) are that family's own tools and call `methods::qlds::theory` directly.
 
+pub mod address_space;
 mod entry;
 mod fitted;
 pub mod memory;

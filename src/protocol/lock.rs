@@ -7,6 +7,7 @@
 //! folder to its config for good: shards of another config are refused.
 
 use std::fs::{File, OpenOptions, TryLockError};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::Shard;
@@ -37,6 +38,14 @@ impl RunLock {
         let Some(s) = shard else {
             return match run.try_lock() {
                 Ok(()) => {
+                    if let Some(theirs) = foreign_shards(exp, dir)? {
+                        return Err(Error::Data(format!(
+                            "{}: holds shards of another config (hash {theirs} ≠ {}; `sslab status {}`); use another --out or remove their row logs",
+                            dir.display(),
+                            exp.hash,
+                            dir.display()
+                        )));
+                    }
                     // A config parsed from text (no file) leaves no copy.
                     if exp.path.is_file() {
                         copy_config(exp, dir)?;
@@ -108,13 +117,37 @@ pub fn copy_config(exp: &Experiment, dir: &Path) -> Result<()> {
     write_atomic(&dir.join("config.toml"), &text)
 }
 
+/// The hash of the config copy in `dir` when it is another config's and shard row logs
+/// (`rows.shard-I-of-N.log`) lie beside it: a whole run must not take that folder over.
+fn foreign_shards(exp: &Experiment, dir: &Path) -> Result<Option<String>> {
+    let copy = dir.join("config.toml");
+    let Ok(text) = std::fs::read_to_string(&copy) else { return Ok(None) };
+    let theirs = crate::config::hash(&text).unwrap_or_default();
+    if theirs == exp.hash {
+        return Ok(None);
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let shard_log = |n: &str| n.starts_with("rows.shard-") && n.ends_with(".log");
+    let any = entries.flatten().any(|e| e.file_name().to_str().is_some_and(shard_log));
+    Ok(any.then_some(theirs))
+}
+
+/// Opens (creating) the lock file `path`, not through a symbolic link (a dangling one would
+/// create its target).
 fn open(path: &Path) -> Result<File> {
     OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
-        .map_err(|e| Error::io(path, e))
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => Error::Data(format!(
+                "{}: a symbolic link where sslab keeps its lock; remove it",
+                path.display()
+            )),
+            _ => Error::io(path, e),
+        })
 }
 
 #[cfg(test)]
@@ -148,9 +181,20 @@ mod tests {
         assert!(err(RunLock::acquire(&exp, &dir, None)).contains("another sslab run"));
         assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
         drop((first, second));
-        // Idle, the folder still belongs to the first config's shards.
+        // Idle, the folder still belongs to the first config's shards, once they wrote rows.
         assert!(err(RunLock::acquire(&other, &dir, shard(1))).contains("another config"));
+        std::fs::write(dir.join("rows.shard-1-of-2.log"), "").unwrap();
+        assert!(
+            err(RunLock::acquire(&other, &dir, None)).contains("holds shards of another config")
+        );
+        assert!(RunLock::acquire(&exp, &dir, None).is_ok(), "its own config may run whole");
+        std::fs::remove_file(dir.join("rows.shard-1-of-2.log")).unwrap();
         assert!(RunLock::acquire(&other, &dir, None).is_ok());
+        // A dangling link as the lock: refused, its target not created.
+        std::fs::remove_file(dir.join(".run.lock")).unwrap();
+        std::os::unix::fs::symlink(dir.join("target"), dir.join(".run.lock")).unwrap();
+        assert!(err(RunLock::acquire(&exp, &dir, None)).contains("a symbolic link"));
+        assert!(!dir.join("target").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

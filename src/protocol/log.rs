@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use super::ResultRow;
 use super::atomic::{open_append, write_atomic};
 use super::results::{fields, fixed_columns};
+use crate::config::Experiment;
 use crate::error::{Error, Result};
 
 /// Key of one task: (dataset, split, method).
@@ -115,4 +116,29 @@ pub fn read(path: &Path, hash: &str) -> Result<Vec<ResultRow>> {
 /// The tasks already done in `rows`.
 pub fn done(rows: &[ResultRow]) -> HashSet<TaskKey> {
     rows.iter().map(|r| (r.dataset.clone(), r.split, r.method.clone())).collect()
+}
+
+/// An error naming the first row of `rows` (read from `path`) that is no task of `exp`: a
+/// dataset, method or split (≥ `splits`) the config does not have. Such a line (a damaged
+/// or hand-edited log) would otherwise survive `merge` and `--resume` into `results.csv`.
+pub fn check_tasks(exp: &Experiment, rows: &[ResultRow], path: &Path) -> Result<()> {
+    let known = |r: &ResultRow| {
+        r.split < exp.splits
+            && exp.datasets.iter().any(|d| d.name == r.dataset)
+            && exp.methods.iter().any(|m| m.name == r.method)
+    };
+    match rows.iter().position(|r| !known(r)) {
+        None => Ok(()),
+        Some(i) => Err(Error::Csv {
+            path: path.to_path_buf(),
+            message: format!(
+                "row {}: dataset {} split {} method {} is no task of the config ({} splits); remove the line or run without --resume",
+                i + 1,
+                rows[i].dataset,
+                rows[i].split,
+                rows[i].method,
+                exp.splits
+            ),
+        }),
+    }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::log::{TaskKey, read};
+use super::log::{TaskKey, check_tasks, read};
 use super::status;
 use super::{ResultRow, finish_rows};
 use crate::config::Experiment;
@@ -26,7 +26,9 @@ pub fn merge(dir: &Path) -> Result<(Experiment, Vec<ResultRow>)> {
     let mut seen: BTreeMap<TaskKey, Vec<String>> = BTreeMap::new();
     for log in &logs {
         let name = log.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-        for row in read(log, &exp.hash)? {
+        let found = read(log, &exp.hash)?;
+        check_tasks(&exp, &found, log)?;
+        for row in found {
             seen.entry((row.dataset.clone(), row.split, row.method.clone()))
                 .or_default()
                 .push(name.clone());

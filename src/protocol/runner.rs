@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::draw::{Drawn, draw};
 use super::fit::fit;
 use super::lock::RunLock;
-use super::log::{RowLog, TaskKey, done};
+use super::log::{RowLog, TaskKey, check_tasks, done};
 use super::progress::{Fits, Progress};
 use super::scores::{ScoreLog, log_for};
 use super::shard::{self, Shard};
@@ -53,6 +53,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     super::splits::persist(exp, dir, opts.resume)?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
     let (log, previous) = RowLog::open(&dir.join(&log_name), &exp.hash, opts.resume)?;
+    check_tasks(exp, &previous, &dir.join(&log_name))?;
     let finished = done(&previous);
     let scores = match exp.save_scores {
         true => Some(ScoreLog::open(&log_for(&dir.join(log_name)), opts.resume, &finished)?),

@@ -4,7 +4,7 @@
 //! CSV file with the same header) or `{ fraction }`. Every other column is a numeric
 //! feature; a missing or non-numeric value is an error naming its line and column.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use toml::Value;
 
@@ -53,21 +53,26 @@ impl DatasetKind for Csv {
     }
 }
 
-/// `path` (required, existing) and `test = { path }` (existing) or `{ fraction }`.
+/// `path` (required, existing) and `test = { path }` (existing) or `{ fraction }`, paths
+/// read from the config's folder (unchanged when absolute).
 pub(super) fn paths(entry: &Entry, what: &str) -> Result<(PathBuf, Option<PathBuf>, Option<f64>)> {
     let Some(path) = entry.string("path")? else {
         return Err(entry.error("path", format!("required for {what} dataset")));
     };
     let test = test_table(entry, &["path", "fraction"])?;
-    let exists = |p: &Path, key: &str| {
-        std::fs::metadata(p).map(|_| ()).map_err(|e| entry.error(key, Error::io(p, e)))
+    let base = entry.base();
+    let exists = |written: &str, key: &str| {
+        let p = base.resolve(written);
+        std::fs::metadata(&p).map(|_| p.clone()).map_err(|e| {
+            entry.error(key, format!("{}{}", Error::io(&p, e), base.relative_note(written)))
+        })
     };
-    exists(Path::new(&path), "path")?;
-    let test_path = test.as_ref().and_then(|t| t.path.as_ref()).map(PathBuf::from);
-    if let Some(p) = &test_path {
-        exists(p, "test")?;
-    }
-    Ok((PathBuf::from(path), test_path, test.and_then(|t| t.fraction)))
+    let path = exists(&path, "path")?;
+    let test_path = match test.as_ref().and_then(|t| t.path.as_deref()) {
+        Some(p) => Some(exists(p, "test")?),
+        None => None,
+    };
+    Ok((path, test_path, test.and_then(|t| t.fraction)))
 }
 
 /// `labels = [...]` (numbers or strings) as class names in order.

@@ -5,11 +5,12 @@
 
 use std::path::PathBuf;
 
+use super::csv_file::paths;
 use super::files::{self, Pool, Refine};
-use super::{DatasetKind, Source, test_table};
+use super::{DatasetKind, Source};
 use crate::data::load;
 use crate::engine::{Entry, Lines};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The `svmlight` dataset kind.
 pub struct Svmlight;
@@ -21,22 +22,7 @@ impl DatasetKind for Svmlight {
 
     fn read(&self, entry: &Entry, _splits: usize) -> Result<Source> {
         entry.only(&["path", "features", "labels", "classes", "positive", "preprocess", "test"])?;
-        let Some(path) = entry.string("path")? else {
-            return Err(entry.error("path", "required for an svmlight dataset"));
-        };
-        let test = test_table(entry, &["path", "fraction"])?;
-        let base = entry.base();
-        let exists = |written: &str, key: &str| {
-            let p = base.resolve(written);
-            std::fs::metadata(&p).map(|_| p.clone()).map_err(|e| {
-                entry.error(key, format!("{}{}", Error::io(&p, e), base.relative_note(written)))
-            })
-        };
-        let path = exists(&path, "path")?;
-        let test_path = match test.as_ref().and_then(|t| t.path.as_deref()) {
-            Some(p) => Some(exists(p, "test")?),
-            None => None,
-        };
+        let (path, test_path, fraction) = paths(entry, "an svmlight")?;
         let file = File {
             path,
             features: entry.count("features")?,
@@ -46,9 +32,7 @@ impl DatasetKind for Svmlight {
         let refine = Refine::read(entry, false)?;
         let fixed = file.test.is_some();
         let at = entry.lines();
-        files::source(entry, false, fixed, test.and_then(|t| t.fraction), move || {
-            refine.apply(file.read(&at)?, &at)
-        })
+        files::source(entry, false, fixed, fraction, move || refine.apply(file.read(&at)?, &at))
     }
 }
 

@@ -3,7 +3,8 @@
 //! features as `.svm`, SVMlight with 1-based indices and label 0), `y_l.npy` (i64 class ids,
 //! indices into `classes`) and `split.json`; the program writes `scores.npy`, shape (n_u,)
 //! (a score ≥ 0 predicts `classes[0]`) or (n_u, classes) (the first maximum predicts), and
-//! `test_scores.npy` likewise for the test rows.
+//! `test_scores.npy` likewise for the test rows. The unlabeled and test rows go out in the
+//! split's random [`Order`] and their scores come back in row order.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -11,15 +12,17 @@ use std::path::Path;
 use ndarray::{Array1, Array2};
 use toml::Value;
 
-use crate::data::{DataSource, Features, npy};
+use super::order::{Order, restore};
+use crate::data::{DataSource, Features, npy, text};
 use crate::engine::{Fitted, Scores, Split};
 use crate::error::{Error, Result};
 
-/// What was written: the row counts the answers must have.
+/// What was written: the row counts the answers must have and the order of their rows.
 pub(super) struct Written {
     n_unlabeled: usize,
     n_test: Option<usize>,
     n_classes: usize,
+    order: Order,
 }
 
 /// Writes the split's files and `split.json` into `dir`.
@@ -30,10 +33,11 @@ pub(super) fn write(dir: &Path, split: &Split, params: &[(String, Value)]) -> Re
         DataSource::Loaded(source) => source.data()?.dataset.class_names.clone(),
     };
     let sparse = matches!(p.x_l, Features::Sparse(_));
+    let order = Order::draw(split.seed, p.n_unlabeled(), split.test.map_or(0, Features::nrows));
     features(dir, "X_l", &p.x_l, Some(&p.classes_l))?;
-    features(dir, "X_u", &p.x_u, None)?;
+    features(dir, "X_u", &p.x_u.select_rows(&order.unlabeled), None)?;
     if let Some(t) = split.test {
-        features(dir, "X_test", t, None)?;
+        features(dir, "X_test", &t.select_rows(&order.test), None)?;
     }
     let ids: Vec<i64> = p.classes_l.iter().map(|&c| c as i64).collect();
     npy::write_i64(&dir.join("y_l.npy"), &[ids.len()], &ids)?;
@@ -56,6 +60,7 @@ pub(super) fn write(dir: &Path, split: &Split, params: &[(String, Value)]) -> Re
         n_unlabeled: p.n_unlabeled(),
         n_test: split.test.map(Features::nrows),
         n_classes: classes.len(),
+        order,
     })
 }
 
@@ -120,13 +125,15 @@ fn value(v: &Value) -> String {
     }
 }
 
-/// Reads `scores.npy` (and `test_scores.npy` when test rows were written) as the fit; the
-/// error says which file is missing or wrong.
+/// Reads `scores.npy` (and `test_scores.npy` when test rows were written) as the fit, in
+/// row order; the error says which file is missing or wrong.
 pub(super) fn read(dir: &Path, w: &Written) -> std::result::Result<Fitted, String> {
     let unlabeled = scores(dir, "scores.npy", w.n_unlabeled, w.n_classes)?;
+    let unlabeled = restore(unlabeled, &w.order.unlabeled);
     let mut fitted = Fitted { scores: unlabeled, reported: Vec::new(), test: None, seconds: None };
     if let Some(n) = w.n_test {
-        fitted.test = Some(scores(dir, "test_scores.npy", n, w.n_classes)?);
+        let test = scores(dir, "test_scores.npy", n, w.n_classes)?;
+        fitted.test = Some(restore(test, &w.order.test));
     }
     Ok(fitted)
 }
@@ -138,8 +145,9 @@ fn scores(dir: &Path, name: &str, n: usize, classes: usize) -> std::result::Resu
     if !path.exists() {
         return Err(format!("the program wrote no {name}"));
     }
-    let a = npy::parse(&std::fs::read(&path).map_err(|e| format!("{name}: {e}"))?)
-        .map_err(|e| format!("{name}: {e}"))?;
+    // A pipe or device the program left there is refused, not waited on.
+    let bytes = text::read_regular(&path).map_err(|e| format!("{name}: {e}"))?;
+    let a = npy::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
     let wrong = || {
         let per_class = if classes > 2 {
             format!(" or ({n}, {classes})")

@@ -7,6 +7,8 @@
 //! error carrying the reason and the tail of the program's stderr: a `failed` row.
 
 mod exchange;
+mod groups;
+mod order;
 mod process;
 
 use std::path::{Path, PathBuf};
@@ -59,10 +61,16 @@ impl Family for CommandFamily {
                 format!("program `{}` not found (neither a file nor on PATH)", argv[0]),
             ));
         }
-        let timeout = m.f64("timeout")?.unwrap_or(DEFAULT_TIMEOUT);
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err(m.error("timeout", format!("must be > 0 seconds, got {timeout}")));
-        }
+        let seconds = m.f64("timeout")?.unwrap_or(DEFAULT_TIMEOUT);
+        let timeout = Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|_| seconds > 0.0)
+            .ok_or_else(|| {
+                m.error(
+                    "timeout",
+                    format!("must be > 0 seconds and at most {:e}, got {seconds}", u64::MAX as f64),
+                )
+            })?;
         let mut params: Vec<(String, Value)> = Vec::new();
         for (key, v) in m.keys().filter(|(k, _)| !["argv", "timeout"].contains(k)) {
             let given = match (key, v) {
@@ -84,7 +92,7 @@ impl Family for CommandFamily {
         let last = argv.last().map(Path::new);
         let stem = last.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("command");
         let name = stem.to_string();
-        Ok(Checked::new(name, Command { argv, timeout: Duration::from_secs_f64(timeout), params }))
+        Ok(Checked::new(name, Command { argv, timeout, params }))
     }
 }
 

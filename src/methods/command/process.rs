@@ -1,8 +1,8 @@
 //! Running a `command` method's program: a private temporary folder per run (removed when
 //! done; folders left by a killed sslab are removed by the next run), the program in its own
 //! process group with stdin and stdout closed and stderr kept in a file, killed when sslab
-//! dies, a timeout that kills the whole group, and failure messages that end with the last
-//! lines of stderr.
+//! dies, a timeout that kills the whole group, the group killed when the program ends (see
+//! [`groups`](super::groups)), and failure messages that end with the last lines of stderr.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -13,6 +13,7 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::groups::Group;
 use crate::error::{Error, Result};
 
 /// Lines of stderr a failure message ends with.
@@ -125,14 +126,15 @@ pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result
         });
     }
     let mut child = command.spawn().map_err(|e| fail(format!("cannot start: {e}")))?;
+    // Killed whole when this function returns, however the program ended.
+    let group = Group::new(child.id());
     let mut pause = Duration::from_millis(1);
     let status = loop {
         match child.try_wait().map_err(|e| fail(format!("cannot wait: {e}")))? {
             Some(status) => break status,
             None if start.elapsed() >= timeout => {
                 // The whole group: a wrapper's children go too.
-                // SAFETY: kill(2) with a negative pid signals that process group only.
-                unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+                drop(group);
                 let _ = child.wait();
                 return Err(fail(format!("timed out after {} s (timeout)", timeout.as_secs_f64())));
             }
@@ -143,6 +145,7 @@ pub(super) fn run(argv: &[String], folder: &Folder, timeout: Duration) -> Result
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    drop(group);
     match (status.code(), status.signal()) {
         (Some(0), _) => Ok(seconds),
         (Some(code), _) => Err(fail(format!("exited with status {code}"))),
