@@ -15,6 +15,7 @@ pub mod kinds;
 pub mod load;
 pub mod mat;
 pub mod npy;
+pub mod npz;
 pub mod preprocess;
 pub mod registry;
 mod sizes;

@@ -2,13 +2,12 @@
 //! by name, every other column a numeric feature) and NumPy arrays (`X.npy` + `y.npy` in a
 //! folder, or `X` and `y` in one `.npz`). Labels become classes as SVMlight labels do.
 
-use std::io::Read;
 use std::path::Path;
 
 use ndarray::Array2;
 
+use super::npz::Npz;
 use super::{Dataset, Features, npy, text};
-use crate::engine::memory;
 use crate::error::{Error, Result};
 
 /// The class names of `labels` in class-id order: `order` when given, else the distinct
@@ -146,34 +145,9 @@ pub fn read_arrays(path: &Path) -> Result<(Array2<f64>, Vec<String>)> {
     let (x, y) = if path.is_dir() {
         (npy::read(&path.join("X.npy"))?, npy::read(&path.join("y.npy"))?)
     } else {
-        let file = text::open_regular(path)?;
-        let bad = |m: String| Error::Data(format!("{}: {m}", path.display()));
-        let mut zip = zip::ZipArchive::new(file).map_err(|e| bad(format!("not an .npz: {e}")))?;
-        let limit = memory::limit()?;
-        let mut array = |name: &str| -> Result<npy::Npy> {
-            let entry = zip.by_name(&format!("{name}.npy")).map_err(|_| {
-                bad(format!("no array `{name}` (save with np.savez(path, X=..., y=...))"))
-            })?;
-            // Bounded before inflating: the size the archive declares, then the bytes read
-            // (a declared size can lie).
-            let over = |size: f64| {
-                bad(format!(
-                    "array `{name}` inflates to {} or more, over the memory limit of {} (SSLAB_MEMORY_LIMIT)",
-                    memory::human(size),
-                    memory::human(limit)
-                ))
-            };
-            if entry.size() as f64 > limit {
-                return Err(over(entry.size() as f64));
-            }
-            let mut bytes = Vec::new();
-            entry.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            if bytes.len() as f64 > limit {
-                return Err(over(bytes.len() as f64));
-            }
-            npy::parse(&bytes).map_err(|m| bad(format!("{name}: {m}")))
-        };
-        (array("X")?, array("y")?)
+        let mut npz = Npz::open(path)?;
+        let hint = "save with np.savez(path, X=..., y=...)";
+        (npz.array("X", hint)?, npz.array("y", hint)?)
     };
     let where_ = path.display().to_string();
     let x = x.matrix(&format!("{where_}: X"))?;

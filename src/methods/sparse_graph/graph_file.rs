@@ -4,30 +4,23 @@
 //! keyed by the SHA-256 of the rows and the graph setting, so that a re-run reads the graph
 //! instead of searching again.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use ndarray::ArrayView2;
 use sha2::{Digest, Sha256};
 
 use super::{Graph, KnnSpec, Symmetrise};
-use crate::data::npy;
+use crate::data::npz::Npz;
 use crate::error::{Error, Result};
 
 const MAGIC: &[u8; 8] = b"SSLGRPH1";
 
 /// Reads a `scipy.sparse.save_npz` file (n × n), symmetrised by `rule`.
 pub fn read_npz(path: &Path, rule: Symmetrise) -> Result<Graph> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let bad = |m: String| Error::Data(format!("{}: {m}", path.display()));
-    let mut zip = zip::ZipArchive::new(file).map_err(|e| bad(format!("not an .npz: {e}")))?;
+    let mut npz = Npz::open(path)?;
     let mut array = |name: &str| -> Result<Vec<f64>> {
-        let mut entry = zip
-            .by_name(&format!("{name}.npy"))
-            .map_err(|_| bad(format!("no array `{name}` (save with scipy.sparse.save_npz)")))?;
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-        Ok(npy::parse(&bytes).map_err(|m| bad(format!("{name}: {m}")))?.data)
+        Ok(npz.array(name, "save with scipy.sparse.save_npz")?.data)
     };
     let shape = array("shape")?;
     let (indptr, indices, data) = (array("indptr")?, array("indices")?, array("data")?);
@@ -154,7 +147,7 @@ mod tests {
         let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
         for (name, shape, data) in arrays {
             let file = dir.join(format!("{name}.npy"));
-            npy::write_f64(&file, &shape, &data).unwrap();
+            crate::data::npy::write_f64(&file, &shape, &data).unwrap();
             zip.start_file(format!("{name}.npy"), zip::write::SimpleFileOptions::default())
                 .unwrap();
             zip.write_all(&std::fs::read(&file).unwrap()).unwrap();
@@ -163,6 +156,13 @@ mod tests {
         let g = read_npz(&path, Symmetrise::Max).unwrap();
         assert_eq!(g.csr(), (&[0, 1, 3, 4][..], &[1, 0, 2, 1][..], &[2.0, 2.0, 1.0, 1.0][..]));
         assert!(read_npz(&dir.join("indptr.npy"), Symmetrise::Max).is_err());
+        // A FIFO is refused, naming the file, without waiting for a writer.
+        let fifo = dir.join("fifo.npz");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = read_npz(&fifo, Symmetrise::Max).unwrap_err().to_string();
+        assert!(err.contains("fifo.npz"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
