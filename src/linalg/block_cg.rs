@@ -6,14 +6,13 @@
 
 use rayon::prelude::*;
 
-use super::{Kernel, column_blocks, widest};
+use super::{Kernel, block, block_mut, column_blocks, widest};
 use crate::by_width;
 use crate::error::{Error, Result};
 
 /// Rows per parallel task of the sums and updates: the per-column sums add these chunks in
 /// order (an operator that fuses the sums into its product must chunk so).
 pub const CG_CHUNK: usize = 4096;
-const CHUNK: usize = CG_CHUNK;
 
 /// The A of [`block_cg`]: a symmetric positive (semi-)definite map of n × c row-major blocks.
 pub trait CgOperator {
@@ -85,8 +84,8 @@ pub fn block_cg(
 /// r −= α Ap per column; returns the new ‖r_j‖² per column.
 fn step(r: &mut [f64], ap: &[f64], alpha: &[f64], c: usize) -> Vec<f64> {
     let parts: Vec<Vec<f64>> = r
-        .par_chunks_mut(CHUNK * c)
-        .zip(ap.par_chunks(CHUNK * c))
+        .par_chunks_mut(CG_CHUNK * c)
+        .zip(ap.par_chunks(CG_CHUNK * c))
         .map(|(r, ap)| widest(Step { r, ap, alpha }))
         .collect();
     sum_parts(parts, c)
@@ -95,17 +94,17 @@ fn step(r: &mut [f64], ap: &[f64], alpha: &[f64], c: usize) -> Vec<f64> {
 /// x += α p, then p = r + β p, per column (x's step deferred to this pass, which reads p
 /// anyway).
 fn update(x: &mut [f64], p: &mut [f64], r: &[f64], alpha: &[f64], beta: &[f64], c: usize) {
-    x.par_chunks_mut(CHUNK * c)
-        .zip(p.par_chunks_mut(CHUNK * c))
-        .zip(r.par_chunks(CHUNK * c))
+    x.par_chunks_mut(CG_CHUNK * c)
+        .zip(p.par_chunks_mut(CG_CHUNK * c))
+        .zip(r.par_chunks(CG_CHUNK * c))
         .for_each(|((x, p), r)| widest(Update { x, p, r, alpha, beta }));
 }
 
 /// Per column j, Σ_i u_ij v_ij over fixed chunks of rows, the chunks added in order.
 fn column_dots(u: &[f64], v: &[f64], c: usize) -> Vec<f64> {
     let parts: Vec<Vec<f64>> = u
-        .par_chunks(CHUNK * c)
-        .zip(v.par_chunks(CHUNK * c))
+        .par_chunks(CG_CHUNK * c)
+        .zip(v.par_chunks(CG_CHUNK * c))
         .map(|(u, v)| widest(Dots { u, v, c }))
         .collect();
     sum_parts(parts, c)
@@ -117,12 +116,6 @@ pub fn sum_parts(parts: Vec<Vec<f64>>, c: usize) -> Vec<f64> {
         acc.iter_mut().zip(s).for_each(|(a, s)| *a += s);
         acc
     })
-}
-
-/// Columns col..col + W of a row, as an array.
-#[inline(always)]
-fn block<const W: usize>(row: &[f64], col: usize) -> &[f64; W] {
-    row[col..col + W].try_into().expect("W entries")
 }
 
 /// [`step`] on one chunk of rows.
@@ -151,7 +144,7 @@ fn step_block<const W: usize>(col: usize, s: &mut [f64], r: &mut [f64], ap: &[f6
     let a = *block::<W>(alpha, col);
     let mut acc = [0.0; W];
     for (r, ap) in r.chunks_exact_mut(c).zip(ap.chunks_exact(c)) {
-        let r: &mut [f64; W] = (&mut r[col..col + W]).try_into().expect("W entries");
+        let r = block_mut::<W>(r, col);
         let ap = block::<W>(ap, col);
         for k in 0..W {
             r[k] -= a[k] * ap[k];
@@ -195,8 +188,7 @@ fn update_block<const W: usize>(
     let c = beta.len();
     let (a, b) = (*block::<W>(alpha, col), *block::<W>(beta, col));
     for ((x, p), r) in x.chunks_exact_mut(c).zip(p.chunks_exact_mut(c)).zip(r.chunks_exact(c)) {
-        let x: &mut [f64; W] = (&mut x[col..col + W]).try_into().expect("W entries");
-        let p: &mut [f64; W] = (&mut p[col..col + W]).try_into().expect("W entries");
+        let (x, p) = (block_mut::<W>(x, col), block_mut::<W>(p, col));
         let r = block::<W>(r, col);
         for k in 0..W {
             x[k] += a[k] * p[k];

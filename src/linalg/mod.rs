@@ -36,4 +36,4 @@ pub use sym_mul::sym_mul;
 pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;
 pub use view::{column, to_array1, to_array2, view};
-pub use width::column_blocks;
+pub use width::{block, block_mut, column_blocks};

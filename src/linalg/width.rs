@@ -33,6 +33,18 @@ macro_rules! by_width {
     };
 }
 
+/// The W entries of `v` from `start`, as an array (a column block of a row-major row).
+#[inline(always)]
+pub fn block<const W: usize>(v: &[f64], start: usize) -> &[f64; W] {
+    v[start..start + W].try_into().expect("W entries")
+}
+
+/// [`block`], mutable.
+#[inline(always)]
+pub fn block_mut<const W: usize>(v: &mut [f64], start: usize) -> &mut [f64; W] {
+    (&mut v[start..start + W]).try_into().expect("W entries")
+}
+
 /// The column blocks of c columns: (first column, width), widths at most [`WIDTH`].
 pub fn column_blocks(c: usize) -> impl Iterator<Item = (usize, usize)> {
     (0..c).step_by(WIDTH).map(move |a| (a, (c - a).min(WIDTH)))
@@ -43,8 +55,7 @@ mod tests {
     use super::*;
 
     fn sum<const W: usize>(v: &[f64]) -> (usize, f64) {
-        let block: &[f64; W] = v[..W].try_into().expect("W entries");
-        (W, block.iter().sum())
+        (W, block::<W>(v, 0).iter().sum())
     }
 
     #[test]

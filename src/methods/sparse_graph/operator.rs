@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::Graph;
 use crate::by_width;
-use crate::linalg::{CG_CHUNK, CgOperator, Kernel, column_blocks, sum_parts, widest};
+use crate::linalg::{CG_CHUNK, CgOperator, Kernel, block, column_blocks, sum_parts, widest};
 
 /// diag(a) + V on the pattern of a graph (no diagonal: V alone).
 #[derive(Debug, Clone)]
@@ -109,12 +109,10 @@ fn rows<const W: usize>(
     dots: &mut [f64],
 ) {
     let (indptr, indices, _) = op.graph.csr();
-    let block =
-        |j: usize| -> &[f64; W] { p[j * c + col..j * c + col + W].try_into().expect("W entries") };
     let mut sums = [0.0; W];
     for (r, out) in out.chunks_exact_mut(c).enumerate() {
         let i = first + r;
-        let pi = block(i);
+        let pi = block::<W>(p, i * c + col);
         let mut acc = [0.0; W];
         if let Some(diag) = &op.diag {
             for k in 0..W {
@@ -123,7 +121,7 @@ fn rows<const W: usize>(
         }
         let (a, b) = (indptr[i], indptr[i + 1]);
         for (&j, &v) in indices[a..b].iter().zip(&op.values[a..b]) {
-            let pj = block(j as usize);
+            let pj = block::<W>(p, j as usize * c + col);
             for k in 0..W {
                 acc[k] += v * pj[k];
             }
