@@ -52,7 +52,7 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
         keys.push(key);
     }
     // Method parameters hold no paths: the base is the working folder's.
-    let base = sslab::config::Base::of(Path::new("<params>")).map_err(to_py)?;
+    let base = sslab::support::Base::of(Path::new("<params>")).map_err(to_py)?;
     let newlines = sslab::engine::newlines(&src);
     let at = Located {
         path: Path::new("<params>"),

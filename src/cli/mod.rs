@@ -79,7 +79,7 @@ fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) 
             Error::Data(format!(
                 "no {what} `{n}` in {}{} (have: {})",
                 exp.path.display(),
-                sslab::config::suggest::did_you_mean(n, names.iter().copied()),
+                sslab::support::suggest::did_you_mean(n, names.iter().copied()),
                 names.join(", ")
             ))
         }),

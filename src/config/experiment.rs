@@ -8,7 +8,6 @@ use super::dataset_spec::DatasetSpec;
 use super::datasets;
 use super::methods::{self, MethodSpec};
 use super::raw;
-use super::suggest;
 use super::sweep::Swept;
 use super::tuning::RawTune;
 use super::values::positive;
@@ -16,6 +15,7 @@ use crate::data::DataSource;
 use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::Result;
+use crate::support::suggest;
 
 /// A validated experiment.
 #[derive(Debug, Clone)]
@@ -23,7 +23,7 @@ pub struct Experiment {
     /// The config file it came from.
     pub path: PathBuf,
     /// Where its relative paths lead.
-    pub base: super::Base,
+    pub base: crate::support::Base,
     pub name: String,
     pub seed: u64,
     /// Number of random splits per dataset (default 20).

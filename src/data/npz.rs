@@ -7,8 +7,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{npy, text};
-use crate::engine::memory;
 use crate::error::{Error, Result};
+use crate::support::memory;
 
 /// An open `.npz` file.
 pub struct Npz {

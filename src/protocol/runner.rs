@@ -23,8 +23,9 @@ use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Split, Store, memory};
+use crate::engine::{Fitted, Split, Store};
 use crate::error::{Error, Result};
+use crate::support::memory;
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
 /// not a terminal), whether to keep the rows of an earlier run of the same config, and which

@@ -2,7 +2,8 @@
 //! the command line from `src/main.rs`) is read as a tree of file modules; every plain `use`
 //! and every `crate::…`/`super::…` path in code is an edge from its file to the file that
 //! defines the named item (re-exports, `pub use`, are followed to the defining file and are
-//! not edges themselves). A strongly connected set of two or more files fails the test.
+//! not edges themselves). A strongly connected set of two or more files fails the test, and
+//! so does one of two or more top folders of `src/` (an import arrow running back up).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -155,6 +156,38 @@ fn no_import_circle_between_the_files_of_src() {
     assert_eq!(read, all, "every file of src/ is read as a module");
 }
 
+/// The file graph with each file of a top folder of `src/` merged into that folder (files
+/// directly in `src/` stay themselves); unit-test files (`tests.rs`, `*_tests.rs`, `tests/`)
+/// are left out, as they may use any layer.
+fn folders(
+    graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+    src: &Path,
+) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let top = |file: &Path| -> PathBuf {
+        let rest = file.strip_prefix(src).unwrap_or(file);
+        src.join(rest.components().next().map_or(rest, |c| Path::new(c.as_os_str())))
+    };
+    let test = |file: &Path| {
+        file.components().any(|c| c.as_os_str() == "tests")
+            || file.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.ends_with("tests"))
+    };
+    let mut merged: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    for (file, to) in graph.iter().filter(|(file, _)| !test(file.strip_prefix(src).unwrap_or(file)))
+    {
+        let from = top(file);
+        let to = to.iter().map(|t| top(t)).filter(|t| *t != from).collect::<Vec<_>>();
+        merged.entry(from).or_default().extend(to);
+    }
+    merged
+}
+
+#[test]
+fn no_import_circle_between_the_folders_of_src() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = circles(&folders(&edges(&read_crate(&src.join("lib.rs"))), &src));
+    assert!(found.is_empty(), "folders of src/ importing each other: {found:#?}");
+}
+
 #[test]
 fn a_circle_through_a_reexport_is_found() {
     let dir = std::env::temp_dir().join(format!("sslab-import-cycles-{}", std::process::id()));
@@ -168,6 +201,9 @@ fn a_circle_through_a_reexport_is_found() {
     assert_eq!(found.len(), 1, "{found:?}");
     let names: BTreeSet<_> = found[0].iter().map(|p| p.strip_prefix(&dir).unwrap()).collect();
     assert_eq!(names, [Path::new("a/inner.rs"), Path::new("b.rs")].into());
+    let folder = circles(&folders(&edges(&read_crate(&dir.join("lib.rs"))), &dir));
+    let names: BTreeSet<_> = folder[0].iter().map(|p| p.strip_prefix(&dir).unwrap()).collect();
+    assert_eq!(names, [Path::new("a"), Path::new("b.rs")].into());
     write("b.rs", "pub fn other() {}\n");
     assert!(circles(&edges(&read_crate(&dir.join("lib.rs")))).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();

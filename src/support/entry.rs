@@ -27,7 +27,7 @@ pub struct Located<'a> {
     /// binary search, not a scan of the text before it.
     pub newlines: &'a [usize],
     /// Where the config's relative paths lead.
-    pub base: &'a crate::config::Base,
+    pub base: &'a crate::support::Base,
 }
 
 /// The byte offsets of the `\n`s of `src`, for [`Located::newlines`].
@@ -110,7 +110,7 @@ impl<'a> Entry<'a> {
     }
 
     /// Where the config's relative paths lead.
-    pub fn base(&self) -> &crate::config::Base {
+    pub fn base(&self) -> &crate::support::Base {
         self.at.base
     }
 
@@ -211,7 +211,7 @@ impl<'a> Entry<'a> {
     pub fn only(&self, allowed: &[&str]) -> Result<()> {
         match self.values.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
             Some((k, _)) => {
-                let hint = crate::config::suggest::did_you_mean(k, allowed.iter().copied());
+                let hint = crate::support::suggest::did_you_mean(k, allowed.iter().copied());
                 Err(self.error(
                     k,
                     match self.section == "datasets" {
@@ -234,7 +234,7 @@ impl<'a> Entry<'a> {
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
         let Some(v) = self.spanned(key) else { return Ok(None) };
         Value::clone(v.get_ref()).try_into().map(Some).map_err(|e: toml::de::Error| {
-            self.error(key, crate::config::suggest::type_message(e.message()))
+            self.error(key, crate::support::suggest::type_message(e.message()))
         })
     }
 

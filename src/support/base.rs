@@ -33,7 +33,7 @@ impl Base {
             return toml::from_str(&text)
                 .map_err(|e| Error::Data(format!("{}: {}", recorded.display(), e.message())));
         }
-        Ok(Base { config_dir: absolute(dir)?, data_dir: absolute(&crate::data::load::data_dir())? })
+        Ok(Base { config_dir: absolute(dir)?, data_dir: absolute(&data_dir())? })
     }
 
     /// `written` read from the config's folder (unchanged when absolute).
@@ -61,11 +61,17 @@ impl Base {
         let text = format!(
             "# Where the relative paths of config.toml are read from (written by sslab run).\n{text}"
         );
-        crate::protocol::write_atomic(&dir.join(FILE), text.as_bytes())
+        crate::support::write_atomic(&dir.join(FILE), text.as_bytes())
     }
 }
 
 /// `p` made absolute against the working folder (not resolving links).
 fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).map_err(|e| Error::io(p, e))
+}
+
+/// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
+/// directory, normally the repository root).
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("SSLAB_DATA_DIR").map_or_else(|| PathBuf::from("data"), PathBuf::from)
 }
