@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
+.PHONY: qlds-theory-fit qlds-theory-tables lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -28,8 +28,15 @@ lint:
 MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
 test:
 	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
+	$(MAKE) test-simd
 	$(MAKE) test-python
 	$(MAKE) test-report
+
+# The kernels' tests again on each narrower instruction-set path this machine has
+# (SSLAB_SIMD forces linalg::simd::level; the run above took the widest).
+SIMD_TESTS := linalg:: graph::build:: sparse_graph:: qlds::
+test-simd:
+	for level in scalar avx2; do SSLAB_SIMD=$$level $(CARGO) test --release --locked --lib -- $(SIMD_TESTS) || exit 1; done
 
 # Writes into out/ (not tracked), so a first command leaves git clean; results/quickstart
 # holds the committed reference run.

@@ -104,6 +104,8 @@ pub enum Command {
 
 /// Runs one subcommand.
 pub fn dispatch(command: Command) -> sslab::Result<()> {
+    // A forced instruction set (`SSLAB_SIMD`) is checked before any work.
+    sslab::linalg::simd::forced()?;
     match command {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),

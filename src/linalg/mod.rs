@@ -17,7 +17,7 @@ mod mat_vec;
 #[cfg(target_arch = "x86_64")]
 mod row_blocks;
 mod row_pass;
-mod simd;
+pub mod simd;
 mod sym_mul;
 mod sym_packed;
 mod sym_products;
@@ -31,7 +31,7 @@ pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::gram;
 pub use mat_vec::mat_vec;
 pub use row_pass::{row_pass, row_pass_many};
-pub use simd::{Kernel, clear_upper_simd, widest};
+pub use simd::{Kernel, Level, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;
 pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;
