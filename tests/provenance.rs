@@ -83,3 +83,14 @@ fn the_embedded_commit_is_the_crates_own_repository_or_unknown() {
     std::fs::write(own.0.join("src/lib.rs"), "changed\n").unwrap();
     assert_eq!(commit::commit(&own.0), format!("{head}-dirty"));
 }
+
+#[test]
+fn the_build_script_reads_its_checkout_when_it_runs() {
+    // Cargo reuses one compiled build script for every checkout that shares a target folder
+    // (a CI clone and a working copy): a folder fixed when it was compiled (`env!`) made
+    // every later build of the other checkout stamp "unknown" (seen on 28 Nov 2026).
+    let script =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("build.rs")).unwrap();
+    assert!(script.contains("std::env::var_os(\"CARGO_MANIFEST_DIR\")"), "read at run time");
+    assert!(!script.contains("env!(\"CARGO_MANIFEST_DIR\")"), "not fixed at compile time");
+}
