@@ -281,15 +281,23 @@ sklearn-baselines: build
 
 # Graph-only methods on Fashion-MNIST (issue 42, docs/methods/sparse_graph.md): GraphLearning's
 # protocol on all 70,000 images (1-5 labels per class, 100 trials each), its table and the
-# error-against-labels figure. Needs `make data DATASETS=fashion_mnist`.
+# error-against-labels figure; then scikit-learn's LabelSpreading beside sslab's on 10,000
+# images per split (10 trials; needs the venv of `make python`). Needs
+# `make data DATASETS=fashion_mnist`.
 .PHONY: graph-fashion-mnist
 GRAPH_FASHION_CURVES = $(SSLAB) plot-curve results/graph-fashion-mnist/results.csv --x labeled_per_class \
 		--title "Fashion-MNIST, 70,000 images: error against labels per class (100 trials)" \
 		--out figures/graph_fashion_mnist.png
+GRAPH_FASHION_SKLEARN_CURVES = $(SSLAB) plot-curve results/graph-fashion-mnist-sklearn/results.csv --x labeled_per_class \
+		--title "Fashion-MNIST, 10,000 images per split: sslab and scikit-learn (10 trials)" \
+		--out figures/graph_fashion_mnist_sklearn.png
 graph-fashion-mnist: build
 	$(RUN) configs/graph_fashion_mnist.toml --out results --quiet
 	$(SSLAB) table results/graph-fashion-mnist/results.csv --name graph_fashion_mnist --rows labeled_per_class
 	$(GRAPH_FASHION_CURVES)
+	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/graph_fashion_mnist_sklearn.toml --out results --quiet
+	$(SSLAB) table results/graph-fashion-mnist-sklearn/results.csv --name graph_fashion_mnist_sklearn --rows labeled_per_class
+	$(GRAPH_FASHION_SKLEARN_CURVES)
 
 # The HTML report (issue 32, docs/report.md): every run folder under results/ as a static site
 # in out/report/ (open out/report/index.html; `make reproduce-tables` first for fresh tables).
