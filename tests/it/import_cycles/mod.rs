@@ -4,8 +4,7 @@
 //! defines the named item (re-exports, `pub use`, are followed to the defining file and are
 //! not edges themselves). A strongly connected set of two or more files fails the test.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod scan;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
