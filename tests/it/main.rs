@@ -27,6 +27,7 @@ mod layout;
 mod non_regular_files;
 mod originals;
 mod own_row_order;
+mod pooling;
 mod provenance;
 mod report;
 mod resume_kill;
