@@ -1,7 +1,7 @@
 """The examples of docs/python.md run as written: the "Ten lines" block (QLDS(th) on
 mushrooms, TSVM on pcmac's word counts in a Pipeline with TfidfTransformer) from the folder
 holding ``data/`` (the checkout, or one filled from the data mirror), printing the errors
-the page reports."""
+the page reports; the "Model selection" block prints what the page says."""
 
 import contextlib
 import io
@@ -40,3 +40,10 @@ def test_ten_lines_run_and_print_the_reported_errors(data):
         value = float(printed[name])
         assert f"{name} {value:.3f}" in page, (name, value)
 
+
+def test_the_model_selection_example_prints_what_the_page_says():
+    code = _block("Model selection")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(PAGE), "exec"), {})
+    assert f"Printed: `{out.getvalue().strip()}`" in PAGE.read_text(), out.getvalue()
