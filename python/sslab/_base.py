@@ -114,6 +114,12 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("y has no labeled row (every label is -1)")
         self.classes_, ids = np.unique(y[labeled], return_inverse=True)
         n_classes = len(self.classes_)
+        if n_classes < 2 and unlabeled.any():
+            raise ValueError(
+                f"y holds only -1 and {self.classes_[0]}: -1 marks unlabeled rows "
+                "(sklearn.semi_supervised's convention), which leaves one class; if -1 is a "
+                "class, relabel it (e.g. y = (y > 0).astype(int))"
+            )
         if n_classes < 2:
             raise ValueError(
                 f"y has labeled rows of one class only ({self.classes_[0]}); "

@@ -1,11 +1,9 @@
 //! Held-out test sets: drawn per split for generators and files, or a fixed file; the
 //! runner's `test_error` equals scoring the fitted model on the test rows separately.
 
-mod common;
-
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 use sslab::config::parse;
 use sslab::data::error_rate;
 use sslab::methods::qlds::QldsParams;

@@ -2,12 +2,10 @@
 //! through the binary as the page says, its outputs have the promised shape, and the page
 //! shows each file as it is. Also the README's first study, as the README gives it.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::TempDir;
+use crate::common::TempDir;
 use sslab::protocol::read_results;
 
 fn sslab(args: &[&str], dir: &Path) {

@@ -1,6 +1,7 @@
 //! The documentation holds together: every relative link in README.md, CONTRIBUTING.md and
 //! docs/**/*.md names an existing file (and, with `#anchor`, an existing heading of it, by
-//! the code host's heading ids), and README.md stays within 250 lines.
+//! the code host's heading ids), every `tests/…` path they name in code exists, and README.md
+//! stays within 250 lines.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -144,6 +145,34 @@ fn every_relative_link_of_the_documentation_resolves() {
     }
     assert!(checked > 50, "only {checked} links found");
     assert!(bad.is_empty(), "broken links:\n{}", bad.join("\n"));
+}
+
+/// The `tests/…` paths a page names in code spans and blocks (`tests/it/cli.rs`).
+fn test_paths(text: &str) -> Vec<&str> {
+    let code = text.split('`').skip(1).step_by(2);
+    let words = code.flat_map(|span| span.split_whitespace());
+    words.filter(|w| w.starts_with("tests/")).map(|w| w.trim_end_matches([',', ')', ':'])).collect()
+}
+
+#[test]
+fn every_test_file_the_documentation_names_exists() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for path in test_paths(&text) {
+            checked += 1;
+            if !root().join(path).exists() {
+                bad.push(format!("{}: `{path}`", page.display()));
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} test paths found");
+    assert!(bad.is_empty(), "no such test file:\n{}", bad.join("\n"));
+    assert_eq!(
+        test_paths("see `tests/it/cli.rs`, `src/m/tests/x` and\n```\ntests/run.sh\n```"),
+        ["tests/it/cli.rs", "tests/run.sh"]
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! with the shape and class counts listed in `../shared/data/MANIFEST.md` (numbers typed in
 //! here from the manifest). Skips, saying so, when the mirror is absent.
 
-mod common;
+use crate::common;
 
 use sslab::data::load::{load_named, official_splits};
 use sslab::data::registry::Registry;

@@ -2,12 +2,10 @@
 //! from the files is escaped, every relative link and image of the site resolves, and every
 //! run folder under the repository's results/ has its page on the index.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::TempDir;
+use crate::common::TempDir;
 
 const EVIL: &str = "<script>alert(1)</script>";
 

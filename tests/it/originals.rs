@@ -4,7 +4,7 @@
 //! originals by an independent Python conversion and read here with the text readers).
 //! Skips, saying so, when the mirror is absent.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,14 +1,14 @@
 //! Downloads through a proxy: a tiny HTTP CONNECT proxy and a file server on 127.0.0.1.
 //! `HTTP_PROXY` routes the download through the proxy; `NO_PROXY` naming the host bypasses
-//! it; a proxy that is not there makes the fetch fail naming the URL, keeping nothing.
+//! it; a proxy that is not there makes the fetch fail naming the URL, keeping nothing. Each fetch runs in a child process with its own environment.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
-use sslab::data::fetch;
-use sslab::data::registry::Registry;
+
+use crate::common::{self, TempDir};
 
 /// Reads a request's head (up to the empty line); returns its first line.
 fn head(stream: &TcpStream) -> String {
@@ -64,47 +64,41 @@ fn pipe(from: &mut TcpStream, to: &mut TcpStream) {
     let _ = to.shutdown(std::net::Shutdown::Write);
 }
 
+/// This test's name in the test binary, for its child processes.
+const TEST: &str = "fetch_proxy::http_proxy_is_used_and_no_proxy_bypasses_it";
+
 #[test]
 fn http_proxy_is_used_and_no_proxy_bypasses_it() {
+    if common::child_fetch() {
+        return;
+    }
     let body: Vec<u8> =
         (0..3000u32).flat_map(|i| format!("+1 {}:1\n", i % 7 + 1).into_bytes()).collect();
     let server = file_server(body.clone());
     let seen = Arc::new(Mutex::new(Vec::new()));
     let proxy = connect_proxy(seen.clone());
-    let mut reg = Registry::builtin().unwrap();
-    let entry = reg.files.get_mut("mushrooms/mushrooms.txt").unwrap();
-    entry.sha256 = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
-    entry.mirror_sha256 = None;
-    entry.url = Some(format!("http://127.0.0.1:{server}/m.txt"));
-    let names = ["mushrooms".to_string()];
-    let dir = std::env::temp_dir().join(format!("sslab-proxy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let file = dir.join("mushrooms/mushrooms.txt");
-    let fetch = || fetch::fetch(&reg, &names, &dir, &[]);
-    // SAFETY (env): this test binary runs this one test; nothing else reads the environment.
-    unsafe {
+    let sha: String = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
+    let url = format!("http://127.0.0.1:{server}/m.txt");
+    let dir = TempDir::new("proxy");
+    let file = dir.0.join("mushrooms/mushrooms.txt");
+    let fetch = |http_proxy: u16, no_proxy: Option<&str>| {
+        let mut env = vec![("HTTP_PROXY", Some(format!("http://127.0.0.1:{http_proxy}")))];
+        env.push(("NO_PROXY", no_proxy.map(String::from)));
         for v in ["ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy", "http_proxy", "no_proxy"]
         {
-            std::env::remove_var(v);
+            env.push((v, None));
         }
-        std::env::set_var("HTTP_PROXY", format!("http://127.0.0.1:{proxy}"));
-        std::env::set_var("NO_PROXY", "example.org");
-    }
-    assert_eq!(fetch().unwrap()[0].1, fetch::Outcome::Downloaded);
+        common::fetch_in_child(TEST, &url, &sha, &dir.0, &env)
+    };
+    assert_eq!(fetch(proxy, Some("example.org")).unwrap(), "Downloaded");
     assert_eq!(std::fs::read(&file).unwrap(), body);
     assert_eq!(*seen.lock().unwrap(), [format!("CONNECT 127.0.0.1:{server} HTTP/1.1")]);
     std::fs::remove_file(&file).unwrap();
-    unsafe { std::env::set_var("NO_PROXY", "example.org, 127.0.0.1") };
-    assert_eq!(fetch().unwrap()[0].1, fetch::Outcome::Downloaded);
+    assert_eq!(fetch(proxy, Some("example.org, 127.0.0.1")).unwrap(), "Downloaded");
     assert_eq!(seen.lock().unwrap().len(), 1, "NO_PROXY did not bypass the proxy");
     std::fs::remove_file(&file).unwrap();
     let closed = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    unsafe {
-        std::env::set_var("HTTP_PROXY", format!("http://127.0.0.1:{closed}"));
-        std::env::remove_var("NO_PROXY");
-    }
-    let e = fetch().unwrap_err().to_string();
-    assert!(e.contains(&format!("download of http://127.0.0.1:{server}/m.txt failed")), "{e}");
+    let e = fetch(closed, None).unwrap_err();
+    assert!(e.contains(&format!("download of {url} failed")), "{e}");
     assert!(!file.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

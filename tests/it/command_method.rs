@@ -13,8 +13,7 @@ use sslab::config::parse;
 use sslab::data::Problem;
 use sslab::protocol::{RunOptions, draw, run};
 
-mod common;
-use common::python;
+use crate::common::python;
 
 fn example(name: &str) -> String {
     format!("{}/examples/methods/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -252,54 +251,60 @@ fn without_timing(path: &Path) -> Vec<Vec<String>> {
     text.lines().map(fields).collect()
 }
 
-#[test]
-fn a_killed_run_resumes_to_the_same_results_and_shards_merge_to_them() {
-    let Some(py) = python(false) else {
-        return eprintln!("SKIPPED: no Python with numpy (set SSLAB_PYTHON)");
-    };
-    let dir = tempdir("resume");
-    let slow = dir.join("slow.py");
-    let nm = example("nearest_mean.py");
-    std::fs::write(&slow, format!("import time\ntime.sleep(0.2)\nexec(open({nm:?}).read())\n"))
-        .unwrap();
-    let methods = format!(
-        "\n[[methods]]\nkind = \"command\"\nname = \"slow\"\nargv = [\"{py}\", \"{}\"]\n",
-        slow.display()
-    );
-    let cfg = dir.join("c.toml");
-    std::fs::write(&cfg, config(&py, &methods).replace("splits = 3", "splits = 6")).unwrap();
-    let (whole, killed, sharded) = (dir.join("whole"), dir.join("killed"), dir.join("sharded"));
-    finish(sslab_run(&cfg, &whole, &[]));
-    let expected = without_timing(&whole.join("cmd/results.csv"));
-    assert_eq!(expected.len(), 1 + 6 * 3);
-    // Killed once two rows are logged, then resumed.
-    let mut child = sslab_run(&cfg, &killed, &[]);
-    let log = killed.join("cmd/rows.log");
-    while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 2 {
-        std::thread::sleep(Duration::from_millis(5));
+/// Over 30 s: run by `make test-long`, not `make test`.
+mod long {
+    use super::*;
+
+    #[test]
+    #[ignore = "long (over 30 s): make test-long runs it"]
+    fn a_killed_run_resumes_to_the_same_results_and_shards_merge_to_them() {
+        let Some(py) = python(false) else {
+            return eprintln!("SKIPPED: no Python with numpy (set SSLAB_PYTHON)");
+        };
+        let dir = tempdir("resume");
+        let slow = dir.join("slow.py");
+        let nm = example("nearest_mean.py");
+        std::fs::write(&slow, format!("import time\ntime.sleep(0.2)\nexec(open({nm:?}).read())\n"))
+            .unwrap();
+        let methods = format!(
+            "\n[[methods]]\nkind = \"command\"\nname = \"slow\"\nargv = [\"{py}\", \"{}\"]\n",
+            slow.display()
+        );
+        let cfg = dir.join("c.toml");
+        std::fs::write(&cfg, config(&py, &methods).replace("splits = 3", "splits = 6")).unwrap();
+        let (whole, killed, sharded) = (dir.join("whole"), dir.join("killed"), dir.join("sharded"));
+        finish(sslab_run(&cfg, &whole, &[]));
+        let expected = without_timing(&whole.join("cmd/results.csv"));
+        assert_eq!(expected.len(), 1 + 6 * 3);
+        // Killed once two rows are logged, then resumed.
+        let mut child = sslab_run(&cfg, &killed, &[]);
+        let log = killed.join("cmd/rows.log");
+        while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 2 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let killed_pid = child.id();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let logged = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert!(logged < 18, "killed before the end ({logged} rows)");
+        finish(sslab_run(&cfg, &killed, &["--resume"]));
+        assert_eq!(without_timing(&killed.join("cmd/results.csv")), expected);
+        // The killed run's split folder (its program died with it) was removed by the resume.
+        let prefix = format!("sslab-command-{killed_pid}-");
+        let left = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(&prefix));
+        assert!(!left, "a folder of the killed run is left in the temporary directory");
+        for i in 1..=2 {
+            finish(sslab_run(&cfg, &sharded, &["--shard", &format!("{i}/2")]));
+        }
+        let merged = Command::new(env!("CARGO_BIN_EXE_sslab"))
+            .args(["merge", sharded.join("cmd").to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+        assert_eq!(without_timing(&sharded.join("cmd/results.csv")), expected);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    let killed_pid = child.id();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let logged = std::fs::read_to_string(&log).unwrap().lines().count();
-    assert!(logged < 18, "killed before the end ({logged} rows)");
-    finish(sslab_run(&cfg, &killed, &["--resume"]));
-    assert_eq!(without_timing(&killed.join("cmd/results.csv")), expected);
-    // The killed run's split folder (its program died with it) was removed by the resume.
-    let prefix = format!("sslab-command-{killed_pid}-");
-    let left = std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .flatten()
-        .any(|e| e.file_name().to_string_lossy().starts_with(&prefix));
-    assert!(!left, "a folder of the killed run is left in the temporary directory");
-    for i in 1..=2 {
-        finish(sslab_run(&cfg, &sharded, &["--shard", &format!("{i}/2")]));
-    }
-    let merged = Command::new(env!("CARGO_BIN_EXE_sslab"))
-        .args(["merge", sharded.join("cmd").to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    assert_eq!(without_timing(&sharded.join("cmd/results.csv")), expected);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

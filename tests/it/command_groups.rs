@@ -6,8 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{TempDir, python};
+use crate::common::{TempDir, python};
 
 /// Starts `sleep 300` in the program's group, writes its pid to the `pid_file` parameter,
 /// then scores 0 everywhere, or sleeps first when `linger`.

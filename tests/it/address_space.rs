@@ -6,8 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 /// `sslab run` of the quickstart config (dense products of 1020 × 100 rows) into `out`, under
 /// `ulimit -v` when `cap_kib`; the output.

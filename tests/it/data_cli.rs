@@ -2,7 +2,7 @@
 //! directory, then `sslab run` on named datasets (stratified and official splits).
 //! Skips, saying so, when the mirror is absent.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

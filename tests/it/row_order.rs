@@ -9,8 +9,7 @@ use std::path::Path;
 use sslab::config::parse;
 use sslab::protocol::{RunOptions, run};
 
-mod common;
-use common::{TempDir, python};
+use crate::common::{TempDir, python};
 
 const POSITION_ONLY: &str = r#"import json, sys
 import numpy as np

@@ -3,7 +3,7 @@
 //! rows against all), ((c + ‖x_i‖²) + ‖x_j‖²) clamped at 0, each row sorted by (distance,
 //! index). Indices and distance bits must agree. Ignored without the data mirror.
 
-mod common;
+use crate::common;
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};

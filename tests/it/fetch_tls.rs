@@ -1,7 +1,8 @@
 //! A download behind a TLS-intercepting proxy: a local HTTPS server on 127.0.0.1 (`openssl
 //! s_server`) whose certificate is signed by a CA made here. `fetch` fails clearly with the
-//! compiled-in roots and works with `SSL_CERT_FILE` naming the CA. Prints SKIPPED (and passes
-//! vacuously) where the `openssl` command is missing.
+//! compiled-in roots and works with `SSL_CERT_FILE` naming the CA (each fetch in a child
+//! process with that environment). Prints SKIPPED (and passes vacuously) where the `openssl`
+//! command is missing.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -9,16 +10,22 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use sslab::data::fetch;
-use sslab::data::registry::Registry;
+
+use crate::common;
 
 fn openssl(dir: &Path, args: &[&str]) {
     let o = Command::new("openssl").args(args).current_dir(dir).output().unwrap();
     assert!(o.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// This test's name in the test binary, for its child processes.
+const TEST: &str = "fetch_tls::ssl_cert_file_makes_a_download_through_an_own_ca_work";
+
 #[test]
 fn ssl_cert_file_makes_a_download_through_an_own_ca_work() {
+    if common::child_fetch() {
+        return;
+    }
     if Command::new("openssl").arg("version").output().is_err() {
         println!("SKIPPED (not counted as passed): no openssl command");
         return;
@@ -113,28 +120,21 @@ fn ssl_cert_file_makes_a_download_through_an_own_ca_work() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let mut reg = Registry::builtin().unwrap();
-    let entry = reg.files.get_mut("mushrooms/mushrooms.txt").unwrap();
-    entry.sha256 = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
-    entry.mirror_sha256 = None;
-    entry.url = Some(format!("https://127.0.0.1:{port}/m.txt"));
-    let names = ["mushrooms".to_string()];
+    let sha: String = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
+    let url = format!("https://127.0.0.1:{port}/m.txt");
     let data = dir.join("data");
-    // SAFETY (env): this test binary runs this one test; nothing else reads the environment.
-    unsafe {
-        std::env::remove_var("SSL_CERT_FILE");
-        std::env::remove_var("SSL_CERT_DIR");
-    }
-    let without = fetch::fetch(&reg, &names, &data, &[]).unwrap_err().to_string();
+    let fetch = |cert: Option<String>| {
+        let env = [("SSL_CERT_FILE", cert), ("SSL_CERT_DIR", None)];
+        common::fetch_in_child(TEST, &url, &sha, &data, &env)
+    };
+    let without = fetch(None).unwrap_err();
     let nothing_kept = !data.join("mushrooms/mushrooms.txt").exists();
-    unsafe { std::env::set_var("SSL_CERT_FILE", dir.join("ca.pem")) };
-    let with = fetch::fetch(&reg, &names, &data, &[]);
+    let with = fetch(Some(dir.join("ca.pem").display().to_string()));
     let _ = server.kill();
     let _ = server.wait();
     assert!(without.contains("invalid peer certificate: UnknownIssuer"), "{without}");
     assert!(nothing_kept);
-    let with = with.unwrap();
-    assert_eq!(with[0].1, fetch::Outcome::Downloaded);
+    assert_eq!(with.unwrap(), "Downloaded");
     assert_eq!(std::fs::read(data.join("mushrooms/mushrooms.txt")).unwrap(), body);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 const CONFIG: &str = "[experiment]\nname = \"s\"\nseed = 2\nsplits = 2\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 3\nmean_norm = 2.0\nlabeled_per_class = 3\nunlabeled = 20\n\n[[methods]]\nkind = \"ls_svm\"\n";
 

@@ -5,8 +5,7 @@
 //! not edges themselves). A strongly connected set of two or more files fails the test, and
 //! so does one of two or more top folders of `src/` (an import arrow running back up).
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod scan;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

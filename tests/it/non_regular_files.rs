@@ -12,8 +12,7 @@ use std::time::Duration;
 use sslab::config::parse;
 use sslab::protocol::{RunOptions, run};
 
-mod common;
-use common::{TempDir, python};
+use crate::common::{TempDir, python};
 
 fn fifo(path: &Path) {
     let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();

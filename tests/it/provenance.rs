@@ -7,12 +7,11 @@
 use std::path::Path;
 use std::process::Command;
 
-#[path = "../build/commit.rs"]
+#[path = "../../build/commit.rs"]
 #[allow(dead_code)] // `git_files` serves build.rs only
 mod commit;
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")

