@@ -1,6 +1,6 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
-//! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
-//! solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
+//! Gram matrices (a register-tiled kernel with faer's bits, centring on the way), symmetric
+//! eigen-decompositions (a Lanczos top eigenvalue) and Cholesky solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
 //! bits, or from its lower triangle only), a symmetric matrix kept as its lower tiles for
 //! repeated products with faer's bits,
 //! the vector-register reset faer's kernels need and kernels run on the widest vector unit,

@@ -14,6 +14,8 @@ use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;
 
 use super::sym_packed::GEMM_DEPTH;
+#[cfg(target_arch = "x86_64")]
+use super::syrk_tile::{Avx2, Avx512};
 use super::syrk_tile::{Dest, Lanes, Row};
 
 /// Triples of row panels per cache group: at most 30 panels of one depth block, ≤ 1 MB.
@@ -63,35 +65,13 @@ pub(super) fn grams(
     match width()? {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX-512F.
-        Width::Avx512 => Some(unsafe { grams_avx512(blocks, mean, scale, keep, threads) }),
+        Width::Avx512 => {
+            Some(unsafe { grams_with::<Avx512, 8>(blocks, mean, scale, keep, threads) })
+        }
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX2 and FMA.
-        Width::Avx2 => Some(unsafe { grams_avx2(blocks, mean, scale, keep, threads) }),
+        Width::Avx2 => Some(unsafe { grams_with::<Avx2, 4>(blocks, mean, scale, keep, threads) }),
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn grams_avx512(
-    blocks: &[ArrayView2<f64>],
-    mean: Option<&[f64]>,
-    scale: f64,
-    keep: bool,
-    threads: usize,
-) -> Vec<(Mat<f64>, Option<Array2<f64>>)> {
-    grams_with::<super::syrk_tile::Avx512, 8>(blocks, mean, scale, keep, threads)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn grams_avx2(
-    blocks: &[ArrayView2<f64>],
-    mean: Option<&[f64]>,
-    scale: f64,
-    keep: bool,
-    threads: usize,
-) -> Vec<(Mat<f64>, Option<Array2<f64>>)> {
-    grams_with::<super::syrk_tile::Avx2, 4>(blocks, mean, scale, keep, threads)
 }
 
 /// A pointer shared by the threads of one depth block, each writing its own entries.
@@ -102,8 +82,10 @@ unsafe impl Send for Shared {}
 unsafe impl Sync for Shared {}
 
 /// [`grams`] with the tile kernel of `S` (W lanes).
-#[inline(always)]
-fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
+///
+/// # Safety
+/// The CPU has the instructions of `S`.
+unsafe fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
     blocks: &[ArrayView2<f64>],
     mean: Option<&[f64]>,
     scale: f64,
@@ -128,9 +110,12 @@ fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
             let mut centred = keep.then(|| Array2::<f64>::uninit(x.raw_dim()));
             for k0 in (0..x.nrows()).step_by(GEMM_DEPTH) {
                 let depth = GEMM_DEPTH.min(x.nrows() - k0);
-                pack::<S, W>(x, mean, k0, depth, &mut packed, centred.as_mut(), threads);
                 let first = k0 == 0;
-                compute::<S, W>(&packed, panels, depth, out.as_mut(), first, scale, threads);
+                // SAFETY: the caller's: the CPU has S's instructions.
+                unsafe {
+                    pack::<S, W>(x, mean, k0, depth, &mut packed, centred.as_mut(), threads);
+                    compute::<S, W>(&packed, panels, depth, out.as_mut(), first, scale, threads);
+                }
             }
             // SAFETY: `pack` wrote every row of `centred`.
             (out, centred.map(|c| unsafe { c.assume_init() }))
@@ -140,7 +125,10 @@ fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
 
 /// Rows k0..k0 + depth of `x` minus `mean` into the panels and into the same rows of
 /// `centred` (standard layout), split among `threads` by rows.
-fn pack<S: Lanes<W>, const W: usize>(
+///
+/// # Safety
+/// The CPU has the instructions of `S`.
+unsafe fn pack<S: Lanes<W>, const W: usize>(
     x: &ArrayView2<f64>,
     mean: &[f64],
     k0: usize,
@@ -180,8 +168,10 @@ fn pack<S: Lanes<W>, const W: usize>(
 /// The tiles of one depth block into the lower triangle of `out` (and some entries above it,
 /// which the caller overwrites): groups of row-panel triples, and within a group, tasks of
 /// column panels, each column panel reused across the group's triples.
-#[inline(always)]
-fn compute<S: Lanes<W> + Send + Sync, const W: usize>(
+///
+/// # Safety
+/// The CPU has the instructions of `S`.
+unsafe fn compute<S: Lanes<W> + Send + Sync, const W: usize>(
     packed: &[f64],
     panels: usize,
     depth: usize,
@@ -262,12 +252,12 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512f") {
-                kernels.push(("avx512", grams_avx512));
+                kernels.push(("avx512", grams_with::<Avx512, 8>));
             }
             if std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("fma")
             {
-                kernels.push(("avx2", grams_avx2));
+                kernels.push(("avx2", grams_with::<Avx2, 4>));
             }
         }
         for (n, d) in shapes {

@@ -24,6 +24,8 @@ pub(super) trait Lanes<const W: usize>: Copy {
     fn mul(a: Self::V, b: Self::V) -> Self::V;
     /// a + b.
     fn add(a: Self::V, b: Self::V) -> Self::V;
+    /// a − b.
+    fn sub(a: Self::V, b: Self::V) -> Self::V;
     /// W values to `p` (unaligned).
     unsafe fn store(p: *mut f64, v: Self::V);
     /// [`tile`] compiled for these instructions (its intrinsics inlined).
@@ -57,7 +59,7 @@ macro_rules! compiled {
         #[target_feature(enable = $feature)]
         unsafe fn $pack(row: Row<'_>) {
             // SAFETY: the caller's (`Lanes::pack`).
-            unsafe { pack_row::<$w>(row) }
+            unsafe { pack_row::<$lanes, $w>(row) }
         }
     };
 }
@@ -107,6 +109,11 @@ impl Lanes<8> for Avx512 {
         unsafe { _mm512_add_pd(a, b) }
     }
     #[inline(always)]
+    fn sub(a: __m512d, b: __m512d) -> __m512d {
+        // SAFETY: as `zero`.
+        unsafe { _mm512_sub_pd(a, b) }
+    }
+    #[inline(always)]
     unsafe fn store(p: *mut f64, v: __m512d) {
         unsafe { _mm512_storeu_pd(p, v) }
     }
@@ -150,6 +157,11 @@ impl Lanes<4> for Avx2 {
     fn add(a: __m256d, b: __m256d) -> __m256d {
         // SAFETY: as `zero`.
         unsafe { _mm256_add_pd(a, b) }
+    }
+    #[inline(always)]
+    fn sub(a: __m256d, b: __m256d) -> __m256d {
+        // SAFETY: as `zero`.
+        unsafe { _mm256_sub_pd(a, b) }
     }
     #[inline(always)]
     unsafe fn store(p: *mut f64, v: __m256d) {
@@ -232,33 +244,32 @@ unsafe fn tile<S: Lanes<W>, const W: usize>(
     }
 }
 
-/// Packs one row (see [`Row`]); the panel columns past the row's end are left as they are.
+/// Packs one row (see [`Row`]) with W-lane subtractions (the bits of x − m one by one); the
+/// panel columns past the row's end are left as they are.
 ///
 /// # Safety
-/// The panels hold row `k` of every panel the row's W-column chunks fall in; `mean` and
-/// `centred` have the row's length.
+/// The CPU has the instructions of `S`; the panels hold row `k` of every panel the row's
+/// W-column chunks fall in; `mean` and `centred` have the row's length.
 #[inline(always)]
-unsafe fn pack_row<const W: usize>(row: Row<'_>) {
-    let Row { x, mean, panels, k, centred } = row;
-    let mut xs = x.chunks_exact(W);
-    let mut ms = mean.chunks_exact(W);
-    let mut p = 0;
-    for (xc, mc) in (&mut xs).zip(&mut ms) {
-        // SAFETY: panel p holds row k.
-        let dst = unsafe { panels.add((p * GEMM_DEPTH + k) * W) };
-        for c in 0..W {
-            unsafe { *dst.add(c) = xc[c] - mc[c] };
+unsafe fn pack_row<S: Lanes<W>, const W: usize>(row: Row<'_>) {
+    let Row { x, mean, panels, k, mut centred } = row;
+    let full = x.len() / W;
+    for p in 0..full {
+        // SAFETY: chunk p of x, mean (and centred) holds W values; panel p holds row k.
+        unsafe {
+            let v = S::sub(S::load(x.as_ptr().add(p * W)), S::load(mean.as_ptr().add(p * W)));
+            S::store(panels.add((p * GEMM_DEPTH + k) * W), v);
+            if let Some(out) = centred.as_deref_mut() {
+                S::store(out.as_mut_ptr().add(p * W), v);
+            }
         }
-        p += 1;
     }
-    let dst = unsafe { panels.add((p * GEMM_DEPTH + k) * W) };
-    for (c, (x, m)) in xs.remainder().iter().zip(ms.remainder()).enumerate() {
-        // SAFETY: a partial last chunk has its panel.
-        unsafe { *dst.add(c) = x - m };
-    }
-    if let Some(out) = centred {
-        for ((o, x), m) in out.iter_mut().zip(x).zip(mean) {
-            *o = x - m;
+    for j in full * W..x.len() {
+        let v = x[j] - mean[j];
+        // SAFETY: the partial last chunk has its panel.
+        unsafe { *panels.add((full * GEMM_DEPTH + k) * W + j - full * W) = v };
+        if let Some(out) = centred.as_deref_mut() {
+            out[j] = v;
         }
     }
 }
