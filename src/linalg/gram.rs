@@ -1,10 +1,9 @@
 //! Scaled Gram matrices XᵀX / n.
 
-use faer::linalg::matmul::triangular::{BlockStructure, matmul};
-use faer::{Accum, Mat, MatMut};
+use faer::{Mat, MatMut};
 use ndarray::{Array1, Array2, ArrayView2};
 
-use super::view;
+use super::syrk::faer_lower;
 
 /// Side of the tiles in which the lower triangle is mirrored.
 const TILE: usize = 32;
@@ -59,25 +58,6 @@ fn faer_gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
     out
 }
 
-/// The lower triangle of `xᵀx · scale` by faer's triangular product (zeros above).
-pub(super) fn faer_lower(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
-    let xf = view(x);
-    let d = xf.ncols();
-    let mut out = Mat::<f64>::zeros(d, d);
-    matmul(
-        out.as_mut(),
-        BlockStructure::TriangularLower,
-        Accum::Replace,
-        xf.transpose(),
-        BlockStructure::Rectangular,
-        xf,
-        BlockStructure::Rectangular,
-        scale,
-        faer::get_global_parallelism(),
-    );
-    out
-}
-
 /// Copies the strict lower triangle of the square `a` onto its upper one, tile by tile.
 fn mirror_lower(a: MatMut<'_, f64>) {
     let d = a.nrows();
@@ -98,6 +78,8 @@ fn mirror_lower(a: MatMut<'_, f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linalg::view;
+    use faer::Accum;
     use ndarray::{Array2, array};
     use rand::{Rng, SeedableRng};
 
@@ -113,8 +95,9 @@ mod tests {
         }
     }
 
-    /// The triangular product gives the full product's numbers bit for bit (sizes of the
-    /// benches, several of faer's 512-deep blocks, one row, no rows, tiny matrices).
+    /// The lower product (the tile kernel where the CPU has one) gives the full product's
+    /// numbers bit for bit (sizes of the benches, several of faer's 512-deep blocks, one
+    /// row, no rows, tiny matrices).
     #[test]
     fn the_lower_product_equals_the_full_product() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);

@@ -4,12 +4,13 @@
 //! tiles ([`syrk_tile`](super::syrk_tile)), a group of row panels kept in the L2 cache while
 //! the column panels stream past. Every entry is the sum faer's product forms (fused
 //! multiply-adds in row order, in depth blocks each from +0, each block's sum scaled and
-//! added in order), so the bits are those of [`gram`](super::gram)'s faer product, whatever
+//! added in order), so the bits are those of faer's product ([`faer_lower`]), whatever
 //! the tiling or the number of threads.
 
 use std::mem::MaybeUninit;
 
-use faer::{Mat, MatMut};
+use faer::linalg::matmul::triangular::{BlockStructure, matmul};
+use faer::{Accum, Mat, MatMut};
 use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;
 
@@ -17,6 +18,7 @@ use super::sym_packed::GEMM_DEPTH;
 #[cfg(target_arch = "x86_64")]
 use super::syrk_tile::{Avx2, Avx512};
 use super::syrk_tile::{Dest, Lanes, Row};
+use super::view;
 
 /// Triples of row panels per cache group: at most 30 panels of one depth block, ≤ 1 MB.
 const GROUP: usize = 10;
@@ -24,6 +26,9 @@ const GROUP: usize = 10;
 const TASK: usize = 16;
 /// The smallest dimension whose depth blocks are shared among threads.
 const PARALLEL_DIM: usize = 160;
+
+/// One block's Gram matrix (its lower triangle) and, when kept, its centred rows.
+pub(super) type BlockGram = (Mat<f64>, Option<Array2<f64>>);
 
 /// Which tile kernel the CPU runs, or none (the caller uses faer's product).
 #[derive(Clone, Copy)]
@@ -57,7 +62,7 @@ pub(super) fn grams(
     mean: Option<&[f64]>,
     scale: f64,
     keep: bool,
-) -> Option<Vec<(Mat<f64>, Option<Array2<f64>>)>> {
+) -> Option<Vec<BlockGram>> {
     let threads = match faer::get_global_parallelism() {
         faer::Par::Rayon(n) => n.get(),
         faer::Par::Seq => 1,
@@ -72,6 +77,25 @@ pub(super) fn grams(
         // SAFETY: the CPU has AVX2 and FMA.
         Width::Avx2 => Some(unsafe { grams_with::<Avx2, 4>(blocks, mean, scale, keep, threads) }),
     }
+}
+
+/// The lower triangle of `xᵀx · scale` by faer's triangular product (zeros above).
+pub(super) fn faer_lower(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
+    let xf = view(x);
+    let d = xf.ncols();
+    let mut out = Mat::<f64>::zeros(d, d);
+    matmul(
+        out.as_mut(),
+        BlockStructure::TriangularLower,
+        Accum::Replace,
+        xf.transpose(),
+        BlockStructure::Rectangular,
+        xf,
+        BlockStructure::Rectangular,
+        scale,
+        faer::get_global_parallelism(),
+    );
+    out
 }
 
 /// A pointer shared by the threads of one depth block, each writing its own entries.
@@ -91,7 +115,7 @@ unsafe fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
     scale: f64,
     keep: bool,
     threads: usize,
-) -> Vec<(Mat<f64>, Option<Array2<f64>>)> {
+) -> Vec<BlockGram> {
     let d = blocks.first().map_or(0, |b| b.ncols());
     // Below PARALLEL_DIM a depth block is too little work to share.
     let threads = if d < PARALLEL_DIM { 1 } else { threads };
@@ -241,13 +265,8 @@ mod tests {
         for _ in 0..25 {
             shapes.push((rng.random_range(0..1200), rng.random_range(1..60)));
         }
-        type Kernel = unsafe fn(
-            &[ArrayView2<f64>],
-            Option<&[f64]>,
-            f64,
-            bool,
-            usize,
-        ) -> Vec<(Mat<f64>, Option<Array2<f64>>)>;
+        type Kernel =
+            unsafe fn(&[ArrayView2<f64>], Option<&[f64]>, f64, bool, usize) -> Vec<BlockGram>;
         let mut kernels: Vec<(&str, Kernel)> = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
@@ -266,10 +285,7 @@ mod tests {
             let mean: Vec<f64> = (0..d).map(|_| rng.random_range(-1.0..1.0)).collect();
             let centred =
                 |x: &Array2<f64>| Array2::from_shape_fn(x.raw_dim(), |(i, j)| x[(i, j)] - mean[j]);
-            let want = [
-                super::super::gram::faer_lower(&centred(&x).view(), 0.3),
-                super::super::gram::faer_lower(&centred(&y).view(), 0.3),
-            ];
+            let want = [faer_lower(&centred(&x).view(), 0.3), faer_lower(&centred(&y).view(), 0.3)];
             for &(name, kernel) in &kernels {
                 for threads in [1, 3] {
                     // SAFETY: the kernel's instructions were detected above.
