@@ -105,10 +105,16 @@ fn tiles(a: MatRef<'_, f64>) -> Vec<f64> {
     for bi in 0..blocks {
         for bj in 0..=bi {
             let tile = &mut tiles[tile_start(bi, bj)..][..T * T];
-            for r in (0..T).filter(|r| bi * T + r < n) {
-                for c in (0..T).filter(|c| bj * T + c < n) {
-                    let (i, j) = (bi * T + r, bj * T + c);
-                    tile[r * T + c] = if i >= j { a[(i, j)] } else { a[(j, i)] };
+            for c in (0..T).filter(|c| bj * T + c < n) {
+                let j = bj * T + c;
+                let col = a.col(j).try_as_col_major().map(|c| c.as_slice());
+                for r in (0..T).filter(|r| bi * T + r < n) {
+                    let i = bi * T + r;
+                    tile[r * T + c] = match col {
+                        Some(col) if i >= j => col[i],
+                        _ if i >= j => a[(i, j)],
+                        _ => a[(j, i)],
+                    };
                 }
             }
         }
