@@ -39,19 +39,15 @@ enum Width {
     Avx2,
 }
 
-/// The widest tile kernel the CPU has: the one dispatch point.
+/// The tile kernel of the instruction-set level ([`super::simd::level`]), or none.
 fn width() -> Option<Width> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            return Some(Width::Avx512);
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            return Some(Width::Avx2);
-        }
+    match super::simd::level() {
+        #[cfg(target_arch = "x86_64")]
+        super::Level::Avx512 => Some(Width::Avx512),
+        #[cfg(target_arch = "x86_64")]
+        super::Level::Avx2 => Some(Width::Avx2),
+        _ => None,
     }
-    None
 }
 
 /// For each block of rows: scale · YᵀY with Y = the block minus `mean` (if any) row by row,
@@ -270,12 +266,11 @@ mod tests {
         let mut kernels: Vec<(&str, Kernel)> = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            use crate::linalg::{Level, simd::cpu};
+            if cpu() >= Level::Avx512 {
                 kernels.push(("avx512", grams_with::<Avx512, 8>));
             }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
+            if cpu() >= Level::Avx2 {
                 kernels.push(("avx2", grams_with::<Avx2, 4>));
             }
         }
