@@ -10,11 +10,13 @@ pub mod address_space;
 mod entry;
 mod fitted;
 pub mod memory;
+pub mod model;
 mod scores;
 mod store;
 
 pub use entry::{Entry, Lines, Located, Shared, newlines};
 pub use fitted::{Fitted, Reported};
+pub use model::{Linear, Model};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 
