@@ -205,7 +205,7 @@ fn numpy_alone_scores_a_saved_model() {
             c = m['center'] @ m['weights'] if 'center' in m else 0.0\n\
             exact = (x @ m['weights'] - c) / m['scale'] + m['bias']\n\
             sk = x @ m['coef'].T + m['intercept']\n\
-            for a, b in zip(exact[:, 0], sk[:, 0]): print(repr(a), repr(b))\n";
+            for a, b in zip(exact[:, 0], sk[:, 0]): print(repr(float(a)), repr(float(b)))\n";
         let out = Command::new(&py).args(["-c", script]).arg(&path).arg(&x).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let ours = model.score(&Features::Dense(test.clone())).unwrap();
