@@ -16,7 +16,7 @@ mod store;
 
 pub use entry::{Entry, Lines, Located, Shared, newlines};
 pub use fitted::{Fitted, Reported};
-pub use model::{Linear, Model};
+pub use model::{Linear, Model, Rows};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 

@@ -49,7 +49,7 @@ impl FittedSvmlin {
 
     /// Scores f(x) of the rows of `x`, linear in its non-zeros when sparse (the model's).
     pub fn scores(&self, x: &Features) -> Array1<f64> {
-        self.linear().column(x, 0)
+        self.linear().column(x.into(), 0)
     }
 
     fn linear(&self) -> Linear {
