@@ -9,6 +9,7 @@ pub mod plot_curve;
 pub mod plot_losses;
 pub mod plot_scores;
 pub mod plot_tuning;
+pub mod predict;
 pub mod proportions;
 pub mod report;
 pub mod run;

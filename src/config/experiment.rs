@@ -32,6 +32,8 @@ pub struct Experiment {
     pub hash: String,
     /// Whether the run writes every fit's scores to `scores.csv` (default false).
     pub save_scores: bool,
+    /// Whether the run writes every fit's model to `models/` (default false).
+    pub save_models: bool,
     pub datasets: Vec<DatasetSpec>,
     pub methods: Vec<MethodSpec>,
 }
@@ -186,7 +188,8 @@ pub(super) fn check(
             ),
         ));
     }
-    let save_scores = exp.save_scores.unwrap_or(false);
+    let (save_scores, save_models) =
+        (exp.save_scores.unwrap_or(false), exp.save_models.unwrap_or(false));
     Ok(Experiment {
         path: PathBuf::from(at.path),
         base: at.base.clone(),
@@ -195,6 +198,7 @@ pub(super) fn check(
         splits,
         hash,
         save_scores,
+        save_models,
         datasets,
         methods,
     })

@@ -7,10 +7,12 @@
 //! `plot-scores`) are that family's own tools and call `methods::qlds::theory` directly.
 
 mod fitted;
+pub mod model;
 mod scores;
 mod store;
 
 pub use fitted::{Fitted, Reported};
+pub use model::{Linear, Model, Rows};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 // A family reads its config table through these: they are part of its interface.

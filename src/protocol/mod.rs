@@ -7,6 +7,7 @@ mod fit;
 mod lock;
 mod log;
 mod merge;
+pub mod models;
 pub mod progress;
 mod results;
 mod runner;

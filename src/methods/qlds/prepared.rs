@@ -8,6 +8,7 @@ use ndarray::{Array1, Array2};
 
 use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
+use crate::engine::{Linear, Model};
 use crate::error::{Error, Result};
 use crate::linalg::{centred_grams, top_eigenvalue};
 
@@ -34,10 +35,9 @@ pub struct Moments {
 }
 
 impl Moments {
-    /// Scores ωᵀ(x − mean)/√n of new rows `x` (raw features), for a model ω fitted on
-    /// these moments.
-    pub fn linear_scores(&self, omega: &Array1<f64>, x: &crate::data::Features) -> Array1<f64> {
-        (x.to_dense().dot(omega) - self.mean.dot(omega)) / (self.n() as f64).sqrt()
+    /// The model ωᵀ(x − mean)/√n of raw rows x, for ω fitted on these moments.
+    pub fn model(&self, omega: Array1<f64>) -> Model {
+        Model::Linear(Linear::centred(omega, self.mean.clone(), (self.n() as f64).sqrt()))
     }
 
     /// Centres with the global mean and forms C_l, C_u and the right-hand side.
