@@ -8,30 +8,21 @@ use std::process::{Command, Output};
 
 use crate::common::TempDir;
 
-const CONFIG: &str = r#"[experiment]
-name = "two"
-seed = 3
-splits = 4
-
-[[datasets]]
-name = "easy-m{labeled_per_class}"
-kind = "synthetic"
-dim = 5
-mean_norm = 4.0
-labeled_per_class = { sweep = [2, 6] }
-unlabeled_per_class = 40
-
-[[datasets]]
-name = "hard-m{labeled_per_class}"
-kind = "synthetic"
-dim = 5
-mean_norm = 0.5
-labeled_per_class = { sweep = [2, 6] }
-unlabeled_per_class = 40
-
-[[methods]]
-kind = "ls_svm"
-"#;
+/// The config: two entries, one easy and one hard, sweeping the same labeled sizes.
+fn config() -> String {
+    let entry = |name: &str, mean_norm: &str| {
+        format!(
+            "[[datasets]]\nname = \"{name}-m{{labeled_per_class}}\"\nkind = \"synthetic\"\ndim = 5\n\
+             mean_norm = {mean_norm}\nlabeled_per_class = {{ sweep = [2, 6] }}\nunlabeled_per_class = 40\n\n"
+        )
+    };
+    let head = "[experiment]\nname = \"two\"\nseed = 3\nsplits = 4\n\n";
+    format!(
+        "{head}{}{}[[methods]]\nkind = \"ls_svm\"\n",
+        entry("easy", "4.0"),
+        entry("hard", "0.5")
+    )
+}
 
 fn sslab(dir: &Path, args: &[&str]) -> Output {
     let o = Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).current_dir(dir).output().unwrap();
@@ -42,7 +33,7 @@ fn sslab(dir: &Path, args: &[&str]) -> Output {
 #[test]
 fn two_entries_are_two_curves_two_panels_two_row_groups_and_two_charts() {
     let dir = TempDir::new("pooling");
-    std::fs::write(dir.0.join("c.toml"), CONFIG).unwrap();
+    std::fs::write(dir.0.join("c.toml"), config()).unwrap();
     sslab(&dir.0, &["run", "c.toml", "--out", "out", "--quiet"]);
     let csv = "out/two/results.csv";
     let curve = |facet: &[&str], out: &str| {
