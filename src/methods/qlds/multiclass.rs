@@ -77,6 +77,12 @@ impl FittedMulticlass {
     pub fn predict(&self, x: ArrayView2<f64>) -> Vec<usize> {
         self.scores(x).rows().into_iter().map(|r| argmax(r.iter().copied())).collect()
     }
+
+    /// The fraction of rows of `x` whose predicted class is not `truth`'s.
+    pub fn error_rate(&self, x: ArrayView2<f64>, truth: &[usize]) -> f64 {
+        let wrong = self.predict(x).into_iter().zip(truth).filter(|(a, b)| a != *b).count();
+        wrong as f64 / truth.len().max(1) as f64
+    }
 }
 
 /// The index of the largest value (the first one on ties).

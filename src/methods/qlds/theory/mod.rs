@@ -13,6 +13,7 @@ mod isotropic;
 mod monte_carlo;
 mod multiclass;
 mod multiclass_check;
+mod multiclass_estimate;
 mod multiclass_setting;
 mod normal;
 mod orthant;
@@ -34,6 +35,7 @@ pub use multiclass_check::{
     EmpiricalMulticlass, MulticlassCheckRow, MulticlassCheckSetting, multiclass_grid,
     run_multiclass_check, simulate_multiclass,
 };
+pub use multiclass_estimate::{MulticlassEstimate, estimate_multiclass_setting};
 pub use multiclass_setting::MulticlassSetting;
 pub use normal::normal_cdf;
 pub use orthant::{inverse_normal_cdf, orthant_probability};

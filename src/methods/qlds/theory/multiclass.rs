@@ -9,7 +9,7 @@ use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
 
 use super::edge::{EdgeMatrix, edge_along};
-use super::isotropic::{Invalid, poles_ok};
+use super::isotropic::{self, Invalid, fixed_point};
 use super::{MulticlassSetting, orthant_probability};
 use crate::error::{Error, Result};
 use crate::methods::qlds::{LambdaPolicy, label_matrix};
@@ -34,9 +34,6 @@ pub struct MulticlassPrediction {
 pub const ARGMAX_DRAWS: usize = 4096;
 const ARGMAX_SEED: u64 = 44;
 
-const MAX_ITER: usize = 200_000;
-const TOL: f64 = 1e-13;
-
 /// Per-class ratios c_lk = n_lk/n, c_uk = n_uk/n and c_0 = d/n.
 struct Ratios {
     cl: Vec<f64>,
@@ -59,26 +56,13 @@ impl Ratios {
             .map(|(cu, cl)| cu * au / (1.0 - au * delta) - cl * al / (1.0 + al * delta))
             .collect()
     }
-}
 
-/// The smallest positive root of δ(λ − Σφ_k(δ)) = c_0 (δ ← c_0/s(δ) from 0, as for K = 2).
-fn fixed_point(r: &Ratios, al: f64, au: f64, lambda: f64) -> Result<f64, Invalid> {
-    let mut delta = 0.0;
-    for _ in 0..MAX_ITER {
-        let s = lambda - r.phi(al, au, delta).iter().sum::<f64>();
-        if !(s > 0.0) {
-            return Err(Invalid::NoFixedPoint);
-        }
-        let next = r.c0 / s;
-        if !poles_ok(al, au, next) {
-            return Err(Invalid::Pole);
-        }
-        if (next - delta).abs() <= TOL * next {
-            return Ok(next);
-        }
-        delta = next;
+    /// The classes pooled into one (Σ_k φ_k is all the fixed point and the edge need), as
+    /// the binary ratios, so that the binary fixed point serves.
+    fn pooled(&self) -> isotropic::Ratios {
+        let (cl, cu) = (self.cl.iter().sum(), self.cu.iter().sum());
+        isotropic::Ratios { cl: [cl, 0.0], cu: [cu, 0.0], c0: self.c0 }
     }
-    Err(Invalid::NoFixedPoint)
 }
 
 /// λ_max(ΦG) = λ_max(G^{1/2}ΦG^{1/2}) (real: G is positive semi-definite); NaN on failure.
@@ -97,7 +81,7 @@ pub fn predict_multiclass(
     lambda: f64,
 ) -> Result<MulticlassPrediction, Invalid> {
     let (r, k) = (Ratios::of(s), s.classes());
-    let delta = fixed_point(&r, al, au, lambda)?;
+    let delta = fixed_point(&r.pooled(), al, au, lambda)?;
     let phi = r.phi(al, au, delta);
     let sv = lambda - phi.iter().sum::<f64>();
     if !(sv > top_eig(s, &phi)) {
@@ -171,8 +155,13 @@ pub fn multiclass_edge(s: &MulticlassSetting, matrix: EdgeMatrix) -> f64 {
 }
 
 /// The λ at which to evaluate the K-class theory for a λ policy: (1+ε)·edge for the
-/// eigenvalue policies, the fixed λ itself.
-pub fn multiclass_lambda(s: &MulticlassSetting, policy: LambdaPolicy) -> Result<f64> {
+/// eigenvalue policies; a fixed λ divided by `variance`, the factor the data were rescaled
+/// by (as [`super::theory_lambda`]).
+pub fn multiclass_lambda(
+    s: &MulticlassSetting,
+    policy: LambdaPolicy,
+    variance: f64,
+) -> Result<f64> {
     let lambda = match policy {
         LambdaPolicy::MaxEigAll { epsilon } => {
             (1.0 + epsilon) * multiclass_edge(s, EdgeMatrix::All)
@@ -180,7 +169,7 @@ pub fn multiclass_lambda(s: &MulticlassSetting, policy: LambdaPolicy) -> Result<
         LambdaPolicy::MaxEigUnlabeled { epsilon } => {
             (1.0 + epsilon) * multiclass_edge(s, EdgeMatrix::Unlabeled)
         }
-        LambdaPolicy::Fixed(l) => l,
+        LambdaPolicy::Fixed(l) => l / variance,
     };
     if lambda.is_finite() {
         Ok(lambda)

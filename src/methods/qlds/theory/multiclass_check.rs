@@ -93,15 +93,23 @@ pub struct MulticlassCheckRow {
     pub empirical_error_std: f64,
     /// |theory − empirical error| ≤ 0.01.
     pub error_within_001: bool,
+    /// The λ the theory is evaluated at ((1+ε)·theoretical edge) and the mean over draws of
+    /// the λ the fits used ((1+ε)·λ̂_max).
+    pub theory_lambda: f64,
+    pub empirical_lambda: f64,
+    /// The theory evaluated at `empirical_lambda` instead (empty when invalid there).
+    pub theory_error_at_empirical_lambda: Option<f64>,
 }
 
-/// Simulation summary over draws: own-class mean score, score spread, error mean and std.
+/// Simulation summary over draws: own-class mean score, score spread, error mean and std,
+/// mean λ of the fits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EmpiricalMulticlass {
     pub own_mean: f64,
     pub sd: f64,
     pub error: f64,
     pub error_std: f64,
+    pub lambda: f64,
 }
 
 /// Fits multi-class QLDS(α_l, α_u) with `policy` on `draws` fresh problems of the setting;
@@ -116,16 +124,16 @@ pub fn simulate_multiclass(
     let qlds = QldsParams { alpha_l: c.alpha_l, alpha_u: c.alpha_u, lambda: policy }.check()?;
     let (labeled, unlabeled) = c.counts();
     let k = c.classes;
-    let (mut own, mut sd, mut errors) = (0.0, 0.0, Vec::with_capacity(draws));
+    let (mut own, mut sd, mut lambda) = (0.0, 0.0, 0.0);
+    let mut errors = Vec::with_capacity(draws);
     for i in 0..draws {
         let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
         let p = mixture.sample_problem(&labeled, &unlabeled, &mut rng)?;
         let x = p.x_u.to_dense();
         let fitted = qlds.fit_multiclass(&p)?;
+        lambda += fitted.lambda / draws as f64;
         let scores = fitted.scores(x.view());
-        let wrong =
-            fitted.predict(x.view()).iter().zip(&p.classes_u).filter(|(a, b)| a != b).count();
-        errors.push(wrong as f64 / p.classes_u.len() as f64);
+        errors.push(fitted.error_rate(x.view(), &p.classes_u));
         // Per class j and column c: the mean and the within-class sum of squares.
         let rows_of = |j: usize| p.classes_u.iter().enumerate().filter(move |(_, y)| **y == j);
         let mut ss = vec![0.0; k];
@@ -145,7 +153,7 @@ pub fn simulate_multiclass(
     let error = errors.iter().sum::<f64>() / draws.max(1) as f64;
     let var =
         errors.iter().map(|e| (e - error).powi(2)).sum::<f64>() / (draws as f64 - 1.0).max(1.0);
-    Ok(EmpiricalMulticlass { own_mean: own, sd, error, error_std: var.sqrt() })
+    Ok(EmpiricalMulticlass { own_mean: own, sd, error, error_std: var.sqrt(), lambda })
 }
 
 /// Theory and simulation for every setting (in parallel over settings), `draws` draws
@@ -173,7 +181,7 @@ pub fn run_multiclass_check(
                 unlabeled.clone(),
                 c.mean_norm,
             )?;
-            let lambda = multiclass_lambda(&s, policy)?;
+            let lambda = multiclass_lambda(&s, policy, 1.0)?;
             let th = predict_multiclass(&s, c.alpha_l, c.alpha_u, lambda).ok();
             let emp = simulate_multiclass(c, policy, draws, seed + 1000 * i as u64)?;
             let k = c.classes as f64;
@@ -203,6 +211,13 @@ pub fn run_multiclass_check(
                 empirical_error: emp.error,
                 empirical_error_std: emp.error_std,
                 error_within_001: th.as_ref().is_some_and(|t| (t.error - emp.error).abs() <= 0.01),
+                theory_lambda: lambda,
+                empirical_lambda: emp.lambda,
+                theory_error_at_empirical_lambda: predict_multiclass(
+                    &s, c.alpha_l, c.alpha_u, emp.lambda,
+                )
+                .ok()
+                .map(|t| t.error),
             })
         })
         .collect();

@@ -35,17 +35,7 @@ impl MulticlassSetting {
         if dim == 0 {
             return Err(Error::param("dim", "must be ≥ 1"));
         }
-        if k < 2 || unlabeled.len() != k || g.nrows() != k || g.ncols() != k {
-            return Err(Error::param(
-                "classes",
-                format!(
-                    "need K ≥ 2 labeled and unlabeled counts and a K×K G (got {k}, {} and {}×{})",
-                    unlabeled.len(),
-                    g.nrows(),
-                    g.ncols()
-                ),
-            ));
-        }
+        check_shapes(&labeled, &unlabeled, &g)?;
         if labeled.iter().sum::<usize>() == 0 {
             return Err(Error::param("labeled", "needs at least one labeled point"));
         }
@@ -80,9 +70,7 @@ impl MulticlassSetting {
         g: Mat<f64>,
     ) -> Result<Self> {
         let k = labeled.len();
-        if unlabeled.len() != k || g.nrows() != k || g.ncols() != k {
-            return Err(Error::param("classes", "counts and G must have K entries each"));
-        }
+        check_shapes(&labeled, &unlabeled, &g)?;
         let n: usize = labeled.iter().chain(&unlabeled).sum();
         let rho: Vec<f64> = (0..k).map(|j| (labeled[j] + unlabeled[j]) as f64 / n as f64).collect();
         let p = Mat::from_fn(k, k, |i, j| f64::from(u8::from(i == j)) - rho[j]);
@@ -122,4 +110,21 @@ impl MulticlassSetting {
         let total = counts.iter().sum::<usize>() as f64;
         counts.iter().map(|c| *c as f64 / total).collect()
     }
+}
+
+/// K ≥ 2 labeled and unlabeled counts and a K×K G.
+fn check_shapes(labeled: &[usize], unlabeled: &[usize], g: &Mat<f64>) -> Result<()> {
+    let k = labeled.len();
+    if k < 2 || unlabeled.len() != k || g.nrows() != k || g.ncols() != k {
+        return Err(Error::param(
+            "classes",
+            format!(
+                "need K ≥ 2 labeled and unlabeled counts and a K×K G (got {k}, {} and {}×{})",
+                unlabeled.len(),
+                g.nrows(),
+                g.ncols()
+            ),
+        ));
+    }
+    Ok(())
 }

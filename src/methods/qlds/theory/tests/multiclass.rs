@@ -32,7 +32,7 @@ fn two_classes_are_the_binary_theory() {
             for policy in [LambdaPolicy::default(), LambdaPolicy::MaxEigUnlabeled { epsilon: 1e-3 }]
             {
                 let lambda = theory_lambda(&b, policy, 1.0).unwrap();
-                assert!(close(multiclass_lambda(&m, policy).unwrap(), lambda));
+                assert!(close(multiclass_lambda(&m, policy, 1.0).unwrap(), lambda));
                 for (al, au) in [(1.0, 0.0), (0.5, 0.5), (0.1, 1.0), (1.0, 0.3), (0.0, 1.0)] {
                     let ctx = format!("{labeled:?} {unlabeled:?} {g:?} ({al}, {au})");
                     match (predict(&b, al, au, lambda), predict_multiclass(&m, al, au, lambda)) {
