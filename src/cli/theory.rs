@@ -6,6 +6,8 @@ use sslab::methods::qlds::theory::{Setting, predict, theory_lambda};
 use sslab::methods::qlds::{LambdaPolicy, QldsParams};
 use sslab::{Error, Result};
 
+use super::output::json_number;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Dimension d.
@@ -129,9 +131,4 @@ pub fn run(a: Args) -> Result<()> {
         (Err(why), false) => println!("λ = {lambda:.6} ({})\nvalid: no ({why})", policy.name()),
     }
     Ok(())
-}
-
-/// A number for JSON output: `null` when not finite.
-pub(super) fn json_number(v: f64) -> String {
-    if v.is_finite() { format!("{v}") } else { "null".into() }
 }

@@ -6,7 +6,7 @@ use sslab::methods::qlds::LambdaPolicy;
 use sslab::methods::qlds::theory::{MulticlassSetting, multiclass_lambda, predict_multiclass};
 use sslab::{Error, Result};
 
-use super::theory::json_number;
+use super::output::json_number;
 
 /// The setting of `--g` (K×K, uncentred) or of orthogonal means of norm `--mean-norm`.
 pub fn setting(
