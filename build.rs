@@ -14,10 +14,14 @@
 #[path = "build/commit.rs"]
 mod commit;
 
-use std::path::Path;
+use std::path::PathBuf;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it is compiled: one compiled script serves every
+    // checkout that shares the target folder (a CI clone and a working copy), and each must
+    // stamp its own commit.
+    let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let dir = dir.as_path();
     println!("cargo:rustc-env=SSLAB_COMMIT={}", commit::commit(dir));
     for input in commit::INPUTS {
         println!("cargo:rerun-if-changed={input}");

@@ -5,9 +5,10 @@
 
 use std::time::Instant;
 
-use sslab::data::load::{data_dir, load_named};
+use sslab::data::load::load_named;
 use sslab::data::registry::Registry;
 use sslab::methods::graph::KnnGraph;
+use sslab::support::data_dir;
 
 fn main() -> Result<(), String> {
     let registry = Registry::builtin().map_err(|e| e.to_string())?;

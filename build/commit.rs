@@ -1,4 +1,4 @@
-//! The commit a build of sslab comes from (used by `build.rs`; `tests/provenance.rs` checks
+//! The commit a build of sslab comes from (used by `build.rs`; `tests/it/provenance.rs` checks
 //! it on repositories of its own): the short hash of the repository whose top folder is the
 //! crate's, `-dirty` when the build's inputs differ from it, else "unknown".
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates/updates the venv ~/.cache/sslab-py-venv (SSLAB_PY_VENV), builds and installs the
 # Python package from this checkout, and runs its pytest suite (python/tests). Prints
-# "SKIPPED: <why>" and exits 0 only when python3 or its venv module is unavailable.
+# "SKIPPED: <why>" and exits 0 only when python3 or its venv module is unavailable; pytest
+# lists each skipped test with its reason (-rs).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 venv="${SSLAB_PY_VENV:-$HOME/.cache/sslab-py-venv}"
@@ -20,4 +21,4 @@ cd "$here/.."
 # The parity tests compare with the CLI of this checkout.
 cargo build --release --locked --bin sslab
 export SSLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/sslab"
-exec "$venv/bin/python" -m pytest -q python/tests "$@"
+exec "$venv/bin/python" -m pytest -q -rs python/tests "$@"

@@ -76,5 +76,6 @@ pub mod protocol;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod stats;
+pub mod support;
 
 pub use error::{Error, Result};

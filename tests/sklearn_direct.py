@@ -1,5 +1,5 @@
 """scikit-learn called directly on the rows of sslab's persisted splits, for
-tests/sklearn_scripts.rs: argv = data.svm splits.csv; prints one line per (split, method):
+tests/it/sklearn_scripts.rs: argv = data.svm splits.csv; prints one line per (split, method):
 `split method error test_error` (errors as fractions; the graph methods' unlabeled predictions
 are their transduction_, the others' their predict). Independent of examples/methods/ (which go through sslab's files)."""
 import sys

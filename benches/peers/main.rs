@@ -265,7 +265,8 @@ fn qlds_grid(dim: usize) -> Res<()> {
 }
 
 fn usps() -> Res<ndarray::Array2<f64>> {
-    use sslab::data::load::{data_dir, load_named};
+    use sslab::data::load::load_named;
+    use sslab::support::data_dir;
     let registry = sslab::data::registry::Registry::builtin().map_err(|e| e.to_string())?;
     let usps = load_named(&registry, "usps", &data_dir(), None).map_err(|e| e.to_string())?;
     Ok(usps.x.to_dense().into_owned())

@@ -241,7 +241,7 @@ fn sparse_graph(kind: Option<SparseKind>, n: usize) -> Res<()> {
 fn fashion(kind: Option<SparseKind>) -> Res<()> {
     let reg = sslab::data::registry::Registry::builtin().map_err(|e| e.to_string())?;
     let data =
-        sslab::data::load::load_named(&reg, "fashion_mnist", &sslab::data::load::data_dir(), None)
+        sslab::data::load::load_named(&reg, "fashion_mnist", &sslab::support::data_dir(), None)
             .map_err(|e| e.to_string())?;
     let c = data.class_names.len();
     let mut labeled = Vec::new();

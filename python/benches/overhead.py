@@ -4,7 +4,7 @@ no-copy check by peak memory. `make bench-python` runs all of it and prints one 
 
 Usage (the venv of `make python`; SSLAB_BIN: the CLI; PEERS_DATA: the 10^5-document corpus
 of `make bench-peers`, generated here by ../shared/bench/synth_sparse.py when missing):
-    python python/benches/overhead.py [qlds] [tsvm] [memory]     (default: all three)
+    python python/benches/overhead.py [qlds] [tsvm] [memory] [predict]     (default: all)
 Repetitions: BENCH_REPS (QLDS rounds of 15 splits, default 5), BENCH_TSVM_REPS (default 3).
 Each round runs the CLI, then Python (alternated), one thread each; the table gives the
 medians over all fits (seconds) and the load average before and after. "CLI fit_seconds" is
@@ -184,17 +184,44 @@ print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
                   f"input is not copied")
 
 
+def predict():
+    """Scores of 10^5 new rows × 400 by a fitted QLDS without a refit (`decision_function`,
+    the crate's dot products), against numpy's `X @ coef_.T + intercept_` (BLAS) on the
+    same rows, medians of BENCH_PREDICT_REPS (default 7) alternated calls; and the pickle
+    size of the fitted estimator (20,000 × 400 training rows, 1 % labeled) against X's."""
+    import pickle
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20000, 400))
+    y = np.full(20000, -1)
+    y[:100], y[100:200] = 1, 0
+    est = sslab.QLDS(alpha_l=1.0, alpha_u=0.5, n_jobs=1).fit(X, y)
+    new = rng.normal(size=(100_000, 400))
+    ours, blas = [], []
+    for _ in range(int(os.environ.get("BENCH_PREDICT_REPS", 7))):
+        t = time.perf_counter()
+        est.decision_function(new)
+        ours.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        new @ est.coef_.T + est.intercept_
+        blas.append(time.perf_counter() - t)
+    a, b = statistics.median(ours), statistics.median(blas)
+    size = len(pickle.dumps(est))
+    MEMORY.append(f"QLDS decision_function on 10^5 × 400 new rows (no refit): {a * 1e3:.0f} ms, "
+                  f"numpy X @ coef_.T + intercept_: {b * 1e3:.0f} ms ({a / b:.2f}×); pickle of "
+                  f"the fitted estimator {size / 1e3:.0f} kB (X: {X.nbytes / 1e6:.0f} MB)")
+
+
 def load():
     """The load averages over 1, 5 and 15 minutes."""
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["qlds", "tsvm", "memory"]
+    parts = sys.argv[1:] or ["qlds", "tsvm", "memory", "predict"]
     before = load()
     with tempfile.TemporaryDirectory(prefix="sslab-bench-py-") as CONFIG_DIR:
         for part in parts:
-            {"qlds": qlds, "tsvm": tsvm, "memory": memory}[part]()
+            {"qlds": qlds, "tsvm": tsvm, "memory": memory, "predict": predict}[part]()
     print(f"load average (1, 5, 15 min) before: {before}; after: {load()}; "
           f"{os.cpu_count()} cores; one thread per fit")
     if ROWS:

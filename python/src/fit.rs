@@ -52,7 +52,7 @@ fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn M
         keys.push(key);
     }
     // Method parameters hold no paths: the base is the working folder's.
-    let base = sslab::config::Base::of(Path::new("<params>")).map_err(to_py)?;
+    let base = sslab::support::Base::of(Path::new("<params>")).map_err(to_py)?;
     let newlines = sslab::engine::newlines(&src);
     let at = Located {
         path: Path::new("<params>"),
@@ -100,9 +100,10 @@ fn toml_value(v: &Bound<'_, PyAny>) -> Result<Value, String> {
     Err(format!("unsupported value of type {}", v.get_type()))
 }
 
-/// Scores of the unlabeled rows, of the test rows when given, and the wall time of the
-/// library's fit (`Method::fit` with scoring: the span of the CLI's `fit_seconds`).
-type FitScores = (Py<PyAny>, Option<Py<PyAny>>, f64);
+/// Scores of the unlabeled rows, of the test rows when given, the wall time of the
+/// library's fit (`Method::fit` with scoring: the span of the CLI's `fit_seconds`), and the
+/// fitted model as a dict of arrays (None: a method without one).
+type FitScores = (Py<PyAny>, Option<Py<PyAny>>, f64, Option<Py<PyDict>>);
 
 create_exception!(
     _sslab,
@@ -144,7 +145,7 @@ pub fn fit_dense(
         let test = test.map(|t| Features::Dense(t.to_owned()));
         fit_released(&*method, &problem, test.as_ref(), n_jobs)
     })?;
-    Ok(scores(py, fitted))
+    scores(py, fitted)
 }
 
 /// The rows `rows` of `x` as one C-ordered block, or None when a value is not finite: one
@@ -200,18 +201,18 @@ pub fn fit_sparse(
         let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
         fit_released(&*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
     })?;
-    Ok(scores(py, fitted))
+    scores(py, fitted)
 }
 
 /// A CSR matrix from Python: `(indptr, indices, data)`.
-type CsrArrays<'py> =
+pub type CsrArrays<'py> =
     (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>, PyReadonlyArray1<'py, f64>);
 
 /// The arrays of a [`CsrArrays`], readable with the GIL released.
-type CsrViews<'a> = (ArrayView1<'a, i64>, ArrayView1<'a, i32>, ArrayView1<'a, f64>);
+pub type CsrViews<'a> = (ArrayView1<'a, i64>, ArrayView1<'a, i32>, ArrayView1<'a, f64>);
 
 /// The rows `rows` (all when None) of a CSR matrix, checked by [`Csr::new`].
-fn csr_rows(m: &CsrViews<'_>, n_cols: usize, rows: Option<&[usize]>) -> sslab::Result<Csr> {
+pub fn csr_rows(m: &CsrViews<'_>, n_cols: usize, rows: Option<&[usize]>) -> sslab::Result<Csr> {
     let (indptr, indices, data) = m;
     let n_rows = indptr.len().saturating_sub(1);
     let all: Vec<usize>;
@@ -362,13 +363,10 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     Ok(p)
 }
 
-/// The fitted model's scores as numpy arrays, with the fit's seconds.
-fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> FitScores {
-    let out = |s: Scores| -> Py<PyAny> {
-        match s {
-            Scores::Binary(a) => a.into_pyarray(py).into_any().unbind(),
-            Scores::PerClass(a) => a.into_pyarray(py).into_any().unbind(),
-        }
-    };
-    (out(fitted.scores), fitted.test.map(out), seconds)
+/// The fit's scores as numpy arrays, with the fit's seconds and its model.
+fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> PyResult<FitScores> {
+    let out = |s: Scores| crate::model::to_numpy(py, s);
+    let model =
+        fitted.model.map(|m| crate::model::to_dict(py, m).map(Bound::unbind)).transpose()?;
+    Ok((out(fitted.scores), fitted.test.map(out), seconds, model))
 }

@@ -6,6 +6,7 @@
 mod errors;
 mod experiment;
 mod fit;
+mod model;
 
 use pyo3::prelude::*;
 
@@ -17,6 +18,7 @@ fn _sslab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::check, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_dense, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_sparse, m)?)?;
+    m.add_function(wrap_pyfunction!(model::score, m)?)?;
     m.add("NonFiniteInput", m.py().get_type::<fit::NonFiniteInput>())?;
     m.add_function(wrap_pyfunction!(fit::kinds, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::run, m)?)?;

@@ -25,14 +25,20 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
     size changes); the GIL is released while fitting.
 
     Subclasses set ``_kind`` (the config kind), ``_multiclass`` (whether the method handles
-    more than two classes), ``_sparse`` (whether it takes ``scipy.sparse`` input without
-    densifying) and ``_inductive`` (whether the fitted model scores new rows).
+    more than two classes) and ``_sparse`` (whether it takes ``scipy.sparse`` input without
+    densifying).
+
+    The inductive methods (QLDS and its family, the SVMlin kinds, ``GradientSSL``: the
+    linear ones) keep the model their fit returns: ``coef_`` (K × d) and ``intercept_`` (K),
+    K = 1 for two classes, and ``predict``/``decision_function``/``predict_proba`` score new
+    rows with it, without a refit and without keeping ``X`` (the scores of the rows of
+    ``fit`` are the fit's own, bit for bit). Transductive methods keep ``X``
+    (``TransductiveMixin``).
     """
 
     _kind = None
     _multiclass = False
     _sparse = False
-    _inductive = True
 
     def _params(self):
         """The method's config table: every parameter but ``n_jobs`` that is not None."""
@@ -57,13 +63,14 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             )
         return _sslab.check(self._kind, self._params())
 
-    def _validate_X(self, X, reset):
+    def _validate_X(self, X, reset, ensure_all_finite=True):
         X = validate_data(
             self,
             X,
             reset=reset,
             accept_sparse=["csr", "csc"] if self._sparse else False,
             dtype=[np.float64, np.float32],
+            ensure_all_finite=ensure_all_finite,
         )
         return _as_input(X)
 
@@ -114,6 +121,12 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("y has no labeled row (every label is -1)")
         self.classes_, ids = np.unique(y[labeled], return_inverse=True)
         n_classes = len(self.classes_)
+        if n_classes < 2 and unlabeled.any():
+            raise ValueError(
+                f"y holds only -1 and {self.classes_[0]}: -1 marks unlabeled rows "
+                "(sklearn.semi_supervised's convention), which leaves one class; if -1 is a "
+                "class, relabel it (e.g. y = (y > 0).astype(int))"
+            )
         if n_classes < 2:
             raise ValueError(
                 f"y has labeled rows of one class only ({self.classes_[0]}); "
@@ -127,24 +140,23 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
         # scikit-learn's decision_function is positive for classes_[1].
         lib_ids = 1 - ids if n_classes == 2 else ids
-        # Inductive methods also score their labeled rows (a small copy), so that the
-        # scores of every training row are known without a refit.
-        unlabeled_scores, labeled_scores, self.fit_seconds_ = _fit(
-            self, X, labeled, lib_ids, n_classes, X[labeled] if self._inductive else None
+        unlabeled_scores, _, self.fit_seconds_, model = _fit(
+            self, X, labeled, lib_ids, n_classes, None
         )
-        self._labeled, self._lib_ids = labeled, lib_ids
         self.unlabeled_scores_ = unlabeled_scores
         transduction = np.empty(len(y), dtype=self.classes_.dtype)
         transduction[labeled] = self.classes_[ids]
         unlabeled = np.flatnonzero(unlabeled)
         transduction[unlabeled] = self._labels(unlabeled_scores)
-        train_scores = None
-        if labeled_scores is not None:
-            train_scores = np.empty((len(y),) + unlabeled_scores.shape[1:])
-            train_scores[labeled] = labeled_scores
-            train_scores[unlabeled] = unlabeled_scores
         self.transduction_ = transduction
-        self._train_scores = train_scores
+        self._model = model
+        if model is not None:
+            # The model scores any rows: X is not kept.
+            w, s = model["weights"], model["scale"]
+            shift = 0.0 if model["center"] is None else model["center"] @ w
+            self.coef_ = (w / s).T
+            self.intercept_ = model["bias"] - shift / s
+            X = None
         self._X_fit = X
         return self
 
@@ -154,19 +166,21 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
     def _scores(self, X):
-        """Scores of the rows of ``X``: the model's (a refit with ``X`` as test rows, unless
-        ``X`` is the training matrix)."""
+        """Scores of the rows of ``X`` by the fitted model, in the crate. Dense ``X`` is not
+        scanned for NaN and infinity before: such a value makes its row's score non-finite,
+        and only then is ``X`` scanned, for scikit-learn's own error."""
         check_is_fitted(self)
-        X = self._validate_X(X, reset=False)
-        if self._train_scores is not None and _same(X, self._X_fit):
-            return self._train_scores
-        if sp.issparse(self._X_fit) and not sp.issparse(X):
-            X = _as_input(sp.csr_matrix(X))
-        elif not sp.issparse(self._X_fit) and sp.issparse(X):
-            X = _as_input(X.toarray())
-        n_classes = len(self.classes_)
-        _, test_scores, _ = _fit(self, self._X_fit, self._labeled, self._lib_ids, n_classes, X)
-        return test_scores
+        X = self._validate_X(X, reset=False, ensure_all_finite=sp.issparse(X))
+        model = self._model
+        args = (model["weights"], model["center"], model["scale"], model["bias"])
+        if sp.issparse(X):
+            return _sslab.score(*args, X.shape[1], csr=_csr(X))
+        scores = _sslab.score(*args, X.shape[1], dense=X)
+        if not np.isfinite(scores).all():
+            error = _nan_inf_error(self, X)
+            if error is not None:
+                raise error
+        return scores
 
     def predict(self, X):
         """Predicted class of each row of ``X``.
@@ -209,13 +223,29 @@ class BinaryDecisionMixin:
         """
         return self._scores(X)
 
+    def predict_proba(self, X):
+        """Class shares of the rows of ``X`` from their scores: the logistic function
+        1 / (1 + exp(−f)) of ``decision_function`` f for ``classes_[1]``, its complement for
+        ``classes_[0]``. A monotone map of the scores, not calibrated probabilities: each
+        row sums to 1 and its larger share is the class ``predict`` gives (a score of
+        exactly 0, a tie, predicts ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+        """
+        p = 0.5 * (1.0 + np.tanh(0.5 * self._scores(X)))
+        return np.column_stack([1.0 - p, p])
+
 
 class TransductiveMixin:
     """``predict`` of a transductive method: the rows given to ``fit`` get their
     ``transduction_`` label; a new row gets the ``transduction_`` label of its nearest
     (Euclidean) row of ``fit``, the extension through the 1-nearest-neighbour graph."""
-
-    _inductive = False
 
     def predict(self, X):
         """Labels of the rows of ``X`` through their nearest row of ``fit``.

@@ -69,7 +69,8 @@ def test_bad_parameters_raise_a_value_error_naming_them(est, message):
         (np.array([[np.inf, 0.0]] * 4), [0, 1, -1, -1], "infinity"),
         (np.ones((4, 2)), [0, 1, -1], "inconsistent numbers of samples"),
         (np.ones(4), [0, 1, -1, -1], "Expected 2D array"),
-        (np.eye(4), [1, 1, -1, -1], "one class only"),
+        (np.eye(4), [1, 1, -1, -1], "y holds only -1 and 1: -1 marks unlabeled rows"),
+        (np.eye(4), [1, 1, 1, 1], "one class only"),
         (np.eye(4), [-1, -1, -1, -1], "no labeled row"),
         (np.eye(4), [0.5, 1.5, -1, -1], "Unknown label type"),
         (np.eye(6), [0, 1, 2, -1, -1, -1], "Only binary classification is supported"),
@@ -109,7 +110,9 @@ def test_c_contiguous_float64_is_not_copied():
 def test_sparse_input_is_not_densified_and_dense_only_methods_refuse_it():
     X, y, _ = blobs()
     est = sslab.TSVM(lambda_=0.1).fit(sp.csr_matrix(X), y)
-    assert sp.issparse(est._X_fit)
+    # The fit kept its model, not X; sparse rows score by their non-zeros.
+    assert est._X_fit is None
+    assert np.allclose(est.decision_function(sp.csr_matrix(X)), est.decision_function(X))
     with pytest.raises(TypeError, match="[Ss]parse"):
         sslab.QLDS().fit(sp.csr_matrix(X), y)
 

@@ -133,26 +133,21 @@ def _svmlin_examples(path, n_features):
     return X
 
 
-PCMAC = REPO / "data" / "svmlin_pcmac"
-
-
-@pytest.mark.skipif(
-    not (PCMAC / "training_examples").exists(),
-    reason="pcmac not fetched: make data DATASETS=svmlin_pcmac",
-)
-def test_pcmac_sparse_tsvm_test_error_and_scores_equal_the_cli(tmp_path, cli):
+def test_pcmac_sparse_tsvm_test_error_and_scores_equal_the_cli(tmp_path, cli, data):
+    pcmac = data("svmlin_pcmac") / "svmlin_pcmac"
     config = (REPO / "configs" / "svmlin_pcmac.toml").read_text()
     config = config.replace("[experiment]\n", "[experiment]\nsave_scores = true\n", 1)
     (tmp_path / "pcmac.toml").write_text(config)
-    cli("run", tmp_path / "pcmac.toml", "--out", tmp_path, "--quiet", cwd=REPO)
+    cli("run", tmp_path / "pcmac.toml", "--out", tmp_path, "--quiet", cwd=REPO,
+        env={"SSLAB_DATA_DIR": str(pcmac.parent)})
     run = tmp_path / "svmlin_pcmac"
     results = pd.read_csv(run / "results.csv")
     scores = pd.read_csv(run / "scores.csv", keep_default_na=False, dtype={"class": str})
     ((labeled, unlabeled),) = _splits(run / "splits" / "pcmac.csv")
-    X = _svmlin_examples(PCMAC / "training_examples", 7511)
-    X_test = _svmlin_examples(PCMAC / "test_examples", 7511)
-    y = (np.loadtxt(PCMAC / "training_labels") > 0).astype(int)
-    y_test = (np.loadtxt(PCMAC / "test_labels") > 0).astype(int)
+    X = _svmlin_examples(pcmac / "training_examples", 7511)
+    X_test = _svmlin_examples(pcmac / "test_examples", 7511)
+    y = (np.loadtxt(pcmac / "training_labels") > 0).astype(int)
+    y_test = (np.loadtxt(pcmac / "test_labels") > 0).astype(int)
     rows = labeled + unlabeled
     y_fit = np.r_[y[labeled], -np.ones(len(unlabeled))]
     checked = 0
@@ -167,7 +162,7 @@ def test_pcmac_sparse_tsvm_test_error_and_scores_equal_the_cli(tmp_path, cli):
         else:
             est = sslab.DA(**kwargs)
         est.fit(X[rows], y_fit)
-        assert sp.issparse(est._X_fit)
+        assert est._X_fit is None
         error = np.mean(est.predict(X_test) != y_test)
         assert error == row.test_error, (row.method, error, row.test_error)
         cli_test = scores[(scores.method == row.method) & (scores.set == "test")]

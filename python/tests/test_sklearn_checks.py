@@ -17,7 +17,8 @@ NEEDS_UNLABELED = (
 )
 # Every check that fits fully labeled data and then inspects the fit.
 FULLY_LABELED_FITS = [
-    "check_classifier_data_not_an_array", "check_classifiers_train", "check_dict_unchanged",
+    "check_classifier_data_not_an_array", "check_classifiers_train",
+    "check_decision_proba_consistency", "check_dict_unchanged",
     "check_dont_overwrite_parameters", "check_dtype_object", "check_estimators_dtypes",
     "check_estimators_fit_returns_self", "check_estimators_nan_inf",
     "check_estimators_overwrite_params", "check_estimators_pickle",

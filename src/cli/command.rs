@@ -10,7 +10,7 @@ use super::*;
     name = "sslab",
     version,
     about = "Semi-supervised classification experiments",
-    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      report, table, plot-curve, plot-tuning, plot-scores, shares, times\n  theory       theory, theory-fit, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
+    after_help = "Commands by task:\n  experiments  validate, run, status, merge, slurm\n  results      report, table, plot-curve, plot-tuning, plot-scores, shares, times\n  models       predict\n  theory       theory, theory-fit, theory-check, phase-diagram, proportions, study\n  data         data\n  shell        completions\n\nExample: sslab run configs/quickstart.toml -o results -j 2; `sslab help run` for more."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -81,6 +81,12 @@ pub enum Command {
         after_help = "Example:\n  sslab study configs/qlds_fig5_phase.toml          # [study] command = \"phase-diagram\""
     )]
     Study(study::Args),
+    /// Scores the rows of a csv, npy or SVMlight file with a model saved by a run with
+    /// `save_models = true`.
+    #[command(
+        after_help = "Example:\n  sslab predict results/quick/models/g/0/QLDS.npz new.csv --out scores.csv"
+    )]
+    Predict(predict::Args),
     /// Running-time table (mean ± std of fit_seconds per dataset and method, in ms) of a
     /// results.csv written by `run`.
     Times(times::Args),
@@ -104,6 +110,8 @@ pub enum Command {
 
 /// Runs one subcommand.
 pub fn dispatch(command: Command) -> sslab::Result<()> {
+    // A forced instruction set (`SSLAB_SIMD`) is checked before any work.
+    sslab::linalg::simd::forced()?;
     match command {
         Command::Validate(a) => validate::run(a),
         Command::Run(a) => run::run(a),
@@ -126,6 +134,7 @@ pub fn dispatch(command: Command) -> sslab::Result<()> {
                 .map_err(|e| study::option_error(&a.config, &lines, &e))?;
             dispatch(cli.command)
         }
+        Command::Predict(a) => predict::run(a),
         Command::Times(a) => times::run(a),
         Command::Theory(a) => theory::run(a),
         Command::TheoryFit(a) => theory_fit::run(a),

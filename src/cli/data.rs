@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use sslab::data::fetch;
 use sslab::data::registry::Registry;
-use sslab::data::{fetch, load};
 use sslab::{Error, Result};
 
 #[derive(clap::Subcommand)]
@@ -22,7 +22,7 @@ pub enum Command {
 
 pub fn run(command: Command) -> Result<()> {
     let reg = Registry::builtin()?;
-    let dest = load::data_dir();
+    let dest = sslab::support::data_dir();
     match command {
         Command::Fetch { names, mirror } => {
             for (file, outcome) in fetch::fetch(&reg, &names, &dest, &fetch::mirrors(mirror))? {

@@ -9,6 +9,7 @@ pub mod plot_curve;
 pub mod plot_losses;
 pub mod plot_scores;
 pub mod plot_tuning;
+pub mod predict;
 pub mod proportions;
 pub mod report;
 pub mod run;
@@ -80,7 +81,7 @@ fn index(exp: &Experiment, name: &Option<String>, names: Vec<&str>, what: &str) 
             Error::Data(format!(
                 "no {what} `{n}` in {}{} (have: {})",
                 exp.path.display(),
-                sslab::config::suggest::did_you_mean(n, names.iter().copied()),
+                sslab::support::suggest::did_you_mean(n, names.iter().copied()),
                 names.join(", ")
             ))
         }),

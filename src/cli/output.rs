@@ -70,7 +70,7 @@ pub fn write_run(exp: &Experiment, rows: &[ResultRow], logs: &[PathBuf], dir: &P
 /// Writes `text` to `path` whole or not at all (a temporary file renamed over it, so a
 /// full disk leaves the old file and a symlink there is replaced, not written through).
 pub fn write(path: &Path, text: &str) -> Result<()> {
-    protocol::write_atomic(path, text.as_bytes())
+    sslab::support::write_atomic(path, text.as_bytes())
 }
 
 /// A number for JSON output: `null` when not finite.

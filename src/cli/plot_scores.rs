@@ -66,7 +66,7 @@ fn overlay(a: &Args, exp: &sslab::config::Experiment, d: usize, m: usize) -> Res
     let mut runs = vec![(names[d].to_string(), binary_scores(exp, d, m, a.split)?)];
     for name in &a.overlay {
         let Some(k) = names.iter().position(|n| n == name) else {
-            let hint = sslab::config::suggest::did_you_mean(name, names.iter().copied());
+            let hint = sslab::support::suggest::did_you_mean(name, names.iter().copied());
             return Err(Error::Data(format!(
                 "--overlay: no dataset `{name}` in the config{hint} (datasets: {})",
                 names.join(", ")

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use sslab::config::Experiment;
-use sslab::engine::address_space;
-use sslab::engine::memory::human;
 use sslab::protocol::status::{self, Previous};
 use sslab::protocol::{self, RunOptions, Shard};
+use sslab::support::address_space;
+use sslab::support::memory::human;
 use sslab::{Error, Result, config};
 
 use super::output::write_run;

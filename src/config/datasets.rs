@@ -12,8 +12,9 @@ use super::raw::{Table, table_parts};
 use super::sweep::Swept;
 use crate::data::kinds::{DatasetKind, Source};
 use crate::data::{DataSource, Sizes};
-use crate::engine::{Entry, Located, memory};
+use crate::engine::{Entry, Located};
 use crate::error::Result;
+use crate::support::memory;
 
 /// The split-size keys, read here for every kind.
 const SIZE_KEYS: [&str; 4] = ["labeled", "unlabeled", "labeled_per_class", "unlabeled_per_class"];
@@ -82,7 +83,7 @@ pub(super) fn dataset(
     let sizes = Entry::new(at, "datasets", i, span.clone(), kind, sizes);
     let found = kinds.iter().find(|k| k.kind() == entry.kind()).ok_or_else(|| {
         let known: Vec<&str> = kinds.iter().map(|k| k.kind()).collect();
-        let hint = super::suggest::did_you_mean(entry.kind(), known.iter().copied());
+        let hint = crate::support::suggest::did_you_mean(entry.kind(), known.iter().copied());
         entry.error(
             "kind",
             format!("unknown kind `{}`{hint} (known: {})", entry.kind(), known.join(", ")),

@@ -8,7 +8,6 @@ use super::dataset_spec::DatasetSpec;
 use super::datasets;
 use super::methods::{self, MethodSpec};
 use super::raw;
-use super::suggest;
 use super::sweep::Swept;
 use super::tuning::RawTune;
 use super::values::positive;
@@ -16,6 +15,7 @@ use crate::data::DataSource;
 use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::Result;
+use crate::support::suggest;
 
 /// A validated experiment.
 #[derive(Debug, Clone)]
@@ -23,7 +23,7 @@ pub struct Experiment {
     /// The config file it came from.
     pub path: PathBuf,
     /// Where its relative paths lead.
-    pub base: super::Base,
+    pub base: crate::support::Base,
     pub name: String,
     pub seed: u64,
     /// Number of random splits per dataset (default 20).
@@ -32,6 +32,8 @@ pub struct Experiment {
     pub hash: String,
     /// Whether the run writes every fit's scores to `scores.csv` (default false).
     pub save_scores: bool,
+    /// Whether the run writes every fit's model to `models/` (default false).
+    pub save_models: bool,
     pub datasets: Vec<DatasetSpec>,
     pub methods: Vec<MethodSpec>,
 }
@@ -186,7 +188,8 @@ pub(super) fn check(
             ),
         ));
     }
-    let save_scores = exp.save_scores.unwrap_or(false);
+    let (save_scores, save_models) =
+        (exp.save_scores.unwrap_or(false), exp.save_models.unwrap_or(false));
     Ok(Experiment {
         path: PathBuf::from(at.path),
         base: at.base.clone(),
@@ -195,6 +198,7 @@ pub(super) fn check(
         splits,
         hash,
         save_scores,
+        save_models,
         datasets,
         methods,
     })

@@ -45,7 +45,7 @@ pub(super) fn method(
                 "kind",
                 format!(
                     "unknown kind `{kind_name}`{} (known: {})",
-                    super::suggest::did_you_mean(&kind_name, known.iter().copied()),
+                    crate::support::suggest::did_you_mean(&kind_name, known.iter().copied()),
                     known.join(", ")
                 ),
             )

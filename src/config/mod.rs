@@ -3,19 +3,16 @@
 //! `[[methods]]` entry is read by the family owning its `kind`, each `[[datasets]]` entry by
 //! its dataset kind (`data::kinds`); the split sizes and names are checked here.
 
-mod base;
 mod dataset_spec;
 mod datasets;
 mod experiment;
 mod methods;
 mod raw;
-pub mod suggest;
 mod sweep;
 mod tuning;
 mod values;
 
 pub use crate::data::Test;
-pub use base::Base;
 pub use dataset_spec::DatasetSpec;
 pub use experiment::Experiment;
 pub use methods::MethodSpec;
@@ -29,6 +26,7 @@ use sha2::{Digest, Sha256};
 use crate::data::kinds::DatasetKind;
 use crate::engine::{Family, Located};
 use crate::error::{Error, Result};
+use crate::support::{Base, suggest};
 
 /// The largest config file read (16 MiB).
 const MAX_CONFIG: u64 = 16 << 20;

@@ -33,6 +33,7 @@ pub struct Experiment {
     pub seed: Spanned<i64>,
     pub splits: Option<Spanned<i64>>,
     pub save_scores: Option<bool>,
+    pub save_models: Option<bool>,
 }
 
 /// One `[[methods]]` or `[[datasets]]` table: each key with its value (shared by the

@@ -10,12 +10,6 @@ use super::svmlight::{self, SvmlightOptions};
 use super::{Dataset, Features, h5, idx, mat, svmlin};
 use crate::error::{Error, Result};
 
-/// The data directory: `$SSLAB_DATA_DIR` when set, else `data` (relative to the working
-/// directory, normally the repository root).
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("SSLAB_DATA_DIR").map_or_else(|| PathBuf::from("data"), PathBuf::from)
-}
-
 /// Loads registered dataset `name` from `root`: the parts `parts` (all when None) with
 /// their rows stacked in that order.
 pub fn load_named(

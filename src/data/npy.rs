@@ -119,8 +119,7 @@ fn field<'h>(header: &'h str, key: &str) -> Option<&'h str> {
 
 /// Writes f64 values (C order) of the given shape.
 pub fn write_f64(path: &Path, shape: &[usize], data: &[f64]) -> Result<()> {
-    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-    write(path, "<f8", shape, &bytes)
+    std::fs::write(path, f64_bytes(shape, data)?).map_err(|e| Error::io(path, e))
 }
 
 /// Writes i64 values (C order) of the given shape.
@@ -129,9 +128,19 @@ pub fn write_i64(path: &Path, shape: &[usize], data: &[i64]) -> Result<()> {
     write(path, "<i8", shape, &bytes)
 }
 
+fn write(path: &Path, descr: &str, shape: &[usize], body: &[u8]) -> Result<()> {
+    std::fs::write(path, encode(descr, shape, body)?).map_err(|e| Error::io(path, e))
+}
+
+/// The bytes of an f64 array's `.npy` file (C order), e.g. for a member of an `.npz`.
+pub fn f64_bytes(shape: &[usize], data: &[f64]) -> Result<Vec<u8>> {
+    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+    encode("<f8", shape, &bytes)
+}
+
 /// A version-1 file: the header dict padded with spaces so that the data start at a
 /// multiple of 64 bytes.
-fn write(path: &Path, descr: &str, shape: &[usize], body: &[u8]) -> Result<()> {
+fn encode(descr: &str, shape: &[usize], body: &[u8]) -> Result<Vec<u8>> {
     let shape = match shape {
         [n] => format!("({n},)"),
         s => format!("({})", s.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
@@ -147,7 +156,7 @@ fn write(path: &Path, descr: &str, shape: &[usize], body: &[u8]) -> Result<()> {
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(body);
-    std::fs::write(path, out).map_err(|e| Error::io(path, e))
+    Ok(out)
 }
 
 #[cfg(test)]

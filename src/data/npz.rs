@@ -3,12 +3,12 @@
 //! declared size can lie).
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{npy, text};
-use crate::engine::memory;
 use crate::error::{Error, Result};
+use crate::support::memory;
 
 /// An open `.npz` file.
 pub struct Npz {
@@ -23,6 +23,11 @@ impl Npz {
         let file = text::open_regular(path)?;
         let zip = zip::ZipArchive::new(file).map_err(|e| bad(path, format!("not an .npz: {e}")))?;
         Ok(Npz { zip, path: path.to_path_buf(), limit: memory::limit()? })
+    }
+
+    /// Whether the archive has the array `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.zip.index_for_name(&format!("{name}.npy")).is_some()
     }
 
     /// The array `name` (member `name.npy`); `hint` says how such a file is written.
@@ -52,6 +57,22 @@ impl Npz {
         }
         npy::parse(&bytes).map_err(|m| bad(path, format!("{name}: {m}")))
     }
+}
+
+/// Writes f64 arrays `(name, shape, values in C order)` as an uncompressed `.npz`, the
+/// archive `numpy.load` reads.
+pub fn write(path: &Path, arrays: &[(&str, Vec<usize>, Vec<f64>)]) -> Result<()> {
+    let io = |e: std::io::Error| Error::io(path, e);
+    let zipped = |e: zip::result::ZipError| bad(path, format!("cannot write the archive: {e}"));
+    let mut zip = zip::ZipWriter::new(File::create(path).map_err(io)?);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, shape, values) in arrays {
+        zip.start_file(format!("{name}.npy"), stored).map_err(zipped)?;
+        zip.write_all(&npy::f64_bytes(shape, values)?).map_err(io)?;
+    }
+    zip.finish().map_err(zipped)?;
+    Ok(())
 }
 
 fn bad(path: &Path, message: String) -> Error {

@@ -9,7 +9,7 @@ use std::time::UNIX_EPOCH;
 use super::fetch::sha256_file;
 use super::registry::FileEntry;
 use crate::error::{Error, Result};
-use crate::protocol::write_atomic;
+use crate::support::write_atomic;
 
 /// The cache file, in the data directory.
 const CACHE: &str = ".sslab-verified";

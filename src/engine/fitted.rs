@@ -1,11 +1,10 @@
-//! What a fit gives the result row: the scores, the scores of held-out test rows, and the
-//! parameters the fit used or chose, reported by name (each becomes a `results.csv` column
-//! of that name, see `protocol::results`).
+//! What a fit gives the result row: the scores, the scores of held-out test rows, the
+//! model that scored them, and the parameters the fit used or chose, reported by name (each
+//! becomes a `results.csv` column of that name, see `protocol::results`).
 
 use ndarray::{Array1, Array2};
 
-use super::{Scores, Split};
-use crate::data::Features;
+use super::{Model, Scores, Split};
 use crate::error::Result;
 
 /// One value a fit reports: a number (a column that `sslab table` and `plot-curve` can
@@ -27,6 +26,9 @@ pub struct Fitted {
     pub reported: Vec<(String, Reported)>,
     /// Scores of the split's test rows (None: no test rows, or a transductive method).
     pub test: Option<Scores>,
+    /// The model that scored the unlabeled and test rows (None: a transductive method, or
+    /// an external program, whose test scores come from the program).
+    pub model: Option<Model>,
     /// The wall time of the fit when the method measured it itself (an external program's
     /// run, without sslab's file exchange): the row's `fit_seconds`.
     pub seconds: Option<f64>,
@@ -35,12 +37,26 @@ pub struct Fitted {
 impl Fitted {
     /// Binary scores, nothing reported yet.
     pub fn binary(scores: Array1<f64>) -> Self {
-        Fitted { scores: Scores::Binary(scores), reported: Vec::new(), test: None, seconds: None }
+        Fitted::new(Scores::Binary(scores))
     }
 
     /// Per-class scores, nothing reported yet.
     pub fn per_class(scores: Array2<f64>) -> Self {
-        Fitted { scores: Scores::PerClass(scores), reported: Vec::new(), test: None, seconds: None }
+        Fitted::new(Scores::PerClass(scores))
+    }
+
+    /// The scores, nothing reported yet.
+    pub fn new(scores: Scores) -> Self {
+        Fitted { scores, reported: Vec::new(), test: None, model: None, seconds: None }
+    }
+
+    /// The split's unlabeled and test rows scored by `model`, nothing reported yet: the one
+    /// scoring path of every method that leaves a model.
+    pub fn from_model(model: Model, split: &Split) -> Result<Self> {
+        let mut fitted = Fitted::new(model.score(&split.problem.x_u)?);
+        fitted.test = split.test.map(|x| model.score(x)).transpose()?;
+        fitted.model = Some(model);
+        Ok(fitted)
     }
 
     /// The fit reporting the number `value` under `name`.
@@ -73,19 +89,6 @@ impl Fitted {
             Reported::Label(s) if n == name => Some(s.as_str()),
             _ => None,
         })
-    }
-
-    /// The same fit with binary scores of the split's test rows by `score` (a model that
-    /// can score new rows), when the split has test rows.
-    pub fn scoring_test(
-        mut self,
-        split: &Split,
-        score: impl FnOnce(&Features) -> Result<Array1<f64>>,
-    ) -> Result<Self> {
-        if let Some(x) = split.test {
-            self.test = Some(Scores::Binary(score(x)?));
-        }
-        Ok(self)
     }
 }
 

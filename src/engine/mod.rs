@@ -6,17 +6,17 @@
 //! `theory-check`, `theory-fit`, `phase-diagram`, `proportions`, the `--theory` overlay of
 //! `plot-scores`) are that family's own tools and call `methods::qlds::theory` directly.
 
-pub mod address_space;
-mod entry;
 mod fitted;
-pub mod memory;
+pub mod model;
 mod scores;
 mod store;
 
-pub use entry::{Entry, Lines, Located, Shared, newlines};
 pub use fitted::{Fitted, Reported};
+pub use model::{Linear, Model, Rows};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
+// A family reads its config table through these: they are part of its interface.
+pub use crate::support::{Entry, Lines, Located, Shared, newlines};
 
 use std::any::Any;
 use std::fmt::Debug;

@@ -1,45 +1,74 @@
 //! Scaled Gram matrices XᵀX / n.
 
-use faer::linalg::matmul::triangular::{BlockStructure, matmul};
-use faer::{Accum, Mat, MatMut};
-use ndarray::ArrayView2;
+use faer::{Mat, MatMut};
+use ndarray::{Array1, Array2, ArrayView2};
 
-use super::view;
+use super::syrk::faer_lower;
 
 /// Side of the tiles in which the lower triangle is mirrored.
 const TILE: usize = 32;
 
 /// `xᵀx · scale` for `x` with one sample per row (a d×d matrix). Only the lower triangle is
-/// computed, by faer's triangular product (a SYRK: half the multiply-adds, on the blocked
-/// kernels of its matrix product, in parallel by faer's global setting), and mirrored; each
-/// entry is the same sum as in the full product.
+/// computed and mirrored: by the tile kernel of [`syrk`](super::syrk) with AVX-512 or AVX2,
+/// else by faer's triangular product (a SYRK on its blocked kernels, in parallel by faer's
+/// global setting). Either way each entry is the sum of faer's full product, bit for bit.
 pub fn gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
-    let xf = view(x);
-    let d = xf.ncols();
-    let mut out = Mat::<f64>::zeros(d, d);
-    matmul(
-        out.as_mut(),
-        BlockStructure::TriangularLower,
-        Accum::Replace,
-        xf.transpose(),
-        BlockStructure::Rectangular,
-        xf,
-        BlockStructure::Rectangular,
-        scale,
-        faer::get_global_parallelism(),
-    );
+    match super::syrk::grams(std::slice::from_ref(x), None, scale, false) {
+        Some(mut g) => {
+            let mut out = g.swap_remove(0).0;
+            mirror_lower(out.as_mut());
+            out
+        }
+        None => faer_gram(x, scale),
+    }
+}
+
+/// For each block of rows X_b: the centred block Y_b = X_b − 1 meanᵀ (x − m entry by entry)
+/// and [`gram`]`(Y_b, scale)`, bit for bit; with the tile kernel, every block is centred
+/// while it is packed, so X_b is read once.
+pub fn centred_grams(
+    blocks: &[ArrayView2<f64>],
+    mean: &Array1<f64>,
+    scale: f64,
+) -> Vec<(Array2<f64>, Mat<f64>)> {
+    let mean = mean.as_slice().expect("a contiguous mean");
+    match super::syrk::grams(blocks, Some(mean), scale, true) {
+        Some(g) => g
+            .into_iter()
+            .map(|(mut out, centred)| {
+                mirror_lower(out.as_mut());
+                (centred.expect("kept"), out)
+            })
+            .collect(),
+        None => blocks
+            .iter()
+            .map(|x| {
+                let y = Array2::from_shape_fn(x.raw_dim(), |(i, j)| x[(i, j)] - mean[j]);
+                let g = faer_gram(&y.view(), scale);
+                (y, g)
+            })
+            .collect(),
+    }
+}
+
+/// [`gram`] by faer's triangular product.
+fn faer_gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
+    let mut out = faer_lower(x, scale);
     mirror_lower(out.as_mut());
     out
 }
 
 /// Copies the strict lower triangle of the square `a` onto its upper one, tile by tile.
-fn mirror_lower(mut a: MatMut<'_, f64>) {
+fn mirror_lower(a: MatMut<'_, f64>) {
     let d = a.nrows();
+    assert!(a.ncols() == d && a.row_stride() == 1, "a square column-major matrix");
+    let (ptr, cs) = (a.as_ptr_mut(), a.col_stride() as usize);
     for j0 in (0..d).step_by(TILE) {
         for i0 in (j0..d).step_by(TILE) {
             for j in j0..(j0 + TILE).min(d) {
                 for i in i0.max(j + 1)..(i0 + TILE).min(d) {
-                    a[(j, i)] = a[(i, j)];
+                    // SAFETY: i, j < d in a column-major d × d matrix with column stride cs.
+                    unsafe { *ptr.add(i * cs + j) = *ptr.add(j * cs + i) };
                 }
             }
         }
@@ -49,6 +78,8 @@ fn mirror_lower(mut a: MatMut<'_, f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linalg::view;
+    use faer::Accum;
     use ndarray::{Array2, array};
     use rand::{Rng, SeedableRng};
 
@@ -64,8 +95,9 @@ mod tests {
         }
     }
 
-    /// The triangular product gives the full product's numbers bit for bit (sizes of the
-    /// benches, several of faer's 512-deep blocks, one row, no rows, tiny matrices).
+    /// The lower product (the tile kernel where the CPU has one) gives the full product's
+    /// numbers bit for bit (sizes of the benches, several of faer's 512-deep blocks, one
+    /// row, no rows, tiny matrices).
     #[test]
     fn the_lower_product_equals_the_full_product() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);

@@ -4,7 +4,7 @@
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
 
-use super::{SymPacked, column};
+use super::{SymPacked, clear_upper_simd, column};
 
 /// Stop when the Ritz residual β·|s_last| is below this fraction of the Ritz value.
 const TOLERANCE: f64 = 1e-13;
@@ -42,6 +42,8 @@ pub fn lanczos_top(a: MatRef<'_, f64>, max_steps: usize) -> Option<f64> {
             matmul(c, Accum::Replace, basis.transpose(), w.as_ref(), 1.0, Par::Seq);
             matmul(w.as_mut(), Accum::Add, basis, coef.as_ref().subrows(0, j + 1), -1.0, Par::Seq);
         }
+        // The loops below are scalar code after faer's products (see `clear_upper_simd`).
+        clear_upper_simd();
         let b = w.col(0).norm_l2();
         beta.push(b);
         if (j + 1) % CHECK_EVERY == 0 || j + 1 == steps || b == 0.0 {

@@ -1,6 +1,6 @@
 //! Thin helpers over faer, one file per operation: views between ndarray and faer,
-//! Gram matrices, symmetric eigen-decompositions (a Lanczos top eigenvalue) and Cholesky
-//! solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
+//! Gram matrices (a register-tiled kernel with faer's bits, centring on the way), symmetric
+//! eigen-decompositions (a Lanczos top eigenvalue) and Cholesky solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
 //! bits, or from its lower triangle only), a symmetric matrix kept as its lower tiles for
 //! repeated products with faer's bits,
 //! the vector-register reset faer's kernels need and kernels run on the widest vector unit,
@@ -17,10 +17,12 @@ mod mat_vec;
 #[cfg(target_arch = "x86_64")]
 mod row_blocks;
 mod row_pass;
-mod simd;
+pub mod simd;
 mod sym_mul;
 mod sym_packed;
 mod sym_products;
+mod syrk;
+mod syrk_tile;
 mod unrolled;
 mod view;
 mod width;
@@ -28,10 +30,10 @@ mod width;
 pub use block_cg::{CG_CHUNK, CgOperator, CgReport, block_cg, sum_parts};
 pub use cholesky::spd_solve;
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
-pub use gram::gram;
+pub use gram::{centred_grams, gram};
 pub use mat_vec::mat_vec;
 pub use row_pass::{row_pass, row_pass_many};
-pub use simd::{Kernel, clear_upper_simd, widest};
+pub use simd::{Kernel, Level, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;
 pub use sym_packed::SymPacked;
 pub use sym_products::add_sym_products;

@@ -56,7 +56,7 @@ pub fn row_pass_many(
     let x = x.as_standard_layout();
     let data = x.as_slice().expect("a standard-layout array is contiguous");
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
+    if super::simd::level() >= super::Level::Avx512 {
         // SAFETY: the CPU has AVX-512F; the counts and lengths were checked above.
         unsafe { super::row_blocks::pass(data, ws, gs, &mut coef) };
         return;
@@ -116,7 +116,7 @@ fn pass(
 #[inline(always)]
 fn dots<const R: usize>(x: [&[f64]; R], w: &[f64]) -> [f64; R] {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if super::simd::level() >= super::Level::Avx2 {
         // SAFETY: the CPU has AVX2.
         return unsafe { dots_avx2(x, w) };
     }
@@ -290,7 +290,7 @@ mod tests {
     #[test]
     fn avx2_dots_match_dot_bit_for_bit() {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if crate::linalg::simd::cpu() >= crate::linalg::Level::Avx2 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
             for d in [1, 7, 8, 9, 60, 123, 400] {
                 let v = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<f64> {

@@ -2,9 +2,8 @@
 //! vectors and matrices bit for bit as faer computes them from the full matrix: half the
 //! bytes streamed per product (the smoother of a graph method, one product per step).
 
-use faer::{MatMut, MatRef};
-
-use super::mat_vec;
+use faer::linalg::matmul::matmul;
+use faer::{Accum, ColMut, ColRef, MatMut, MatRef, Par};
 
 /// Tile side: eight f64 fill an AVX-512 register.
 const T: usize = 8;
@@ -23,7 +22,7 @@ impl<'a> SymPacked<'a> {
     pub fn new(a: MatRef<'a, f64>) -> Self {
         assert_eq!(a.ncols(), a.nrows(), "a square matrix");
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f") {
+        if super::simd::level() >= super::Level::Avx512 {
             return SymPacked { a, tiles: Some(tiles(a)) };
         }
         SymPacked { a, tiles: None }
@@ -31,7 +30,7 @@ impl<'a> SymPacked<'a> {
 
     /// `out` = A x with the bits of faer's product of the column-major A: each out_i starts
     /// at +0 and adds A_ij x_j for j = 0, 1, … by fused multiply-adds (from the tiles with
-    /// AVX-512, else faer's product itself). Panics unless the lengths are N.
+    /// AVX-512, else faer's sequential product itself). Panics unless the lengths are N.
     pub fn mul_vec(&self, x: &[f64], out: &mut [f64]) {
         let n = self.a.nrows();
         assert!(x.len() == n && out.len() == n);
@@ -41,7 +40,8 @@ impl<'a> SymPacked<'a> {
             unsafe { avx512::product(tiles, n, [x], usize::MAX, [out]) };
             return;
         }
-        mat_vec(self.a, x, out);
+        let (x, y) = (ColRef::from_slice(x).as_mat(), ColMut::from_slice_mut(out).as_mat_mut());
+        matmul(y, Accum::Replace, self.a, x, 1.0, Par::Seq);
     }
 
     /// `out` = A T with the bits of faer's product `A * T` for T of two or more columns
@@ -105,10 +105,16 @@ fn tiles(a: MatRef<'_, f64>) -> Vec<f64> {
     for bi in 0..blocks {
         for bj in 0..=bi {
             let tile = &mut tiles[tile_start(bi, bj)..][..T * T];
-            for r in (0..T).filter(|r| bi * T + r < n) {
-                for c in (0..T).filter(|c| bj * T + c < n) {
-                    let (i, j) = (bi * T + r, bj * T + c);
-                    tile[r * T + c] = if i >= j { a[(i, j)] } else { a[(j, i)] };
+            for c in (0..T).filter(|c| bj * T + c < n) {
+                let j = bj * T + c;
+                let col = a.col(j).try_as_col_major().map(|c| c.as_slice());
+                for r in (0..T).filter(|r| bi * T + r < n) {
+                    let i = bi * T + r;
+                    tile[r * T + c] = match col {
+                        Some(col) if i >= j => col[i],
+                        _ if i >= j => a[(i, j)],
+                        _ => a[(j, i)],
+                    };
                 }
             }
         }
@@ -269,6 +275,7 @@ mod avx512 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linalg::mat_vec;
     use faer::Mat;
 
     #[test]

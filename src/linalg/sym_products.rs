@@ -7,7 +7,7 @@ use ndarray::{ArrayView1, ArrayView2, Axis};
 
 #[cfg(target_arch = "x86_64")]
 use super::groups::balanced_groups;
-use super::view;
+use super::{Level, view};
 
 /// For each k: `g[k]` += `alpha[k]` · Aᵀ `w[k]` (= A `w[k]` for the symmetric A this is
 /// for), A = `a` (d × d), each exactly as faer's product of Aᵀ (a column-major view of a
@@ -22,7 +22,7 @@ pub fn add_sym_products(a: ArrayView2<f64>, w: &[&[f64]], alpha: &[f64], g: &mut
     assert!(w.iter().all(|w| w.len() == d) && g.iter().all(|g| g.len() == d));
     #[cfg(target_arch = "x86_64")]
     if let Some(rows) = a.as_slice()
-        && std::arch::is_x86_feature_detected!("avx512f")
+        && super::simd::level() >= Level::Avx512
     {
         // SAFETY: the CPU has AVX-512F (with its 512-bit fused multiply-add).
         unsafe { fused_blocks(rows, d, w, alpha, g) };
@@ -30,8 +30,7 @@ pub fn add_sym_products(a: ArrayView2<f64>, w: &[&[f64]], alpha: &[f64], g: &mut
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(rows) = a.as_slice()
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
+        && super::simd::level() >= Level::Avx2
     {
         // SAFETY: the CPU has AVX2 and FMA.
         unsafe { fused(rows, d, w, alpha, g) };
@@ -212,8 +211,7 @@ mod tests {
     fn avx2_products_match_faer_alone_bit_for_bit() {
         // The loop taken on CPUs with AVX2 and FMA but not AVX-512.
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
+        if crate::linalg::simd::cpu() >= Level::Avx2 {
             matches_faer_alone(|a, w, alpha, g| {
                 let d = a.nrows();
                 // SAFETY: the CPU has AVX2 and FMA.

@@ -2,8 +2,9 @@
 
 use std::panic::AssertUnwindSafe;
 
-use crate::engine::{Fitted, Method, Split, memory};
+use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
+use crate::support::memory;
 
 /// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
 /// inside a fit (e.g. a refused allocation), become errors for its row only.

@@ -11,9 +11,9 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::Shard;
-use super::atomic::write_atomic;
 use crate::config::Experiment;
 use crate::error::{Error, Result};
+use crate::support::atomic::write_atomic;
 
 /// Held locks; dropping it releases them.
 #[derive(Debug)]

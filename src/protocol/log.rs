@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ResultRow;
-use super::atomic::{open_append, write_atomic};
 use super::results::{fields, fixed_columns};
 use crate::config::Experiment;
 use crate::error::{Error, Result};
+use crate::support::atomic::{open_append, write_atomic};
 
 /// Key of one task: (dataset, split, method).
 pub type TaskKey = (String, usize, String);

@@ -1,13 +1,13 @@
 //! The experiment protocol: per-split seeds and draws, the parallel runner, shards of a run
 //! and their merge, and the result rows.
 
-pub(crate) mod atomic;
 mod draw;
 pub mod estimate;
 mod fit;
 mod lock;
 mod log;
 mod merge;
+pub mod models;
 pub mod progress;
 mod results;
 mod runner;
@@ -19,7 +19,6 @@ pub mod splits;
 pub mod status;
 pub mod tune;
 
-pub use atomic::write_atomic;
 pub use draw::{draw, split_problem};
 pub use lock::copy_config;
 pub use merge::merge;

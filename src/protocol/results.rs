@@ -13,9 +13,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
 use crate::engine::Reported;
 use crate::error::{Error, Result};
+use crate::support::atomic::write_atomic;
 
 /// The fixed columns that the values a fit reports under their names fill.
 pub const PARAMETER_COLUMNS: [&str; 4] = ["alpha_l", "alpha_u", "lambda_policy", "lambda"];

@@ -16,6 +16,7 @@ use super::draw::{Drawn, draw};
 use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, check_tasks, done};
+use super::models;
 use super::progress::{Fits, Progress};
 use super::scores::{ScoreLog, log_for};
 use super::shard::{self, Shard};
@@ -23,8 +24,9 @@ use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Split, Store, memory};
+use crate::engine::{Fitted, Split, Store};
 use crate::error::{Error, Result};
+use crate::support::memory;
 
 /// How to run: thread count (None = all cores), progress bar (hidden anyway when stderr is
 /// not a terminal), whether to keep the rows of an earlier run of the same config, and which
@@ -42,7 +44,8 @@ pub struct RunOptions {
 /// block on the datasets of its tasks and writes `tuning.csv` (a shard:
 /// `tuning.shard-I-of-N.csv`); appends rows to `rows.log` (a shard: `rows.shard-I-of-N.log`)
 /// as they finish, and their scores to the score log beside it when the config saves
-/// scores ([`ScoreLog`]); returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
+/// scores ([`ScoreLog`]) and their models to `models/` when it saves models
+/// ([`models::save`]); returns its rows (earlier ones too when resuming) in [`finish_rows`] order.
 pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<ResultRow>> {
     faer::set_global_parallelism(faer::Par::Seq);
     if let Some(s) = opts.shard {
@@ -72,6 +75,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         finished: &finished,
         log: &log,
         scores: scores.as_ref(),
+        models: exp.save_models.then_some(dir),
         bar: &bar,
         choices: &choices,
     };
@@ -186,6 +190,8 @@ struct Task<'a> {
     finished: &'a HashSet<TaskKey>,
     log: &'a RowLog,
     scores: Option<&'a ScoreLog>,
+    /// The run folder, when the config saves models.
+    models: Option<&'a Path>,
     bar: &'a Progress,
     choices: &'a Choices,
 }
@@ -236,6 +242,11 @@ impl Task<'_> {
                 // The scores first: a task's scores count once its row is logged.
                 if let (Some(scores), Some(f)) = (self.scores, &fitted) {
                     scores.append(&row, &drawn, f)?;
+                }
+                if let (Some(dir), Some(model)) =
+                    (self.models, fitted.as_ref().and_then(|f| f.model.as_ref()))
+                {
+                    models::save(dir, &row.dataset, split, &row.method, model)?;
                 }
                 self.log.append(&row)?;
                 self.bar.inc(entry.method.fit_cost(l, n, dim));

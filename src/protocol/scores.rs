@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ResultRow;
-use super::atomic::{open_append, write_atomic};
 use super::draw::Drawn;
 use super::log::TaskKey;
 use crate::config::Experiment;
 use crate::engine::{Fitted, Scores};
 use crate::error::{Error, Result};
+use crate::support::atomic::{open_append, write_atomic};
 
 /// The columns of `scores.csv` (the score log's lines have no header).
 pub const COLUMNS: &str = "dataset,split,method,set,row,class,score\n";

@@ -7,12 +7,12 @@
 
 use std::path::Path;
 
-use super::atomic::write_atomic;
 use super::derive_seed;
 use super::draw::loaded_split;
 use crate::config::Experiment;
 use crate::data::split::SplitRows;
 use crate::error::{Error, Result};
+use crate::support::atomic::write_atomic;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -4,6 +4,7 @@
 pub mod columns;
 pub mod compare;
 mod csv_rows;
+mod entries;
 pub mod figures;
 pub mod html;
 mod measure;

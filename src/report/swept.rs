@@ -2,13 +2,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::entries;
 use crate::error::{Error, Result};
 use crate::protocol::ResultRow;
 
 /// The rows that sweep `key`, relabelled: `dataset` becomes the key's value (after the row's
-/// other swept values, if any, or after the dataset's name where entries would otherwise
-/// merge) and, where the sweep put the key's value into method names, `method` loses it
-/// (`TV-SVM[gamma=0.1,mu=1]` → `TV-SVM[mu=1]`); returns them with the key's value of each row.
+/// other swept values, if any) and, where the sweep put the key's value into method names,
+/// `method` loses it (`TV-SVM[gamma=0.1,mu=1]` → `TV-SVM[mu=1]`); returns them with the key's
+/// value of each row. Rows of several dataset entries (`gauss-m{m}` and `kitchen-m{m}`) are
+/// never pooled: where entries share the other swept values, every label starts with its
+/// entry (`gauss-m{m}: m=5`, see [`entries`]), so a table has rows, a figure curves or
+/// panels, per entry; rows of different datasets left under one label are warned about.
 pub fn along(rows: &[ResultRow], key: &str) -> Result<Vec<(ResultRow, String)>> {
     let swept: Vec<(&ResultRow, &str)> = rows
         .iter()
@@ -38,27 +42,43 @@ pub fn along(rows: &[ResultRow], key: &str) -> Result<Vec<(ResultRow, String)>> 
             if keys.is_empty() { "none".into() } else { keys.join(", ") }
         )));
     }
-    // Two dataset entries landing on one label: keep them apart by name.
-    let mut sources: BTreeMap<(&str, &str), BTreeSet<&str>> = BTreeMap::new();
-    for ((new, _), old) in
-        out.iter().zip(rows.iter().filter(|r| r.swept.iter().any(|(k, _)| k == key)))
-    {
-        sources
-            .entry((new.dataset.as_str(), new.method.as_str()))
-            .or_default()
-            .insert(old.dataset.as_str());
+    // The entries behind each group of labels (a label without the key's value).
+    let names: Vec<(&str, &str)> = swept.iter().map(|&(r, v)| (r.dataset.as_str(), v)).collect();
+    let entries = entries::entries(&names, key);
+    let mut per_group: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for ((row, _), e) in out.iter().zip(&entries) {
+        per_group.entry(group(&row.dataset, key)).or_default().insert(e);
     }
-    if sources.values().any(|s| s.len() > 1) {
-        let names: Vec<String> = rows
-            .iter()
-            .filter(|r| r.swept.iter().any(|(k, _)| k == key))
-            .map(|r| r.dataset.clone())
-            .collect();
-        for ((row, _), name) in out.iter_mut().zip(names) {
-            row.dataset = format!("{name}: {}", row.dataset);
+    if per_group.values().any(|s| s.len() > 1) {
+        for ((row, _), e) in out.iter_mut().zip(&entries) {
+            row.dataset = format!("{e}: {}", row.dataset);
         }
     }
+    warn_pooled(&out, &names);
     Ok(out)
+}
+
+/// The group of a label from [`along`]: the label without its last part, `key=value` (the
+/// entry and the other swept values; empty when the key is all there is).
+pub fn group<'a>(label: &'a str, key: &str) -> &'a str {
+    let at = label.rfind(&format!("{key}=")).unwrap_or(0);
+    label[..at].trim_end_matches([',', ' ', ':'])
+}
+
+/// Warns (stderr) where rows of different datasets share a label and a method: a table or
+/// a figure would average them together.
+fn warn_pooled(out: &[(ResultRow, String)], names: &[(&str, &str)]) {
+    let mut sources: BTreeMap<(&str, &str), BTreeSet<&str>> = BTreeMap::new();
+    for ((new, _), (old, _)) in out.iter().zip(names) {
+        sources.entry((&new.dataset, &new.method)).or_default().insert(old);
+    }
+    for ((label, method), olds) in sources.iter().filter(|(_, s)| s.len() > 1) {
+        let olds: Vec<&str> = olds.iter().copied().collect();
+        eprintln!(
+            "warning: `{method}` at `{label}` averages the rows of datasets {}",
+            olds.join(", ")
+        );
+    }
 }
 
 /// Whether the sweep of `key` put its value into method names: rows differing in the key's
@@ -153,11 +173,28 @@ mod tests {
     }
 
     #[test]
-    fn entries_that_would_merge_keep_their_names() {
+    fn rows_of_several_entries_are_labelled_by_their_entry() {
+        let labels = |rows: &[ResultRow]| -> Vec<String> {
+            along(rows, "m").unwrap().into_iter().map(|(r, _)| r.dataset).collect()
+        };
+        // Entries sharing the swept values, and entries with values of their own (which
+        // would otherwise join into one curve).
         let rows = [row("a-m1", "M", &[("m", "1")]), row("b-m1", "M", &[("m", "1")])];
-        let labels: Vec<String> =
-            along(&rows, "m").unwrap().into_iter().map(|(r, _)| r.dataset).collect();
-        assert_eq!(labels, ["a-m1: m=1", "b-m1: m=1"]);
+        assert_eq!(labels(&rows), ["a-m1: m=1", "b-m1: m=1"]);
+        let rows = [
+            row("a-m1", "M", &[("m", "1")]),
+            row("a-m2", "M", &[("m", "2")]),
+            row("b-m3", "M", &[("m", "3")]),
+            row("b-m4", "M", &[("m", "4")]),
+        ];
+        assert_eq!(labels(&rows), ["a-m{m}: m=1", "a-m{m}: m=2", "b-m{m}: m=3", "b-m{m}: m=4"]);
+        // One entry, or entries told apart by another swept value: no prefix.
+        assert_eq!(labels(&rows[..2]), ["m=1", "m=2"]);
+        let rows =
+            [row("x", "M", &[("d", "x"), ("m", "1")]), row("y", "M", &[("d", "y"), ("m", "1")])];
+        assert_eq!(labels(&rows), ["d=x, m=1", "d=y, m=1"]);
+        assert_eq!(group("a-m{m}: d=x, m=1", "m"), "a-m{m}: d=x");
+        assert_eq!(group("m=1", "m"), "");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::hex;
 use crate::error::{Error, Result};
-use crate::protocol::atomic::create_temporary;
+use crate::support::atomic::create_temporary;
 
 /// Fills `target` with what `fill` writes, read from `from` (named in messages); keeps it
 /// only when `accepts` its sha256 (`expected` is the one reported on a mismatch).

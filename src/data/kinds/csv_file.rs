@@ -11,8 +11,8 @@ use toml::Value;
 use super::files::{self, Pool, Refine};
 use super::{DatasetKind, Source, test_table};
 use crate::data::table;
-use crate::engine::{Entry, Lines};
 use crate::error::{Error, Result};
+use crate::support::{Entry, Lines};
 
 /// The `csv` dataset kind.
 pub struct Csv;

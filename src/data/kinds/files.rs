@@ -10,8 +10,8 @@ use toml::Value;
 use super::Source;
 use crate::data::preprocess::{self, Step};
 use crate::data::{DataSource, Dataset, Features, FileSource, LoadedData, Test};
-use crate::engine::{Entry, Lines};
 use crate::error::Result;
+use crate::support::{Entry, Lines};
 
 /// The rows a file kind read: the pool, the fixed test rows, and the official splits.
 pub(super) struct Pool {
@@ -51,7 +51,7 @@ impl Refine {
                                 "preprocess",
                                 format!(
                                     "unknown step `{s}`{} (known: {})",
-                                    crate::config::suggest::did_you_mean(
+                                    crate::support::suggest::did_you_mean(
                                         s,
                                         Step::NAMES.iter().copied()
                                     ),

@@ -20,8 +20,8 @@ pub use synthetic::Synthetic;
 use serde::Deserialize;
 
 use super::source::{DataSource, Generator, Test};
-use crate::engine::{Entry, memory};
 use crate::error::Result;
+use crate::support::{Entry, memory};
 
 /// The dataset kinds a config may name, in the order listed in messages.
 pub const KINDS: &[&dyn DatasetKind] =

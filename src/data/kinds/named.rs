@@ -10,8 +10,8 @@ use super::files::{self, Pool, Refine};
 use super::{DatasetKind, Source, test_table};
 use crate::data::load;
 use crate::data::registry::Registry;
-use crate::engine::{Entry, Lines};
 use crate::error::Result;
+use crate::support::{Entry, Lines};
 
 /// The `named` dataset kind.
 pub struct Named;

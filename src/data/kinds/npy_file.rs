@@ -9,8 +9,8 @@ use super::csv_file::{order, paths};
 use super::files::{self, Pool, Refine};
 use super::{DatasetKind, Source};
 use crate::data::table;
-use crate::engine::{Entry, Lines};
 use crate::error::Result;
+use crate::support::{Entry, Lines};
 
 /// The `npy` dataset kind.
 pub struct Npy;

@@ -7,8 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use super::{DatasetKind, Source, count_within_memory};
 use crate::data::sparse_text::SparseText;
 use crate::data::{Dataset, Generator, Sampler};
-use crate::engine::Entry;
 use crate::error::Result;
+use crate::support::Entry;
 
 /// The `sparse_text` dataset kind.
 pub struct SparseTextKind;

@@ -9,8 +9,8 @@ use super::csv_file::paths;
 use super::files::{self, Pool, Refine};
 use super::{DatasetKind, Source};
 use crate::data::load;
-use crate::engine::{Entry, Lines};
 use crate::error::Result;
+use crate::support::{Entry, Lines};
 
 /// The `svmlight` dataset kind.
 pub struct Svmlight;

@@ -9,8 +9,8 @@ use toml::Value;
 use super::{DatasetKind, Source, count_within_memory};
 use crate::data::synthetic::GaussianMixture;
 use crate::data::{Dataset, Generator, Sampler};
-use crate::engine::Entry;
 use crate::error::Result;
+use crate::support::Entry;
 
 /// The `synthetic` dataset kind.
 pub struct Synthetic;

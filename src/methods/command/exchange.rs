@@ -130,7 +130,7 @@ fn value(v: &Value) -> String {
 pub(super) fn read(dir: &Path, w: &Written) -> std::result::Result<Fitted, String> {
     let unlabeled = scores(dir, "scores.npy", w.n_unlabeled, w.n_classes)?;
     let unlabeled = restore(unlabeled, &w.order.unlabeled);
-    let mut fitted = Fitted { scores: unlabeled, reported: Vec::new(), test: None, seconds: None };
+    let mut fitted = Fitted::new(unlabeled);
     if let Some(n) = w.n_test {
         let test = scores(dir, "test_scores.npy", n, w.n_classes)?;
         fitted.test = Some(restore(test, &w.order.test));

@@ -167,11 +167,10 @@ impl Method for GradientSsl {
             &self.training,
             split.problem.y_u.view(),
         )?;
-        let fitted = Fitted::binary(best.scores)
+        Ok(Fitted::from_model(prep.model(best.omega), split)?
             .with("alpha_l", best.alpha_l)
             .with("alpha_u", best.alpha_u)
             .labelled("lambda_policy", "oracle_grid")
-            .with("lambda", best.lambda);
-        fitted.scoring_test(split, |x| Ok(prep.linear_scores(&best.omega, x)))
+            .with("lambda", best.lambda))
     }
 }

@@ -5,8 +5,9 @@ use ndarray::{Array1, ArrayView2};
 
 use super::{Moments, Qlds};
 use crate::data::Problem;
+use crate::engine::{Linear, Model};
 use crate::error::Result;
-use crate::linalg::{column, spd_solve, to_array1};
+use crate::linalg::{clear_upper_simd, column, spd_solve, to_array1};
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]
@@ -52,8 +53,19 @@ impl Qlds {
 }
 
 impl FittedQlds {
+    /// The model f(x) = (xᵀω − meanᵀω)/√n, the arithmetic of [`scores`](Self::scores).
+    pub fn model(&self) -> Model {
+        Model::Linear(Linear::centred(
+            self.omega.clone(),
+            self.mean.clone(),
+            (self.n as f64).sqrt(),
+        ))
+    }
+
     /// Scores f(x) of each row of `x` (raw, uncentred features).
     pub fn scores(&self, x: ArrayView2<f64>) -> Array1<f64> {
+        // The dot products are scalar code after faer's solve (see `clear_upper_simd`).
+        clear_upper_simd();
         let shift = self.mean.dot(&self.omega);
         (x.dot(&self.omega) - shift) / (self.n as f64).sqrt()
     }

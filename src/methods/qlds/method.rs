@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::selection::{EigenBasis, Policy, SelectLambda, SelectQlds};
 use super::theory::score_gaussians;
-use super::{LambdaPolicy, Moments, Qlds, QldsParams, Spectral};
+use super::{FittedQlds, LambdaPolicy, Moments, Qlds, Spectral};
 use crate::engine::{Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::linalg::{SymEigen, sym_eigen};
@@ -57,13 +57,19 @@ pub fn dense_memory(n: usize, dim: usize) -> f64 {
     8.0 * (3.0 * n * d + 6.0 * d * d)
 }
 
-/// Scores of the unlabeled rows with (α_l, α_u), the λ policy's name and the λ used.
-fn fitted(scores: ndarray::Array1<f64>, alpha: (f64, f64), policy: &str, lambda: f64) -> Fitted {
-    Fitted::binary(scores)
+/// The split scored by the fitted model, with (α_l, α_u), the λ policy's name and the λ used.
+fn fitted(
+    split: &Split,
+    model: &FittedQlds,
+    alpha: (f64, f64),
+    policy: &str,
+    lambda: f64,
+) -> Result<Fitted> {
+    Ok(Fitted::from_model(model.model(), split)?
         .with("alpha_l", alpha.0)
         .with("alpha_u", alpha.1)
         .labelled("lambda_policy", policy)
-        .with("lambda", lambda)
+        .with("lambda", lambda))
 }
 
 /// The theoretical score distributions at the fitted (α_l, α_u).
@@ -89,9 +95,7 @@ impl Method for Qlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = self.fit_prepared(&*moments(split)?)?;
         let p = self.params();
-        let scores = f.scores(split.problem.x_u.to_dense().view());
-        fitted(scores, (p.alpha_l, p.alpha_u), p.lambda.name(), f.lambda)
-            .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
+        fitted(split, &f, (p.alpha_l, p.alpha_u), p.lambda.name(), f.lambda)
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -120,10 +124,9 @@ impl Method for Spectral {
             self.fit_prepared(&prep)?
         };
         let policy = if self.unlabeled_only { "top_eig_unlabeled" } else { "top_eig_all" };
-        Fitted::binary(f.scores(split.problem.x_u.to_dense().view()))
+        Ok(Fitted::from_model(f.model(), split)?
             .labelled("lambda_policy", policy)
-            .with("lambda", f.top_eigenvalue)
-            .scoring_test(split, |x| Ok(f.scores(x.to_dense().view())))
+            .with("lambda", f.top_eigenvalue))
     }
 }
 
@@ -162,8 +165,7 @@ impl Method for SelectQlds {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let s = self.run_prepared(&prep, split.problem, || basis(split, &prep))?;
-        fitted(s.scores, (s.alpha_l, s.alpha_u), self.lambda.name(), s.lambda)
-            .scoring_test(split, |x| Ok(s.model.scores(x.to_dense().view())))
+        fitted(split, &s.model, (s.alpha_l, s.alpha_u), self.lambda.name(), s.lambda)
     }
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
@@ -187,14 +189,7 @@ impl Method for SelectLambda {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
-        let s = self.run_prepared(&prep, split.problem, &*basis(split, &prep)?)?;
-        let chosen = QldsParams {
-            alpha_l: self.alpha_l,
-            alpha_u: self.alpha_u,
-            lambda: LambdaPolicy::Fixed(s.lambda),
-        };
-        fitted(s.scores, (self.alpha_l, self.alpha_u), "cv", s.lambda).scoring_test(split, |x| {
-            Ok(chosen.check()?.fit_prepared(&prep)?.scores(x.to_dense().view()))
-        })
+        let s = self.run_prepared(&prep, &*basis(split, &prep)?)?;
+        fitted(split, &s.model, (self.alpha_l, self.alpha_u), "cv", s.lambda)
     }
 }

@@ -4,12 +4,13 @@
 use std::sync::OnceLock;
 
 use faer::Mat;
-use ndarray::{Array1, Array2, ArrayView2};
+use ndarray::{Array1, Array2};
 
 use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
+use crate::engine::{Linear, Model};
 use crate::error::{Error, Result};
-use crate::linalg::{gram, top_eigenvalue};
+use crate::linalg::{centred_grams, top_eigenvalue};
 
 /// Centred data and second moments of one problem (n = n_l + n_u).
 #[derive(Debug, Clone)]
@@ -34,10 +35,9 @@ pub struct Moments {
 }
 
 impl Moments {
-    /// Scores ωᵀ(x − mean)/√n of new rows `x` (raw features), for a model ω fitted on
-    /// these moments.
-    pub fn linear_scores(&self, omega: &Array1<f64>, x: &crate::data::Features) -> Array1<f64> {
-        (x.to_dense().dot(omega) - self.mean.dot(omega)) / (self.n() as f64).sqrt()
+    /// The model ωᵀ(x − mean)/√n of raw rows x, for ω fitted on these moments.
+    pub fn model(&self, omega: Array1<f64>) -> Model {
+        Model::Linear(Linear::centred(omega, self.mean.clone(), (self.n() as f64).sqrt()))
     }
 
     /// Centres with the global mean and forms C_l, C_u and the right-hand side.
@@ -54,10 +54,10 @@ impl Moments {
         }
         let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
         let mean = column_means(&[x_l.view(), x_u.view()]);
-        let (x_l, x_u) = (centred(x_l.view(), &mean), centred(x_u.view(), &mean));
         let n = (p.n_labeled() + p.n_unlabeled()) as f64;
-        let c_l = gram(&x_l.view(), 1.0 / n);
-        let c_u = gram(&x_u.view(), 1.0 / n);
+        let mut grams = centred_grams(&[x_l.view(), x_u.view()], &mean, 1.0 / n).into_iter();
+        let mut next = || grams.next().expect("one per block");
+        let ((x_l, c_l), (x_u, c_u)) = (next(), next());
         let b = x_l.t().dot(&p.y_l) / n.sqrt();
         let rhs = Mat::from_fn(b.len(), 1, |i, _| b[i]);
         Ok(Moments {
@@ -105,18 +105,6 @@ impl Moments {
             LambdaPolicy::Fixed(l) => l,
         })
     }
-}
-
-/// The rows of `x` minus `mean`, written once, row by row (standard layout).
-fn centred(x: ArrayView2<f64>, mean: &Array1<f64>) -> Array2<f64> {
-    let mut out = Array2::uninit(x.raw_dim());
-    ndarray::Zip::from(out.rows_mut()).and(x.rows()).for_each(|mut o, r| {
-        ndarray::Zip::from(&mut o).and(&r).and(mean).for_each(|o, &x, &m| {
-            o.write(x - m);
-        });
-    });
-    // SAFETY: the zip above wrote every entry (`out` and `x` have the same shape).
-    unsafe { out.assume_init() }
 }
 
 /// The value in `cell`, computed by `f` on first success.

@@ -7,6 +7,7 @@ use ndarray::{Array1, ArrayView2};
 
 use super::Moments;
 use crate::data::Problem;
+use crate::engine::{Linear, Model};
 use crate::error::Result;
 use faer::Mat;
 
@@ -97,5 +98,10 @@ impl FittedSpectral {
     /// Projection of the centred rows of `x` on the oriented top eigenvector.
     pub fn scores(&self, x: ArrayView2<f64>) -> Array1<f64> {
         x.dot(&self.direction) - self.mean.dot(&self.direction)
+    }
+
+    /// The model of [`scores`](Self::scores): (xᵀu − meanᵀu), scale 1.
+    pub fn model(&self) -> Model {
+        Model::Linear(Linear::centred(self.direction.clone(), self.mean.clone(), 1.0))
     }
 }

@@ -57,11 +57,10 @@ impl Method for SelfTraining {
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
         let f = self.fit_prepared(&prep)?;
-        let fitted = Fitted::binary(f.scores)
+        Ok(Fitted::from_model(prep.model(f.omega), split)?
             .with("alpha_l", 1.0)
             .with("alpha_u", 0.0)
             .labelled("lambda_policy", self.params().lambda.name())
-            .with("lambda", f.lambda);
-        fitted.scoring_test(split, |x| Ok(prep.linear_scores(&f.omega, x)))
+            .with("lambda", f.lambda))
     }
 }

@@ -97,9 +97,8 @@ impl Method for Svmlin {
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let f = Svmlin::fit(self, split.problem)?;
-        Fitted::binary(f.scores(&split.problem.x_u))
+        Ok(Fitted::from_model(f.model(), split)?
             .labelled("lambda_policy", "fixed")
-            .with("lambda", self.params().lambda)
-            .scoring_test(split, |x| Ok(f.scores(x)))
+            .with("lambda", self.params().lambda))
     }
 }

@@ -13,6 +13,7 @@ use super::params::{Kind, PositiveFraction, SvmSolver, Svmlin};
 use super::tsvm::{TsvmOptions, TsvmReport, tsvm};
 use super::weighted_cd::{WeightedCdOptions, WeightedCdReport, WeightedCdWork, weighted_cd};
 use crate::data::{Features, Problem, class_counts};
+use crate::engine::{Linear, Model};
 use crate::error::{Error, Result};
 
 /// What the solver reported.
@@ -41,18 +42,18 @@ pub struct FittedSvmlin {
 }
 
 impl FittedSvmlin {
-    /// Scores f(x) of the rows of `x`, linear in its non-zeros when sparse.
+    /// The model f(x) = xᵀw + b.
+    pub fn model(&self) -> Model {
+        Model::Linear(self.linear())
+    }
+
+    /// Scores f(x) of the rows of `x`, linear in its non-zeros when sparse (the model's).
     pub fn scores(&self, x: &Features) -> Array1<f64> {
-        let mut out = match x {
-            Features::Dense(x) => x.dot(&self.w),
-            Features::Sparse(x) => {
-                let mut o = Array1::zeros(x.nrows());
-                x.mul_vec(self.w.view(), o.view_mut());
-                o
-            }
-        };
-        out += self.bias;
-        out
+        self.linear().column(x.into(), 0)
+    }
+
+    fn linear(&self) -> Linear {
+        Linear::affine(self.w.clone(), self.bias)
     }
 }
 

@@ -21,9 +21,10 @@ use super::draw::draw;
 use super::fit::fit;
 use crate::config::{Criterion, Experiment};
 use crate::data::Problem;
-use crate::engine::{Method, Split, Store, memory};
+use crate::engine::{Method, Split, Store};
 use crate::error::Result;
 use crate::stats::mean_std;
+use crate::support::memory;
 
 /// The tuning of one (dataset, method) pair.
 #[derive(Debug, Clone)]

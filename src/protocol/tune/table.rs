@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{Choices, edge};
 use crate::config::Experiment;
 use crate::error::{Error, Result};
-use crate::protocol::atomic::write_atomic;
+use crate::support::atomic::write_atomic;
 
 /// Writes `dataset,method,<tuned keys…>,criterion,seed,splits,error_percent,std_percent,chosen,edge,message` (keys of
 /// every tuned method, in first-seen order; empty where a method does not tune the key).

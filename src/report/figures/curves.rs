@@ -44,9 +44,9 @@ pub fn along(
         return Err(no_prefix(all, prefix));
     }
     let seen = swept::along(&rows, key)?;
-    // The other swept values of a row (its label minus this key's part) tell curves apart
-    // when they differ between rows.
-    let others = |r: &ResultRow| r.dataset.rsplit_once(", ").map_or("", |(o, _)| o).to_string();
+    // The entry and other swept values of a row (its label minus this key's part) tell
+    // curves apart when they differ between rows.
+    let others = |r: &ResultRow| swept::group(&r.dataset, key).to_string();
     let several = seen.iter().any(|(r, _)| others(r) != others(&seen[0].0));
     let mut points: Vec<(ResultRow, f64)> = Vec::new();
     for (mut r, v) in seen {
@@ -351,6 +351,16 @@ mod tests {
         assert!(
             e.contains("(did you mean `other`?); datasets in the results: b-40, b-10, other"),
             "{e}"
+        );
+        // Two entries sweeping the same key: a curve per (entry, method), never pooled.
+        let two =
+            [row("g-m5", "A", 5, 0, 0.1), row("k-m5", "A", 5, 0, 0.3), row("k-m9", "A", 9, 0, 0.2)];
+        let two: Vec<ResultRow> =
+            two.into_iter().map(|r| ResultRow { swept: r.swept[1..].to_vec(), ..r }).collect();
+        let split = along(&two, "m", "", &error_percent).unwrap();
+        assert_eq!(
+            split.iter().map(|c| (c.group.as_str(), c.points.len())).collect::<Vec<_>>(),
+            [("g-m5", 1), ("k-m{m}", 2)]
         );
         let alphas = along(&rows, "m", "b-", &|r| r.alpha_l).unwrap();
         assert_eq!(alphas[0].points[0].1, 0.5);

@@ -103,7 +103,7 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
         let name = fig.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
         // Written beside and renamed: a planted `img/NAME` link is replaced, not written through.
         let bytes = std::fs::read(&fig).map_err(|e| Error::io(&fig, e))?;
-        crate::protocol::write_atomic(&img.join(&name), &bytes)?;
+        crate::support::write_atomic(&img.join(&name), &bytes)?;
         let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
         let owner = loaded
             .iter_mut()
@@ -133,7 +133,7 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
     let mut written = Vec::new();
     let mut put = |file: String, html: String| -> Result<()> {
         let path = out.join(file);
-        crate::protocol::write_atomic(&path, html.as_bytes())?;
+        crate::support::write_atomic(&path, html.as_bytes())?;
         written.push(path);
         Ok(())
     };

@@ -1,10 +1,11 @@
-//! Inline SVG curves of a swept table: one chart per setting of the other swept keys, the
-//! key's values on x (log-spaced where they span a decade or more, each value a tick), one
-//! line per method (colour, and a dash pattern past the tenth), mean ± std as error bars
-//! (clipped to the axis, which stays within 0–100 %),
-//! the legend right of the plot area.
+//! Inline SVG curves of a swept table: one chart per dataset entry and setting of the other
+//! swept keys (the label before `key=value`), the key's values on x (log-spaced where they
+//! span a decade or more, each value a tick), one line per method (colour, and a dash
+//! pattern past the tenth), mean ± std as error bars (clipped to the axis, which stays
+//! within 0–100 %), the legend right of the plot area.
 
 use super::page::esc;
+use crate::report::swept;
 use crate::report::tables::Table;
 
 /// Colour-blind-safe line colours (Tableau 10).
@@ -32,7 +33,7 @@ pub fn curves(t: &Table, key: &str) -> String {
         let Some(i) = label.rfind(&tag) else { return String::new() };
         let value = &label[i + tag.len()..];
         let Ok(x) = value.parse::<f64>() else { return String::new() };
-        let group = label[..i].trim_end_matches([',', ' ', ':']).to_string();
+        let group = swept::group(label, key).to_string();
         match groups.iter_mut().find(|(g, _)| *g == group) {
             Some((_, xs)) => xs.push((d, x, value.to_string())),
             None => groups.push((group, vec![(d, x, value.to_string())])),

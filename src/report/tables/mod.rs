@@ -181,7 +181,7 @@ pub fn build(rows: &[ResultRow], measure: Measure, stamp: &str) -> Result<Table>
 /// and the names that exist (`no rows for method `QLDS(tH)` (did you mean `QLDS(th)`?);
 /// methods in the results: …`).
 pub fn no_match(what: &str, word: &str, known: &[&str]) -> Error {
-    let hint = crate::config::suggest::did_you_mean(word, known.iter().copied());
+    let hint = crate::support::suggest::did_you_mean(word, known.iter().copied());
     Error::Report(format!(
         "no rows for {what} `{word}`{hint}; {what}s in the results: {}",
         known.join(", ")
@@ -206,7 +206,7 @@ pub fn no_prefix(rows: &[ResultRow], prefix: &str) -> Error {
     let names = distinct(rows, |r| &r.dataset);
     let n = prefix.chars().count();
     let starts: Vec<String> = names.iter().map(|d| d.chars().take(n).collect()).collect();
-    let hint = crate::config::suggest::did_you_mean(prefix, starts.iter().map(String::as_str));
+    let hint = crate::support::suggest::did_you_mean(prefix, starts.iter().map(String::as_str));
     let shown: Vec<&str> = names.iter().take(12).copied().collect();
     let more =
         if names.len() > 12 { format!(", … ({} in all)", names.len()) } else { String::new() };

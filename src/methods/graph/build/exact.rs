@@ -22,8 +22,8 @@ pub fn rank(
     value: &mut [f64],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has FMA.
+    if crate::linalg::simd::level() >= crate::linalg::Level::Avx2 {
+        // SAFETY: the CPU has FMA (every level from AVX2 up has it).
         return unsafe { rank_fma(x, norms, i, candidates, index, value) };
     }
     rank_any(x, norms, i, candidates, index, value)

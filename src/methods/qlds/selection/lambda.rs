@@ -8,7 +8,7 @@ use super::basis::{EigenBasis, Fold, rows};
 use super::folds;
 use crate::data::Problem;
 use crate::error::{Error, Result};
-use crate::methods::qlds::{LambdaPolicy, Moments, QldsParams};
+use crate::methods::qlds::{FittedQlds, LambdaPolicy, Moments, QldsParams};
 
 /// Fixed (α_l, α_u), λ selected by stratified K-fold CV over λ_top·10^k, k ∈ {−3, −2.75,
 /// …, 2}, plus the policy's own λ; λ_top is the top eigenvalue the policy uses. Grid values
@@ -21,11 +21,11 @@ pub struct SelectLambda {
     pub folds: usize,
 }
 
-/// The selected λ and the scores of the unlabeled rows.
+/// The selected λ and the classifier fitted with it.
 #[derive(Debug, Clone)]
 pub struct SelectedLambda {
     pub lambda: f64,
-    pub scores: Array1<f64>,
+    pub model: FittedQlds,
 }
 
 impl SelectLambda {
@@ -93,16 +93,11 @@ impl SelectLambda {
     /// Selects λ, then fits once.
     pub fn run(&self, problem: &Problem) -> Result<SelectedLambda> {
         let prep = Moments::new(problem)?;
-        self.run_prepared(&prep, problem, &EigenBasis::new(&prep)?)
+        self.run_prepared(&prep, &EigenBasis::new(&prep)?)
     }
 
     /// [`run`](Self::run) from the problem's moments and the eigenbasis of C_u.
-    pub fn run_prepared(
-        &self,
-        prep: &Moments,
-        problem: &Problem,
-        basis: &EigenBasis,
-    ) -> Result<SelectedLambda> {
+    pub fn run_prepared(&self, prep: &Moments, basis: &EigenBasis) -> Result<SelectedLambda> {
         let grid = self.grid(prep)?;
         let mistakes = self.cv_mistakes(basis, &prep.y_l, &grid)?;
         let lambda = grid
@@ -116,14 +111,14 @@ impl SelectLambda {
                     "λ cross-validation: no λ of the grid gives a positive definite system".into(),
                 )
             })?;
-        let fitted = QldsParams {
+        let model = QldsParams {
             alpha_l: self.alpha_l,
             alpha_u: self.alpha_u,
             lambda: LambdaPolicy::Fixed(lambda),
         }
         .check()?
         .fit_prepared(prep)?;
-        Ok(SelectedLambda { lambda, scores: fitted.scores(problem.x_u.to_dense().view()) })
+        Ok(SelectedLambda { lambda, model })
     }
 }
 

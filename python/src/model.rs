@@ -1,0 +1,69 @@
+//! A fit's model as Python sees it: a dict of arrays (`weights` d × K, `center` d or None,
+//! `scale`, `bias` K; the `.npz` of docs/output.md), and scoring new rows with it through
+//! the crate's `Model::score`, the arithmetic of the fit's own scores.
+
+use ndarray::Array1;
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sslab::data::Features;
+use sslab::engine::{Linear, Model, Rows, Scores};
+
+use crate::errors::to_py;
+use crate::fit::{CsrArrays, csr_rows};
+
+/// The model as a dict of numpy arrays.
+pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Bound<'py, PyDict>> {
+    let Model::Linear(m) = model;
+    let d = PyDict::new(py);
+    d.set_item("weights", m.weights.into_pyarray(py))?;
+    d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
+    d.set_item("scale", m.scale)?;
+    d.set_item("bias", m.bias.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// Scores as a numpy array: (n,) binary, (n, K) per class.
+pub fn to_numpy(py: Python<'_>, s: Scores) -> Py<PyAny> {
+    match s {
+        Scores::Binary(a) => a.into_pyarray(py).into_any().unbind(),
+        Scores::PerClass(a) => a.into_pyarray(py).into_any().unbind(),
+    }
+}
+
+/// Scores of the rows of `dense` (float64) or of the CSR matrix `csr` `(indptr, indices,
+/// data)`, `n_cols` columns either way, by the model of `weights`, `center`, `scale`, `bias`.
+#[pyfunction]
+#[pyo3(signature = (weights, center, scale, bias, n_cols, dense=None, csr=None))]
+pub fn score(
+    py: Python<'_>,
+    weights: PyReadonlyArray2<'_, f64>,
+    center: Option<PyReadonlyArray1<'_, f64>>,
+    scale: f64,
+    bias: PyReadonlyArray1<'_, f64>,
+    n_cols: usize,
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<CsrArrays<'_>>,
+) -> PyResult<Py<PyAny>> {
+    let model = Model::Linear(Linear {
+        weights: weights.as_array().to_owned(),
+        center: center.map(|c| c.as_array().to_owned()),
+        scale,
+        bias: Array1::from(bias.as_array().to_vec()),
+    });
+    let s = match (dense, csr) {
+        // Read in place (C-contiguous rows: the fit's arithmetic).
+        (Some(x), None) => {
+            let x = x.as_array();
+            py.detach(|| model.score(Rows::Dense(x)))
+        }
+        (None, Some(m)) => {
+            let views = (m.0.as_array(), m.1.as_array(), m.2.as_array());
+            let x = csr_rows(&views, n_cols, None).map_err(to_py)?;
+            py.detach(|| model.score(&Features::Sparse(x)))
+        }
+        _ => return Err(PyValueError::new_err("score: give either dense or csr rows")),
+    };
+    Ok(to_numpy(py, s.map_err(to_py)?))
+}

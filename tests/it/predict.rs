@@ -1,0 +1,101 @@
+//! `save_models = true` writes one model per dataset, split and method that has one, and
+//! `sslab predict` on a file gives the test scores of a run with that file as its test set
+//! (the same text in `scores.csv`); a file of another width is refused naming the file, the
+//! line and the expected width.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::TempDir;
+
+/// An svmlight file of `n` rows per class in 3 features (some zero, so sparse).
+fn svmlight(path: &Path, n: usize, offset: f64) {
+    let rows: String = (0..2 * n)
+        .map(|i| {
+            let (label, sign) = if i % 2 == 0 { ("+1", 1.0) } else { ("-1", -1.0) };
+            let third = if i % 3 == 0 { String::new() } else { format!(" 3:{}", 0.2 * i as f64) };
+            format!("{label} 1:{} 2:{}{third}\n", sign + offset + 0.01 * i as f64, (i % 7) as f64)
+        })
+        .collect();
+    std::fs::write(path, rows).unwrap();
+}
+
+fn sslab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sslab")).args(args).output().unwrap()
+}
+
+#[test]
+fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set() {
+    let dir = TempDir::new("predict");
+    let (train, test) = (dir.0.join("train.svm"), dir.0.join("test.svm"));
+    svmlight(&train, 40, 0.0);
+    svmlight(&test, 12, 0.2);
+    let config = dir.0.join("p.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[experiment]\nname = \"p\"\nseed = 3\nsplits = 2\nsave_scores = true\nsave_models = true\n\n\
+             [[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled_per_class = 4\n\
+             unlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\n\n\
+             [[methods]]\nkind = \"qlds\"\nalpha_l = 1.0\nalpha_u = 0.5\n[[methods]]\nkind = \"tsvm\"\nlambda = 0.01\n\
+             [[methods]]\nkind = \"lap_rls\"\n",
+            train.display(),
+            test.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.0.join("out");
+    let run = sslab(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run_dir = out.join("p");
+    // (split, method, row) → the score's text, of the test rows.
+    let mut want = HashMap::new();
+    for record in csv::Reader::from_path(run_dir.join("scores.csv")).unwrap().records() {
+        let f = record.unwrap();
+        if &f[3] == "test" {
+            want.insert((f[1].to_string(), f[2].to_string(), f[4].to_string()), f[6].to_string());
+        }
+    }
+    let mut compared = 0;
+    for split in ["0", "1"] {
+        for method in ["QLDS(1,0.5)", "TSVM(S=10000)"] {
+            let model = run_dir.join(format!("models/d/{split}/{method}.npz"));
+            assert!(model.exists(), "{} missing", model.display());
+            let file = dir.0.join("scored.csv");
+            let p = sslab(&[
+                "predict",
+                model.to_str().unwrap(),
+                test.to_str().unwrap(),
+                "--out",
+                file.to_str().unwrap(),
+            ]);
+            assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert_eq!(text.lines().count(), 1 + 24);
+            for line in text.lines().skip(1) {
+                let (row, score) = line.split_once(',').unwrap();
+                let key = (split.to_string(), method.to_string(), row.to_string());
+                assert_eq!(Some(&score.to_string()), want.get(&key), "{key:?}");
+                compared += 1;
+            }
+        }
+        // A transductive method leaves no model.
+        assert!(!run_dir.join(format!("models/d/{split}/Lap-RLS.npz")).exists());
+    }
+    assert_eq!(compared, 2 * 2 * 24);
+    // Rows of another width: the file, the line and the width the model expects.
+    let csv = dir.0.join("wide.csv");
+    std::fs::write(&csv, "a,b,c,d,label\n1,2,3,4,1\n").unwrap();
+    let model = run_dir.join("models/d/0/QLDS(1,0.5).npz");
+    let p = sslab(&["predict", model.to_str().unwrap(), csv.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&p.stderr);
+    assert!(!p.status.success() && err.contains("wide.csv:1: rows of 4 features"), "{err}");
+    assert!(err.contains("expects 3"), "{err}");
+    let svm = dir.0.join("wide.svm");
+    std::fs::write(&svm, "+1 1:1\n-1 2:1 5:2\n").unwrap();
+    let p = sslab(&["predict", model.to_str().unwrap(), svm.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&p.stderr);
+    assert!(!p.status.success() && err.contains("wide.svm:2: feature index 5"), "{err}");
+    assert!(err.contains("declared 3 features"), "{err}");
+}
