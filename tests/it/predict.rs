@@ -4,7 +4,7 @@
 //! line and the expected width.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::common::TempDir;
