@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
+.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -86,6 +86,11 @@ qlds-theory-tables: build
 validate-theory: build
 	$(SSLAB) study configs/qlds_theory_check.toml
 
+# The K-class QLDS theory against simulation (issue 44; docs/methods/qlds.md): K = 3, 4, 10,
+# equal and unequal counts, d = 100 to 400, 72 settings × 10 draws, error within ±0.01.
+qlds-multiclass-theory: build
+	$(SSLAB) study configs/qlds_multiclass_theory.toml
+
 # Selection cost per split (d = 400, n = 2000, 20×20 grid): th + fit, fast and naive 10-fold cv.
 bench-selection:
 	$(CARGO) bench --profile release --locked --bench selection
@@ -129,7 +134,8 @@ bench-data:
 # Every committed PNG under figures/ redrawn from the committed results and configs, without
 # the long runs (issue 32; docs/figures.md lists which command draws each file): the
 # plot-scores figures refit their one split, the Fig. 4/5 studies rerun (seconds), the curves
-# come from results/qlds_curves*, theory_check.png from results/theory_check.csv and
+# come from results/qlds_curves*, theory_check.png from results/theory_check.csv (and
+# qlds_multiclass_theory.png from results/qlds_multiclass_theory.csv), and
 # scaling.png and svmlin_scaling.png from results/scaling/; DA's path reruns its bench (one fit).
 # Fails naming any figures/*.png it did not redraw. Needs `make data` (data/).
 QLDS_CURVES = for d in books kitchen; do for v in error alpha_l alpha_u; do \
@@ -146,6 +152,7 @@ redraw-figures: build
 	$(QLDS_CURVES_THEORY)
 	$(GRAPH_FASHION_CURVES)
 	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
+	$(SSLAB) theory-check --multiclass --from-csv results/qlds_multiclass_theory.csv --figure figures/qlds_multiclass_theory.png
 	$(CARGO) build --release --locked --example scale
 	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
 	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png

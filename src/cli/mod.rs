@@ -21,6 +21,7 @@ pub mod table;
 pub mod theory;
 pub mod theory_check;
 pub mod theory_fit;
+pub mod theory_multiclass;
 pub mod times;
 pub mod validate;
 

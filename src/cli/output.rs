@@ -72,3 +72,8 @@ pub fn write_run(exp: &Experiment, rows: &[ResultRow], logs: &[PathBuf], dir: &P
 pub fn write(path: &Path, text: &str) -> Result<()> {
     sslab::support::write_atomic(path, text.as_bytes())
 }
+
+/// A number for JSON output: `null` when not finite.
+pub fn json_number(v: f64) -> String {
+    if v.is_finite() { format!("{v}") } else { "null".into() }
+}

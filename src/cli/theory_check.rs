@@ -1,11 +1,14 @@
 //! `sslab theory-check`: Monte-Carlo check of the theory on spec §5's grid (120 settings):
 //! a CSV with theory and empirical mean/std/error per setting and a figure (PNG and/or SVG)
 //! of theory against simulation; `--from-csv` redraws the figure from an earlier CSV.
+//! `--multiclass` runs the K-class theory's grid instead (K = 3, 4, 10; 72 settings).
 
 use std::path::{Path, PathBuf};
 
 use sslab::methods::qlds::LambdaPolicy;
-use sslab::methods::qlds::theory::{CheckRow, run_check, spec_grid};
+use sslab::methods::qlds::theory::{
+    CheckRow, MulticlassCheckRow, multiclass_grid, run_check, run_multiclass_check, spec_grid,
+};
 use sslab::report::{self, figures};
 use sslab::{Error, Result};
 
@@ -33,6 +36,9 @@ pub struct Args {
     /// simulating: `make redraw-figures`.
     #[arg(long)]
     from_csv: Option<PathBuf>,
+    /// The K-class theory on its grid (`make qlds-multiclass-theory`), error band ±0.01.
+    #[arg(long)]
+    multiclass: bool,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -52,30 +58,57 @@ pub fn run(a: Args) -> Result<()> {
             )
         })?;
     faer::set_global_parallelism(faer::Par::Seq);
+    if a.multiclass {
+        return multiclass(&a, policy);
+    }
     let rows = run_check(&spec_grid(), policy, a.draws, a.seed, true)?;
-    create_parent(&a.out)?;
-    report::write_csv(&a.out, &rows)?;
-    let points: Vec<_> = rows
-        .iter()
-        .filter_map(|r| {
-            r.theory_error.map(|t| figures::ErrorPair {
-                theory: t,
-                empirical: r.empirical_error,
-                empirical_std: r.empirical_error_std,
-            })
-        })
-        .collect();
     let count = |f: fn(&CheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
-    println!(
-        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}\nwrote {}",
+    let summary = format!(
+        "{} settings: theory valid {}, error within 0.02: {}, m and σ within 10%: {}, m/σ within 10%: {}",
         rows.len(),
         count(|r| r.theory_valid),
         count(|r| r.error_within_002),
         count(|r| r.moments_within_10pct),
         count(|r| r.ratio_within_10pct),
-        a.out.display(),
     );
-    draw(&a, &points, rows.len(), a.draws, &a.lambda)
+    let points =
+        rows.iter().map(|r| pair(r.theory_error, r.empirical_error, r.empirical_error_std));
+    write(&a, &rows, points, &summary)
+}
+
+/// The K-class check: its CSV, a summary line and the figure.
+fn multiclass(a: &Args, policy: LambdaPolicy) -> Result<()> {
+    let rows = run_multiclass_check(&multiclass_grid(), policy, a.draws, a.seed, true)?;
+    let count = |f: fn(&MulticlassCheckRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    let summary = format!(
+        "{} settings: theory valid {}, error within 0.01: {}",
+        rows.len(),
+        count(|r| r.theory_valid),
+        count(|r| r.error_within_001),
+    );
+    let points =
+        rows.iter().map(|r| pair(r.theory_error, r.empirical_error, r.empirical_error_std));
+    write(a, &rows, points, &summary)
+}
+
+/// Writes the rows as the CSV `--out`, prints `summary`, and draws the figure of the points
+/// that have a theory value.
+fn write<R: serde::Serialize>(
+    a: &Args,
+    rows: &[R],
+    points: impl Iterator<Item = Option<figures::ErrorPair>>,
+    summary: &str,
+) -> Result<()> {
+    create_parent(&a.out)?;
+    report::write_csv(&a.out, rows)?;
+    println!("{summary}\nwrote {}", a.out.display());
+    let points: Vec<_> = points.flatten().collect();
+    draw(a, &points, rows.len(), a.draws, &a.lambda)
+}
+
+/// A point of the figure where the theory has a value.
+fn pair(theory: Option<f64>, empirical: f64, empirical_std: f64) -> Option<figures::ErrorPair> {
+    theory.map(|theory| figures::ErrorPair { theory, empirical, empirical_std })
 }
 
 /// The figure of `points` (of `settings` settings with `draws` draws each, λ policy `lambda`).
@@ -86,10 +119,13 @@ fn draw(
     draws: usize,
     lambda: &str,
 ) -> Result<()> {
+    let (kind, band) = if a.multiclass { ("Multi-class QLDS", 0.01) } else { ("QLDS", 0.02) };
     let title =
-        format!("QLDS theory vs simulation: {settings} settings × {draws} draws, λ: {lambda}");
+        format!("{kind} theory vs simulation: {settings} settings × {draws} draws, λ: {lambda}");
     let stamp = report::stamp(&format!("theory-check seed {}", a.seed));
-    write_formats(&a.figure, &a.format, |out| figures::theory_check(points, &title, &stamp, out))
+    write_formats(&a.figure, &a.format, |out| {
+        figures::theory_check(points, band, &title, &stamp, out)
+    })
 }
 
 /// What the figure needs of a row of the check's CSV.
@@ -123,11 +159,7 @@ fn read_rows(path: &Path) -> Result<Vec<SavedRow>> {
         };
         let point = match &rec[theory] {
             "" => None,
-            _ => Some(figures::ErrorPair {
-                theory: num(theory)?,
-                empirical: num(empirical)?,
-                empirical_std: num(std)?,
-            }),
+            _ => pair(Some(num(theory)?), num(empirical)?, num(std)?),
         };
         rows.push(SavedRow {
             draws: num(draws)? as usize,

@@ -3,6 +3,7 @@
 //! datasets: registry, fetching, file readers (text, `.mat`, HDF5, IDX), preprocessing and
 //! stratified splits.
 
+mod class_mixture;
 mod classes;
 pub mod columns;
 mod csr;
@@ -29,6 +30,7 @@ pub mod table;
 pub mod text;
 mod verify;
 
+pub use class_mixture::ClassMixture;
 pub use columns::{Cols, Column, NARROW_COLUMNS};
 pub use csr::Csr;
 pub use features::Features;

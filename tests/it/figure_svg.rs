@@ -197,7 +197,7 @@ fn legends_lie_outside_the_plot_area() {
         ErrorPair { theory: 0.1, empirical: 0.11, empirical_std: 0.01 },
         ErrorPair { theory: 0.3, empirical: 0.29, empirical_std: 0.02 },
     ];
-    theory_check(&points, "t", "s", &dir.0.join("check.svg")).unwrap();
+    theory_check(&points, 0.02, "t", "s", &dir.0.join("check.svg")).unwrap();
     legend_outside(
         &dir.0.join("check.svg"),
         760.0,

@@ -6,6 +6,7 @@
 mod family;
 mod fit;
 mod method;
+mod multiclass;
 mod params;
 mod prepared;
 pub mod selection;
@@ -15,6 +16,7 @@ pub mod theory;
 pub use family::{QldsFamily, lambda_policy};
 pub use fit::FittedQlds;
 pub use method::{dense_cost, dense_memory, moments};
+pub use multiclass::{FittedMulticlass, label_matrix};
 pub use params::{LambdaPolicy, Qlds, QldsParams};
 pub use prepared::Moments;
 pub use spectral::{FittedSpectral, Spectral};

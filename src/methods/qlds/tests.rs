@@ -22,7 +22,7 @@ fn raw_unlabeled(p: &Problem) -> Array2<f64> {
 }
 
 /// Gaussian elimination with partial pivoting (the reference solver).
-fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
+pub(super) fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
     let n = b.len();
     for k in 0..n {
         let p = (k..n).max_by(|&i, &j| a[[i, k]].abs().total_cmp(&a[[j, k]].abs())).unwrap();
@@ -47,7 +47,7 @@ fn naive_solve(mut a: Array2<f64>, mut b: Array1<f64>) -> Array1<f64> {
 }
 
 /// Centred copies of the labeled and unlabeled rows, centred with the global mean.
-fn centred(p: &Problem) -> (Array2<f64>, Array2<f64>) {
+pub(super) fn centred(p: &Problem) -> (Array2<f64>, Array2<f64>) {
     let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
     let all = ndarray::concatenate(Axis(0), &[x_l.view(), x_u.view()]).unwrap();
     let mean = all.mean_axis(Axis(0)).unwrap();

@@ -1,5 +1,5 @@
 //! Theory against simulation: empirical error (mean ± std over draws) against the
-//! theoretical error, one point per setting, with the diagonal and the ±0.02 band.
+//! theoretical error, one point per setting, with the diagonal and a ± band around it.
 
 use std::path::Path;
 
@@ -16,9 +16,15 @@ pub struct ErrorPair {
     pub empirical_std: f64,
 }
 
-/// Draws the scatter into a PNG (or SVG, by the extension) at `path`, the legend beside
-/// the plot.
-pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path) -> Result<()> {
+/// Draws the scatter with the band ±`band` into a PNG (or SVG, by the extension) at `path`,
+/// the legend beside the plot.
+pub fn theory_check(
+    points: &[ErrorPair],
+    band: f64,
+    title: &str,
+    stamp: &str,
+    path: &Path,
+) -> Result<()> {
     let fail = |e: &dyn std::fmt::Display| Error::Report(format!("{}: {e}", path.display()));
     if points.is_empty() {
         return Err(Error::Report("theory check figure needs at least one point".into()));
@@ -36,7 +42,7 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
     // The legend outside the plot.
     let entries = [
         line("theory = simulation", BLACK),
-        line("±0.02 around it", grey),
+        line(&format!("±{band} around it"), grey),
         Entry {
             label: "settings (mean ± std)".into(),
             colour: Some(blue),
@@ -64,7 +70,7 @@ pub fn theory_check(points: &[ErrorPair], title: &str, stamp: &str, path: &Path)
         .draw()
         .map_err(|e| fail(&e))?;
     chart.draw_series(LineSeries::new([(0.0, 0.0), (top, top)], BLACK)).map_err(|e| fail(&e))?;
-    for shift in [-0.02, 0.02] {
+    for shift in [-band, band] {
         chart
             .draw_series(LineSeries::new([(0.0, shift), (top, top + shift)], grey.stroke_width(1)))
             .map_err(|e| fail(&e))?;

@@ -7,6 +7,7 @@ mod cv;
 mod folds;
 mod grid;
 mod lambda;
+mod multiclass;
 pub mod naive;
 mod studies;
 mod theory;
@@ -15,6 +16,7 @@ pub use basis::EigenBasis;
 pub use cv::{cv_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid, admits};
 pub use lambda::{SelectLambda, SelectedLambda};
+pub use multiclass::{multiclass_theory_errors, select_multiclass};
 pub use studies::{
     PhasePoint, ProportionPoint, SpotCheck, gain_table, phase_diagram, proportion_study,
     spot_check, theory_grid,

@@ -41,7 +41,7 @@ pub fn general_theory_errors(
 
 /// `error(α_l, α_u)` over the grid, None at points whose empirical system [`admits`] skips
 /// (checked only where it can skip: α_u > 1 or a fixed λ).
-fn admitted_errors(
+pub(super) fn admitted_errors(
     prep: &Moments,
     grid: &Grid,
     policy: LambdaPolicy,

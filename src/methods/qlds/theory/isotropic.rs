@@ -64,7 +64,7 @@ pub(super) fn poles_ok(al: f64, au: f64, delta: f64) -> bool {
 
 /// The smallest positive root of δ(λ − Σφ_k(δ)) = c_0, by δ ← c_0/s(δ) from δ = 0 (the
 /// iterates increase monotonically to it). α_l < 0 is allowed: (−1, 1) describes X Xᵀ/n.
-fn fixed_point(r: &Ratios, al: f64, au: f64, lambda: f64) -> Result<f64, Invalid> {
+pub(super) fn fixed_point(r: &Ratios, al: f64, au: f64, lambda: f64) -> Result<f64, Invalid> {
     let mut delta = 0.0;
     for _ in 0..MAX_ITER {
         let phi = r.phi(al, au, delta);

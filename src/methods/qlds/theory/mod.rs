@@ -11,7 +11,12 @@ mod estimators;
 mod general;
 mod isotropic;
 mod monte_carlo;
+mod multiclass;
+mod multiclass_check;
+mod multiclass_estimate;
+mod multiclass_setting;
 mod normal;
+mod orthant;
 mod overlay;
 mod setting;
 
@@ -23,7 +28,17 @@ pub use estimators::{Estimator, common_setting, estimated_gaussians};
 pub use general::{GeneralPrediction, GeneralSetting, predict_general};
 pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, theory_at_policy};
+pub use multiclass::{
+    ARGMAX_DRAWS, MulticlassPrediction, multiclass_edge, multiclass_lambda, predict_multiclass,
+};
+pub use multiclass_check::{
+    EmpiricalMulticlass, MulticlassCheckRow, MulticlassCheckSetting, multiclass_grid,
+    run_multiclass_check, simulate_multiclass,
+};
+pub use multiclass_estimate::{MulticlassEstimate, estimate_multiclass_setting};
+pub use multiclass_setting::MulticlassSetting;
 pub use normal::normal_cdf;
+pub use orthant::{inverse_normal_cdf, orthant_probability};
 pub use overlay::score_gaussians;
 pub use setting::Setting;
 

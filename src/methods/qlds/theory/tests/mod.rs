@@ -10,6 +10,7 @@ use crate::data::synthetic::GaussianMixture;
 use crate::methods::qlds::{LambdaPolicy, Moments, QldsParams};
 
 mod common;
+mod multiclass;
 
 #[test]
 fn edge_without_signal_is_marchenko_pastur() {
