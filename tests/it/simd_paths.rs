@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::common::TempDir;
+
 /// A run touching the kernels: QLDS's covariance and row passes, the RKHS graph kinds'
 /// exact kNN and packed smoother, the sparse graph's CG, TSVM's row passes.
 const CONFIG: &str = r#"[experiment]
@@ -47,14 +49,13 @@ fn sslab(dir: &Path, args: &[&str], simd: &str) -> Output {
 
 #[test]
 fn every_forced_path_gives_the_same_results() {
-    let dir = std::env::temp_dir().join(format!("sslab-simd-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = TempDir::new("simd");
+    let dir = &tmp.0;
     std::fs::write(dir.join("c.toml"), CONFIG).unwrap();
     let mut first: Option<String> = None;
     for level in ["scalar", "avx2", "avx512"] {
         let _ = std::fs::remove_dir_all(dir.join("out"));
-        let o = sslab(&dir, &["run", "c.toml", "--out", "out", "--quiet", "-j", "1"], level);
+        let o = sslab(dir, &["run", "c.toml", "--out", "out", "--quiet", "-j", "1"], level);
         assert!(o.status.success(), "{level}: {}", String::from_utf8_lossy(&o.stderr));
         // Every fit's scores, bit for bit (17 significant digits).
         let scores = std::fs::read_to_string(dir.join("out/simd/scores.csv")).unwrap();
@@ -64,7 +65,6 @@ fn every_forced_path_gives_the_same_results() {
             Some(scalar) => assert!(scores == *scalar, "{level}: scores differ from scalar's"),
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
