@@ -3,6 +3,7 @@
 //! runs TOML experiments and evaluates the QLDS theory. The scikit-learn estimators in
 //! `python/sslab/` are thin Python classes over these functions.
 
+mod csr;
 mod errors;
 mod experiment;
 mod fit;

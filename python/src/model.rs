@@ -10,8 +10,8 @@ use pyo3::types::PyDict;
 use sslab::data::Features;
 use sslab::engine::{Linear, Model, Rows, Scores};
 
+use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::to_py;
-use crate::fit::{CsrArrays, csr_rows};
 
 /// The model as a dict of numpy arrays.
 pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Bound<'py, PyDict>> {
