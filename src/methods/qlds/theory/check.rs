@@ -85,6 +85,55 @@ pub fn run_check(
     seed: u64,
     progress: bool,
 ) -> Result<Vec<CheckRow>> {
+    over_settings(settings, draws, progress, |i, c| {
+        let s = Setting::symmetric(
+            c.dim,
+            [c.labeled_per_class; 2],
+            [c.unlabeled_per_class; 2],
+            c.mean_norm,
+        )?;
+        let th = theory_at_policy(&s, c.alpha_l, c.alpha_u, policy)?.ok();
+        let emp =
+            simulate(&s, c.mean_norm, c.alpha_l, c.alpha_u, policy, draws, seed + 1000 * i as u64)?;
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() <= 0.1;
+        let moments = th.is_some_and(|t| {
+            close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma)
+        });
+        let ratio = th.is_some_and(|t| close(t.m[0] / t.sigma, emp.m[0] / emp.sigma));
+        Ok(CheckRow {
+            dim: c.dim,
+            labeled_per_class: c.labeled_per_class,
+            unlabeled_per_class: c.unlabeled_per_class,
+            mean_norm: c.mean_norm,
+            alpha_l: c.alpha_l,
+            alpha_u: c.alpha_u,
+            lambda_policy: policy.name(),
+            draws,
+            theory_valid: th.is_some(),
+            theory_m1: th.map(|t| t.m[0]),
+            theory_m2: th.map(|t| t.m[1]),
+            theory_sigma: th.map(|t| t.sigma),
+            theory_error: th.map(|t| t.error),
+            empirical_m1: emp.m[0],
+            empirical_m2: emp.m[1],
+            empirical_sigma: emp.sigma,
+            empirical_error: emp.error,
+            empirical_error_std: emp.error_std,
+            moments_within_10pct: moments,
+            ratio_within_10pct: ratio,
+            error_within_002: th.is_some_and(|t| (t.error - emp.error).abs() <= 0.02),
+        })
+    })
+}
+
+/// `row(i, setting)` for every setting, in parallel (the index seeds the setting's draws),
+/// once `draws` ≥ 2 is checked; a progress bar on stderr when `progress`.
+pub(super) fn over_settings<S: Sync, R: Send>(
+    settings: &[S],
+    draws: usize,
+    progress: bool,
+    row: impl Fn(usize, &S) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
     if draws < 2 {
         return Err(Error::param("draws", format!("must be ≥ 2, got {draws}")));
     }
@@ -94,51 +143,9 @@ pub fn run_check(
         .par_iter()
         .enumerate()
         .map(|(i, c)| {
-            let s = Setting::symmetric(
-                c.dim,
-                [c.labeled_per_class; 2],
-                [c.unlabeled_per_class; 2],
-                c.mean_norm,
-            )?;
-            let th = theory_at_policy(&s, c.alpha_l, c.alpha_u, policy)?.ok();
-            let emp = simulate(
-                &s,
-                c.mean_norm,
-                c.alpha_l,
-                c.alpha_u,
-                policy,
-                draws,
-                seed + 1000 * i as u64,
-            )?;
-            let close = |a: f64, b: f64| (a / b - 1.0).abs() <= 0.1;
-            let moments = th.is_some_and(|t| {
-                close(t.m[0], emp.m[0]) && close(t.m[1], emp.m[1]) && close(t.sigma, emp.sigma)
-            });
-            let ratio = th.is_some_and(|t| close(t.m[0] / t.sigma, emp.m[0] / emp.sigma));
+            let r = row(i, c);
             bar.inc(1);
-            Ok(CheckRow {
-                dim: c.dim,
-                labeled_per_class: c.labeled_per_class,
-                unlabeled_per_class: c.unlabeled_per_class,
-                mean_norm: c.mean_norm,
-                alpha_l: c.alpha_l,
-                alpha_u: c.alpha_u,
-                lambda_policy: policy.name(),
-                draws,
-                theory_valid: th.is_some(),
-                theory_m1: th.map(|t| t.m[0]),
-                theory_m2: th.map(|t| t.m[1]),
-                theory_sigma: th.map(|t| t.sigma),
-                theory_error: th.map(|t| t.error),
-                empirical_m1: emp.m[0],
-                empirical_m2: emp.m[1],
-                empirical_sigma: emp.sigma,
-                empirical_error: emp.error,
-                empirical_error_std: emp.error_std,
-                moments_within_10pct: moments,
-                ratio_within_10pct: ratio,
-                error_within_002: th.is_some_and(|t| (t.error - emp.error).abs() <= 0.02),
-            })
+            r
         })
         .collect();
     bar.finish_and_clear();

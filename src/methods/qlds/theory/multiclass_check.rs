@@ -2,15 +2,14 @@
 //! draws of N(μ_k, I_d) (orthogonal means of equal norm) and compare the argmax error,
 //! the own-class mean score and the score spread with [`predict_multiclass`].
 
-use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde::Serialize;
 
+use super::check::over_settings;
 use super::{MulticlassSetting, multiclass_lambda, predict_multiclass};
 use crate::data::ClassMixture;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::methods::qlds::{LambdaPolicy, QldsParams};
 
 /// One setting: K classes, balanced or not, d, counts of class 1, ‖μ_j‖ and (α_l, α_u).
@@ -165,62 +164,46 @@ pub fn run_multiclass_check(
     seed: u64,
     progress: bool,
 ) -> Result<Vec<MulticlassCheckRow>> {
-    if draws < 2 {
-        return Err(Error::param("draws", format!("must be ≥ 2, got {draws}")));
-    }
-    let bar =
-        if progress { ProgressBar::new(settings.len() as u64) } else { ProgressBar::hidden() };
-    let rows = settings
-        .par_iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (labeled, unlabeled) = c.counts();
-            let s = MulticlassSetting::orthogonal(
-                c.dim,
-                labeled.clone(),
-                unlabeled.clone(),
-                c.mean_norm,
-            )?;
-            let lambda = multiclass_lambda(&s, policy, 1.0)?;
-            let th = predict_multiclass(&s, c.alpha_l, c.alpha_u, lambda).ok();
-            let emp = simulate_multiclass(c, policy, draws, seed + 1000 * i as u64)?;
-            let k = c.classes as f64;
-            let list = |v: &[usize]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",");
-            bar.inc(1);
-            Ok(MulticlassCheckRow {
-                classes: c.classes,
-                balanced: c.balanced,
-                dim: c.dim,
-                labeled: list(&labeled),
-                unlabeled: list(&unlabeled),
-                mean_norm: c.mean_norm,
-                alpha_l: c.alpha_l,
-                alpha_u: c.alpha_u,
-                lambda_policy: policy.name(),
-                draws,
-                theory_valid: th.is_some(),
-                theory_own_mean: th
-                    .as_ref()
-                    .map(|t| (0..c.classes).map(|j| t.means[j][j]).sum::<f64>() / k),
-                theory_sd: th
-                    .as_ref()
-                    .map(|t| (0..c.classes).map(|j| t.covariance[(j, j)].sqrt()).sum::<f64>() / k),
-                theory_error: th.as_ref().map(|t| t.error),
-                empirical_own_mean: emp.own_mean,
-                empirical_sd: emp.sd,
-                empirical_error: emp.error,
-                empirical_error_std: emp.error_std,
-                error_within_001: th.as_ref().is_some_and(|t| (t.error - emp.error).abs() <= 0.01),
-                theory_lambda: lambda,
-                empirical_lambda: emp.lambda,
-                theory_error_at_empirical_lambda: predict_multiclass(
-                    &s, c.alpha_l, c.alpha_u, emp.lambda,
-                )
-                .ok()
-                .map(|t| t.error),
-            })
+    over_settings(settings, draws, progress, |i, c| {
+        let (labeled, unlabeled) = c.counts();
+        let s =
+            MulticlassSetting::orthogonal(c.dim, labeled.clone(), unlabeled.clone(), c.mean_norm)?;
+        let lambda = multiclass_lambda(&s, policy, 1.0)?;
+        let th = predict_multiclass(&s, c.alpha_l, c.alpha_u, lambda).ok();
+        let emp = simulate_multiclass(c, policy, draws, seed + 1000 * i as u64)?;
+        let k = c.classes as f64;
+        let list = |v: &[usize]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",");
+        Ok(MulticlassCheckRow {
+            classes: c.classes,
+            balanced: c.balanced,
+            dim: c.dim,
+            labeled: list(&labeled),
+            unlabeled: list(&unlabeled),
+            mean_norm: c.mean_norm,
+            alpha_l: c.alpha_l,
+            alpha_u: c.alpha_u,
+            lambda_policy: policy.name(),
+            draws,
+            theory_valid: th.is_some(),
+            theory_own_mean: th
+                .as_ref()
+                .map(|t| (0..c.classes).map(|j| t.means[j][j]).sum::<f64>() / k),
+            theory_sd: th
+                .as_ref()
+                .map(|t| (0..c.classes).map(|j| t.covariance[(j, j)].sqrt()).sum::<f64>() / k),
+            theory_error: th.as_ref().map(|t| t.error),
+            empirical_own_mean: emp.own_mean,
+            empirical_sd: emp.sd,
+            empirical_error: emp.error,
+            empirical_error_std: emp.error_std,
+            error_within_001: th.as_ref().is_some_and(|t| (t.error - emp.error).abs() <= 0.01),
+            theory_lambda: lambda,
+            empirical_lambda: emp.lambda,
+            theory_error_at_empirical_lambda: predict_multiclass(
+                &s, c.alpha_l, c.alpha_u, emp.lambda,
+            )
+            .ok()
+            .map(|t| t.error),
         })
-        .collect();
-    bar.finish_and_clear();
-    rows
+    })
 }
