@@ -18,6 +18,10 @@ pub enum Error {
     /// A config value is out of range, unknown or inconsistent, at `line` of `path`.
     #[error("{}:{line}: {message}", path.display())]
     Config { path: PathBuf, line: usize, message: String },
+    /// A value of a method's table given without a file (the Python estimators'
+    /// parameters) is wrong; the message starts with the key (`lambda: must be > 0`).
+    #[error("{0}")]
+    Table(String),
     /// A method or model parameter is invalid (no file context).
     #[error("parameter `{param}`: {message}")]
     Param { param: &'static str, message: String },

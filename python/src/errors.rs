@@ -7,11 +7,11 @@ use pyo3::PyErr;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use sslab::Error;
 
-/// A Python exception for `e`. A method table's error (`<params>:1: methods[0].lambda: ...`)
-/// keeps only its message, which starts with the parameter's name (`lambda: must be > 0`).
+/// A Python exception for `e`. A method table's error keeps its message, which starts with
+/// the parameter's name (`lambda: must be > 0`); a config file's, its message.
 pub fn to_py(e: Error) -> PyErr {
     match e {
-        Error::Config { message, .. } => PyValueError::new_err(message.replace("methods[0].", "")),
+        Error::Table(message) | Error::Config { message, .. } => PyValueError::new_err(message),
         Error::Param { param, message } => PyValueError::new_err(format!("{param}: {message}")),
         Error::Data(m) => PyValueError::new_err(m),
         other => PyRuntimeError::new_err(other.to_string()),

@@ -1,8 +1,8 @@
 //! Checking and fitting one method on arrays: the parameters go through the family's
-//! `check` as a one-entry `[[methods]]` table, the fit through `Method::fit` on a split built
-//! from the caller's rows (labeled first), exactly as the CLI's runner fits a split.
+//! `check` as a key → value table (`Entry::table`, errors naming the key), the fit through
+//! `Method::fit` on a split of the caller's rows (labeled first, no data source), as the
+//! CLI's runner fits a split.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
@@ -12,10 +12,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::ThreadPool;
-use sslab::data::{DataSource, Dataset, Features, FileSource, LoadedData, Problem};
-use sslab::engine::{Entry, Fitted, Located, Method, Scores, Shared, Split, Store};
+use sslab::data::{Features, Problem};
+use sslab::engine::{Checked, Entry, Fitted, Method, Scores, Split, Store};
 use sslab::methods::FAMILIES;
-use toml::{Spanned, Value};
+use sslab::methods::sparse_graph::{Graph, SparseGraphFamily};
+use toml::Value;
 
 use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::{no_panic, to_py};
@@ -33,51 +34,27 @@ pub fn kinds() -> Vec<(&'static str, bool)> {
 /// returns the method's default name (`QLDS(th)`, `TSVM(S=10000)`, ...).
 #[pyfunction]
 pub fn check(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<String> {
-    method(kind, params).map(|(name, _)| name)
+    checked(kind, params).map(|c| c.name)
 }
 
-/// The checked method of `kind` with `params`.
-fn method(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<(String, Box<dyn Method>)> {
-    // A stand-in source text with one line per key (line 1: the entry), so that an error
-    // the family reports by line only (a wrong type) still names its key.
-    let mut keys = Vec::new();
-    let mut values = Vec::new();
-    let mut src = String::from("kind");
-    for (k, v) in params.iter() {
-        let key: String = k.extract()?;
-        let value = toml_value(&v).map_err(|why| PyValueError::new_err(format!("{key}: {why}")))?;
-        src.push('\n');
-        let at = src.len();
-        src.push_str(&key);
-        values.push((key.clone(), Spanned::new(at..at, Shared::new(value))));
-        keys.push(key);
-    }
-    // Method parameters hold no paths: the base is the working folder's.
-    let base = sslab::support::Base::of(Path::new("<params>")).map_err(to_py)?;
-    let newlines = sslab::engine::newlines(&src);
-    let at = Located {
-        path: Path::new("<params>"),
-        src: &src,
-        swept: &[],
-        grid: &[],
-        newlines: &newlines,
-        base: &base,
-    };
+/// The checked method of `kind` with `params`, with its default name.
+fn checked(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<Checked> {
     let family = FAMILIES
         .iter()
         .find(|f| f.kinds().contains(&kind))
         .ok_or_else(|| PyValueError::new_err(format!("unknown kind `{kind}`")))?;
-    let entry = Entry::new(at, "methods", 0, 0..0, Spanned::new(0..0, kind.to_string()), values);
-    match family.check(&entry) {
-        Ok(checked) => Ok((checked.name, checked.method)),
-        Err(sslab::Error::Config { line, message, .. }) if !message.starts_with("methods[0].") => {
-            match line.checked_sub(2).and_then(|i| keys.get(i)) {
-                Some(key) => Err(PyValueError::new_err(format!("{key}: {message}"))),
-                None => Err(PyValueError::new_err(message)),
-            }
-        }
-        Err(e) => Err(to_py(e)),
+    family.check(&table(kind, params)?).map_err(to_py)
+}
+
+/// `params` as the table of a method of `kind`, its errors naming the key.
+fn table(kind: &str, params: &Bound<'_, PyDict>) -> PyResult<Entry<'static>> {
+    let mut values = Vec::new();
+    for (k, v) in params.iter() {
+        let key: String = k.extract()?;
+        let value = toml_value(&v).map_err(|why| PyValueError::new_err(format!("{key}: {why}")))?;
+        values.push((key, value));
     }
+    Entry::table(kind, values).map_err(to_py)
 }
 
 /// A Python parameter value as TOML: bool, int, float, str, or a list/tuple of these.
@@ -134,7 +111,7 @@ pub fn fit_dense(
     test: Option<PyReadonlyArray2<'_, f64>>,
     n_jobs: Option<usize>,
 ) -> PyResult<FitScores> {
-    let (_, method) = method(kind, params)?;
+    let method = checked(kind, params)?.method;
     let (x, test) = (x.as_array(), test.as_ref().map(|t| t.as_array()));
     let rows = Rows::new(x.nrows(), labeled.as_array(), classes_l.as_array(), n_classes)?;
     let fitted = py.detach(|| {
@@ -142,9 +119,9 @@ pub fn fit_dense(
         let (Some(x_l), Some(x_u)) = (x_l, x_u) else {
             return Err(NonFiniteInput::new_err("X contains NaN or infinity"));
         };
-        let problem = rows.problem(Features::Dense(x_l), Features::Dense(x_u));
         let test = test.map(|t| Features::Dense(t.to_owned()));
-        fit_released(&*method, &problem, test.as_ref(), n_jobs)
+        let (x_l, x_u) = (Features::Dense(x_l), Features::Dense(x_u));
+        fit_released(&*method, &rows, x_l, x_u, test.as_ref(), n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -188,7 +165,7 @@ pub fn fit_sparse(
     test: Option<CsrArrays<'_>>,
     n_jobs: Option<usize>,
 ) -> PyResult<FitScores> {
-    let (_, method) = method(kind, params)?;
+    let method = checked(kind, params)?.method;
     let n_rows = csr.0.as_array().len().saturating_sub(1);
     let rows = Rows::new(n_rows, labeled.as_array(), classes_l.as_array(), n_classes)?;
     let csr = (csr.0.as_array(), csr.1.as_array(), csr.2.as_array());
@@ -199,8 +176,52 @@ pub fn fit_sparse(
             csr_rows(&csr, n_cols, Some(&rows.unlabeled)).map_err(to_py)?,
         );
         let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
-        let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
-        fit_released(&*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
+        let (x_l, x_u) = (Features::Sparse(x_l), Features::Sparse(x_u));
+        fit_released(&*method, &rows, x_l, x_u, test.map(Features::Sparse).as_ref(), n_jobs)
+    })?;
+    scores(py, fitted)
+}
+
+/// [`fit_dense`] of a graph-only method (Laplace, Poisson, ...) on the precomputed
+/// adjacency `graph` (a square CSR matrix `(indptr, indices, data)`, one node per row; held
+/// with f32 weights and u32 indices) instead of the kNN graph of rows, as the CLI's
+/// `graph = "w.npz"`: `symmetrise` is `max` unless set, and kNN keys are errors.
+#[pyfunction]
+#[pyo3(signature = (kind, params, graph, labeled, classes_l, n_classes, n_jobs=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_graph(
+    py: Python<'_>,
+    kind: &str,
+    params: &Bound<'_, PyDict>,
+    graph: CsrArrays<'_>,
+    labeled: PyReadonlyArray1<'_, i64>,
+    classes_l: PyReadonlyArray1<'_, i64>,
+    n_classes: usize,
+    n_jobs: Option<usize>,
+) -> PyResult<FitScores> {
+    let entry = table(kind, params)?;
+    let (indptr, indices, data) = (graph.0.as_array(), graph.1.as_array(), graph.2.as_array());
+    let n = indptr.len().saturating_sub(1);
+    let rows = Rows::new(n, labeled.as_array(), classes_l.as_array(), n_classes)?;
+    let fitted = py.detach(|| {
+        let build = |rule| {
+            let bad = |what: &str| sslab::Error::Data(format!("graph: a negative {what}"));
+            let indptr: Vec<usize> = indptr
+                .iter()
+                .map(|&p| usize::try_from(p).map_err(|_| bad("indptr entry")))
+                .collect::<sslab::Result<_>>()?;
+            let indices: Vec<u32> = indices
+                .iter()
+                .map(|&j| u32::try_from(j).map_err(|_| bad("column index")))
+                .collect::<sslab::Result<_>>()?;
+            let weights: Vec<f32> = data.iter().map(|&w| w as f32).collect();
+            Graph::from_csr(&indptr, &indices, &weights, rule)
+        };
+        let method = SparseGraphFamily.check_given(&entry, &build).map_err(to_py)?.method;
+        // No features: the graph is the data.
+        let none = |rows: &[usize]| Features::Dense(Array2::zeros((rows.len(), 0)));
+        let (x_l, x_u) = (none(&rows.labeled), none(&rows.unlabeled));
+        fit_released(&*method, &rows, x_l, x_u, None, n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -259,35 +280,27 @@ impl Rows {
     }
 }
 
-/// Fits `method` on `problem` (called with the GIL released), timing the fit as the CLI's
-/// runner does; a panic becomes a `RuntimeError`.
+/// Fits `method` on the caller's `rows` with the features of its labeled rows `x_l` and
+/// unlabeled rows `x_u` (called with the GIL released), timing the fit as the CLI's runner
+/// does; a panic becomes a `RuntimeError`.
 fn fit_released(
     method: &dyn Method,
-    problem: &Problem,
+    rows: &Rows,
+    x_l: Features,
+    x_u: Features,
     test: Option<&Features>,
     n_jobs: Option<usize>,
 ) -> PyResult<(Fitted, f64)> {
-    let dim = problem.dim();
-    // Arrays from Python: a loaded source without rows, so no fit shares a dataset's kernel.
-    let source = DataSource::Loaded(Arc::new(FileSource::new(false, move || {
-        Ok(LoadedData {
-            dataset: Dataset {
-                x: Features::Dense(ndarray::Array2::zeros((0, dim))),
-                y: Array1::zeros(0),
-                classes: Vec::new(),
-                class_names: Vec::new(),
-            },
-            official_splits: None,
-            test: None,
-        })
-    })));
-    let (dataset_store, split_store) = (Store::default(), Store::default());
+    let problem = rows.problem(x_l, x_u);
+    let order: Vec<usize> = rows.labeled.iter().chain(&rows.unlabeled).copied().collect();
+    // The fit's own caches: a fit from arrays shares nothing with another.
+    let stores = [Store::default(), Store::default()];
     let split = Split {
-        problem,
-        source: &source,
-        rows: None,
-        dataset_store: &dataset_store,
-        split_store: &split_store,
+        problem: &problem,
+        source: None,
+        rows: Some(&order),
+        dataset_store: &stores[0],
+        split_store: &stores[1],
         test,
         // Only `command` methods (not offered from Python) read the split's seed and index.
         seed: 0,

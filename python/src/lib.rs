@@ -19,6 +19,7 @@ fn _sslab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::check, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_dense, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_sparse, m)?)?;
+    m.add_function(wrap_pyfunction!(fit::fit_graph, m)?)?;
     m.add_function(wrap_pyfunction!(model::score, m)?)?;
     m.add("NonFiniteInput", m.py().get_type::<fit::NonFiniteInput>())?;
     m.add_function(wrap_pyfunction!(fit::kinds, m)?)?;

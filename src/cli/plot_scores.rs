@@ -131,7 +131,7 @@ pub fn run(a: Args) -> Result<()> {
             };
             let split = sslab::engine::Split {
                 problem,
-                source: &spec.source,
+                source: Some(&spec.source),
                 rows: rows.as_deref(),
                 dataset_store: &Default::default(),
                 split_store: &Default::default(),

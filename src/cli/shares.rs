@@ -29,7 +29,7 @@ pub fn run(a: Args) -> Result<()> {
         let split_store = Store::default();
         let split = Split {
             problem,
-            source: &spec.source,
+            source: Some(&spec.source),
             rows: drawn.rows.as_deref(),
             dataset_store: &dataset_store,
             split_store: &split_store,

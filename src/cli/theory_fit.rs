@@ -72,7 +72,7 @@ pub fn fit_split(
     let (dataset_store, split_store) = (Store::default(), Store::default());
     let fitted = method.method.fit(&Split {
         problem: &drawn.problem,
-        source: &spec.source,
+        source: Some(&spec.source),
         rows: drawn.rows.as_deref(),
         dataset_store: &dataset_store,
         split_store: &split_store,

@@ -105,9 +105,11 @@ impl dyn Method {
 pub struct Split<'a> {
     /// Labeled rows with labels and class ids, unlabeled rows (their truth hidden from fits).
     pub problem: &'a Problem,
-    /// Where the rows came from.
-    pub source: &'a DataSource,
-    /// For data read from files: the split's rows of the loaded dataset, labeled first.
+    /// Where the rows came from: a config's dataset entry, or None for rows given directly
+    /// as arrays (the Python estimators).
+    pub source: Option<&'a DataSource>,
+    /// For data read from files: the split's rows of the loaded dataset, labeled first (for
+    /// arrays: the caller's row of each, when a method needs it).
     pub rows: Option<&'a [usize]>,
     /// Shared by every split of every dataset entry reading the same rows.
     pub dataset_store: &'a Store,

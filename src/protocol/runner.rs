@@ -217,7 +217,7 @@ impl Task<'_> {
         let split_store = Store::default();
         let view = Split {
             problem,
-            source: &spec.source,
+            source: Some(&spec.source),
             rows: drawn.rows.as_deref(),
             dataset_store,
             split_store: &split_store,

@@ -36,6 +36,12 @@ impl Base {
         Ok(Base { config_dir: absolute(dir)?, data_dir: absolute(&data_dir())? })
     }
 
+    /// The base of values given without a file: the working folder and the current data
+    /// directory.
+    pub fn working() -> Result<Base> {
+        Base::of(Path::new("."))
+    }
+
     /// `written` read from the config's folder (unchanged when absolute).
     pub fn resolve(&self, written: &str) -> PathBuf {
         self.config_dir.join(written)

@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer};
 use toml::{Spanned, Value};
 
 use crate::error::{Error, Result};
+use crate::support::Base;
 
 /// Source text and file name, to turn byte spans into `file:line` errors.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +28,7 @@ pub struct Located<'a> {
     /// binary search, not a scan of the text before it.
     pub newlines: &'a [usize],
     /// Where the config's relative paths lead.
-    pub base: &'a crate::support::Base,
+    pub base: &'a Base,
 }
 
 /// The byte offsets of the `\n`s of `src`, for [`Located::newlines`].
@@ -82,16 +83,25 @@ impl<'de> Deserialize<'de> for Shared {
     }
 }
 
-/// The `i`-th entry of `[[methods]]` or `[[datasets]]`: its kind and its other keys (all
-/// but `kind` and `name`, and for a dataset its split sizes), in the order written.
+/// The `i`-th entry of `[[methods]]` or `[[datasets]]` (or a method's key → value table
+/// given without a file): its kind and its other keys (all but `kind` and `name`, and for a
+/// dataset its split sizes), in the order written.
 #[derive(Debug)]
 pub struct Entry<'a> {
-    at: Located<'a>,
-    section: &'static str,
-    index: usize,
-    span: Range<usize>,
+    origin: Origin<'a>,
     kind: Spanned<String>,
     values: Vec<(String, Spanned<Shared>)>,
+}
+
+/// Where an entry was written.
+#[derive(Debug)]
+enum Origin<'a> {
+    /// Entry `index` of `section` of a config file, at `span` of its text: errors name the
+    /// file, the line and the key path (`methods[1].lambda`).
+    File { at: Located<'a>, section: &'static str, index: usize, span: Range<usize> },
+    /// A method's table given without a file (the Python estimators' parameters): errors
+    /// ([`Error::Table`]) name the key alone; relative paths are read from `base`.
+    Table { base: Base },
 }
 
 impl<'a> Entry<'a> {
@@ -106,12 +116,25 @@ impl<'a> Entry<'a> {
         mut values: Vec<(String, Spanned<Shared>)>,
     ) -> Self {
         values.sort_by_key(|(_, v)| v.span().start);
-        Entry { at, section, index, span, kind, values }
+        Entry { origin: Origin::File { at, section, index, span }, kind, values }
+    }
+
+    /// A method's table of `kind` given as keys and values, without a file: its errors name
+    /// the key (`lambda: must be finite and > 0, got -1`); relative paths are read from the
+    /// working folder ([`Base::working`]).
+    pub fn table(kind: &str, values: impl IntoIterator<Item = (String, Value)>) -> Result<Self> {
+        let values =
+            values.into_iter().map(|(k, v)| (k, Spanned::new(0..0, Shared::new(v)))).collect();
+        let origin = Origin::Table { base: Base::working()? };
+        Ok(Entry { origin, kind: Spanned::new(0..0, kind.to_string()), values })
     }
 
     /// Where the config's relative paths lead.
-    pub fn base(&self) -> &crate::support::Base {
-        self.at.base
+    pub fn base(&self) -> &Base {
+        match &self.origin {
+            Origin::File { at, .. } => at.base,
+            Origin::Table { base } => base,
+        }
     }
 
     /// The entry's `kind`.
@@ -119,14 +142,22 @@ impl<'a> Entry<'a> {
         self.kind.get_ref()
     }
 
-    /// The full name of a key in messages: `methods[i].key` or `datasets[i].key`.
+    /// The full name of a key in messages: `methods[i].key` or `datasets[i].key` (`key`
+    /// for a table given without a file).
     pub fn key(&self, key: &str) -> String {
-        format!("{}[{}].{key}", self.section, self.index)
+        match &self.origin {
+            Origin::File { section, index, .. } => format!("{section}[{index}].{key}"),
+            Origin::Table { .. } => key.to_string(),
+        }
     }
 
-    /// The entry's name in messages: `methods[i]` or `datasets[i]`.
+    /// The entry's name in messages: `methods[i]` or `datasets[i]` (`` `kind` `` for a table
+    /// given without a file).
     pub fn name(&self) -> String {
-        format!("{}[{}]", self.section, self.index)
+        match &self.origin {
+            Origin::File { section, index, .. } => format!("{section}[{index}]"),
+            Origin::Table { .. } => format!("`{}`", self.kind()),
+        }
     }
 
     /// Every key the entry sets with its value, in the order written.
@@ -153,30 +184,51 @@ impl<'a> Entry<'a> {
         match self.spanned(key) {
             Some(v) => v.span(),
             None if key == "kind" => self.kind.span(),
-            None => self.span.clone(),
+            None => self.whole(),
+        }
+    }
+
+    /// The entry's span (none for a table given without a file).
+    fn whole(&self) -> Range<usize> {
+        match &self.origin {
+            Origin::File { span, .. } => span.clone(),
+            Origin::Table { .. } => 0..0,
+        }
+    }
+
+    /// `message` at `span` of the file (as given for a table without a file).
+    fn located(&self, span: Range<usize>, message: String) -> Error {
+        match &self.origin {
+            Origin::File { at, .. } => at.error(span, message),
+            Origin::Table { .. } => Error::Table(message),
         }
     }
 
     /// `methods[i].key: message` (or `datasets[i].key: ...`) at the line of `key` (of the
     /// entry when it is absent).
     pub fn error(&self, key: &str, message: impl std::fmt::Display) -> Error {
-        self.at.error(self.span(key), format!("{}: {message}", self.key(key)))
+        self.located(self.span(key), format!("{}: {message}", self.key(key)))
     }
 
     /// `message` as given, at the line of the entry.
     pub fn entry_error(&self, message: String) -> Error {
-        self.at.error(self.span.clone(), message)
+        self.located(self.whole(), message)
     }
 
     /// `message` as given, at the line of `key` (of the entry when it is absent).
     pub fn error_at(&self, key: &str, message: String) -> Error {
-        self.at.error(self.span(key), message)
+        self.located(self.span(key), message)
     }
 
     /// The keys with the spans and the text of their values as written, in order: two
-    /// entries of one kind with the same texts read the same data.
+    /// entries of one kind with the same texts read the same data (config files' dataset
+    /// entries; a table given without a file has no text: every value's is empty).
     pub fn written(&self) -> impl Iterator<Item = (&str, Range<usize>, &str)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), v.span(), &self.at.src[v.span()]))
+        let src = match &self.origin {
+            Origin::File { at, .. } => at.src,
+            Origin::Table { .. } => "",
+        };
+        self.values.iter().map(move |(k, v)| (k.as_str(), v.span(), &src[v.span()]))
     }
 
     /// Maps a parameter error of a checked type to the line of the offending key (of
@@ -185,26 +237,25 @@ impl<'a> Entry<'a> {
         match e {
             Error::Param { param, message } if self.has(param) => self.error(param, message),
             Error::Param { param, message } => {
-                self.at.error(self.span(fallback), format!("{}: {message}", self.key(param)))
+                self.located(self.span(fallback), format!("{}: {message}", self.key(param)))
             }
-            other => self.at.error(self.span(fallback), other.to_string()),
+            other => self.located(self.span(fallback), other.to_string()),
         }
     }
 
     /// The entry's error positions, kept for errors found after validation (when the data
-    /// it names are read).
+    /// it names are read; line 0 of no file for a table given without one).
     pub fn lines(&self) -> Lines {
-        let at = |span: Range<usize>| match self.at.error(span, String::new()) {
+        let at = |span: Range<usize>| match self.located(span, String::new()) {
             Error::Config { line, message, .. } => (line, message),
             _ => (0, String::new()),
         };
         let keys = self.values.iter().map(|(k, v)| (k.clone(), at(v.span()))).collect();
-        Lines {
-            path: PathBuf::from(self.at.path),
-            name: self.name(),
-            entry: at(self.span.clone()),
-            keys,
-        }
+        let path = match &self.origin {
+            Origin::File { at, .. } => PathBuf::from(at.path),
+            Origin::Table { .. } => PathBuf::new(),
+        };
+        Lines { path, name: self.name(), entry: at(self.whole()), keys }
     }
 
     /// Errors on the first key (in the order written) that is not in `allowed`.
@@ -214,7 +265,7 @@ impl<'a> Entry<'a> {
                 let hint = crate::support::suggest::did_you_mean(k, allowed.iter().copied());
                 Err(self.error(
                     k,
-                    match self.section == "datasets" {
+                    match matches!(self.origin, Origin::File { section: "datasets", .. }) {
                         true => format!("not a key of a `{}` dataset{hint}", self.kind()),
                         false => format!("not a parameter of `{}`{hint}", self.kind()),
                     },

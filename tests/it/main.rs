@@ -24,6 +24,7 @@ mod hardening;
 mod import_cycles;
 mod knn_exact;
 mod layout;
+mod method_tables;
 mod models;
 mod non_regular_files;
 mod originals;

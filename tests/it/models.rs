@@ -112,7 +112,7 @@ fn linear_models_score_the_split_as_the_fit_and_survive_a_file() {
         let (a, b) = (Default::default(), Default::default());
         let view = Split {
             problem: p,
-            source: &spec.source,
+            source: Some(&spec.source),
             rows: None,
             dataset_store: &a,
             split_store: &b,
@@ -187,7 +187,7 @@ fn numpy_alone_scores_a_saved_model() {
     let (a, b) = (Default::default(), Default::default());
     let view = Split {
         problem: &drawn.problem,
-        source: &spec.source,
+        source: Some(&spec.source),
         rows: None,
         dataset_store: &a,
         split_store: &b,

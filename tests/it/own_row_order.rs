@@ -152,7 +152,7 @@ fn every_family_predicts_the_same_in_any_unlabeled_order() {
             let (a, b) = (Default::default(), Default::default());
             let view = Split {
                 problem,
-                source: &spec.source,
+                source: Some(&spec.source),
                 rows: None,
                 dataset_store: &a,
                 split_store: &b,

@@ -29,8 +29,10 @@ pub(super) struct Written {
 pub(super) fn write(dir: &Path, split: &Split, params: &[(String, Value)]) -> Result<Written> {
     let p = split.problem;
     let classes: Vec<String> = match split.source {
-        DataSource::Generated(_) => vec!["+1".into(), "-1".into()],
-        DataSource::Loaded(source) => source.data()?.dataset.class_names.clone(),
+        Some(DataSource::Loaded(source)) => source.data()?.dataset.class_names.clone(),
+        // Generated rows (two classes) and arrays: the classes by id.
+        _ if p.n_classes == 2 => vec!["+1".into(), "-1".into()],
+        _ => (0..p.n_classes).map(|c| c.to_string()).collect(),
     };
     let sparse = matches!(p.x_l, Features::Sparse(_));
     let order = Order::draw(split.seed, p.n_unlabeled(), split.test.map_or(0, Features::nrows));

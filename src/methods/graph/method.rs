@@ -100,7 +100,7 @@ fn shared_base<'s>(
     g: &GraphMethod,
     split: &Split<'s>,
 ) -> Result<Option<(Arc<Prepared>, &'s [usize])>> {
-    let (DataSource::Loaded(file), Some(rows)) = (split.source, split.rows) else {
+    let (Some(DataSource::Loaded(file)), Some(rows)) = (split.source, split.rows) else {
         return Ok(None);
     };
     let data = file.data()?;

@@ -5,7 +5,8 @@
 //! on the split's own points (labeled first), so that no method sees a row the protocol did
 //! not give it. A dataset's kNN graph is also cached in `<data dir>/graphs/` (see
 //! `graph_file.rs`). A graph given as a file (`graph = "w.npz"`) has one node per dataset
-//! row; a split using only some rows gets the edges among them. The node RLS methods score
+//! row; a split using only some rows gets the edges among them. A graph given as an object
+//! (from Python) has one node per row of the caller's arrays. The node RLS methods score
 //! two classes with one ±1 column, more with one column per class (one against the rest),
 //! predicting the argmax.
 
@@ -79,8 +80,16 @@ impl Method for SparseGraphMethod {
 /// The graph this split's methods use and the split's nodes in it (labeled first).
 fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usize>)> {
     let spec = m.params().graph;
+    if let GraphSource::Given(graph) = m.source() {
+        let n = split.problem.n_labeled() + split.problem.n_unlabeled();
+        if graph.n() != n {
+            return Err(Error::Data(format!("the given graph has {} nodes for {n} rows", graph.n())));
+        }
+        let nodes = split.rows.map_or_else(|| (0..n).collect(), <[usize]>::to_vec);
+        return Ok((graph.clone(), nodes));
+    }
     let loaded = match (split.source, split.rows) {
-        (DataSource::Loaded(file), Some(rows)) => Some((file.data()?, rows)),
+        (Some(DataSource::Loaded(file)), Some(rows)) => Some((file.data()?, rows)),
         _ => None,
     };
     if let GraphSource::File(path) = m.source() {

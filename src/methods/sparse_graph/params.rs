@@ -1,9 +1,10 @@
 //! Parameters of the graph-only methods, validated once into [`SparseGraphMethod`].
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::{CgSettings, CheegerSettings, IterSettings, KnnSpec, KnnWeights, RlsWeights};
-use super::{Search, Symmetrise};
+use super::{Graph, Search, Symmetrise};
 use crate::error::{Error, Result};
 use crate::methods::graph::RofSettings;
 
@@ -241,6 +242,9 @@ pub enum GraphSource {
     Knn { cache: Option<PathBuf> },
     /// A precomputed adjacency matrix (`scipy.sparse.save_npz`), one node per dataset row.
     File(PathBuf),
+    /// A graph the caller gives (a scipy.sparse matrix from Python), one node per row of
+    /// its arrays ([`Split::rows`](crate::engine::Split::rows): each row's node).
+    Given(Arc<Graph>),
 }
 
 /// A graph-only method with checked parameters.

@@ -199,7 +199,7 @@ fn split_errors(
     let split_store = Store::default();
     let whole = Split {
         problem,
-        source: &spec.source,
+        source: Some(&spec.source),
         rows: rows.as_deref(),
         dataset_store,
         split_store: &split_store,

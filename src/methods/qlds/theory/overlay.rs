@@ -14,7 +14,7 @@ use crate::methods::qlds::{LambdaPolicy, Moments};
 /// N(m_j, σ_j²) of Theorem 1 for the two classes at (α_l, α_u): at λ_th of the policy for
 /// the isotropic theory, at `lambda` (the λ the fit used) for general covariances.
 pub fn score_gaussians(
-    source: &DataSource,
+    source: Option<&DataSource>,
     problem: &Problem,
     prep: &Moments,
     policy: LambdaPolicy,
@@ -31,8 +31,8 @@ pub fn score_gaussians(
         Error::Data(format!("theory at ({al}, {au}) has no value: {why}"))
     };
     let mixture = match source {
-        DataSource::Generated(g) => g.mixture(),
-        DataSource::Loaded(_) => None,
+        Some(DataSource::Generated(g)) => g.mixture(),
+        _ => None,
     };
     let (setting, variance) = match mixture {
         Some(mixture) if mixture.variances.iter().flatten().any(|v| *v != 1.0) => {

@@ -260,7 +260,7 @@ fn overlay_uses_the_general_theory_for_per_class_variances() {
     let fit = q.fit_prepared(&prep).unwrap();
     let f = fit.scores(p.x_u.to_dense().view());
     let source = crate::data::DataSource::Generated(std::sync::Arc::new(mixture));
-    let th = score_gaussians(&source, &p, &prep, policy, 0.5, 1.0, fit.lambda).unwrap();
+    let th = score_gaussians(Some(&source), &p, &prep, policy, 0.5, 1.0, fit.lambda).unwrap();
     for (j, (mean, sd)) in class_moments(&f, &p.y_u).into_iter().enumerate() {
         assert!(
             (th[j].0 / mean - 1.0).abs() < 0.1 && (th[j].1 / sd - 1.0).abs() < 0.1,
