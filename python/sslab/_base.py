@@ -140,8 +140,8 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
         # scikit-learn's decision_function is positive for classes_[1].
         lib_ids = 1 - ids if n_classes == 2 else ids
-        unlabeled_scores, _, self.fit_seconds_, model = _fit(
-            self, X, labeled, lib_ids, n_classes, None
+        unlabeled_scores, _, self.fit_seconds_, model = self._fit_arrays(
+            X, labeled, lib_ids, n_classes
         )
         self.unlabeled_scores_ = unlabeled_scores
         transduction = np.empty(len(y), dtype=self.classes_.dtype)
@@ -159,6 +159,10 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
             X = None
         self._X_fit = X
         return self
+
+    def _fit_arrays(self, X, labeled, ids, n_classes):
+        """The compiled fit of checked rows: unlabeled scores, test scores, seconds, model."""
+        return _fit(self, X, labeled, ids, n_classes, None)
 
     def _labels(self, scores):
         if scores.ndim == 1:
@@ -331,13 +335,17 @@ def _csr(X):
     )
 
 
-def _fit(est, X, labeled, ids, n_classes, test):
+def _fit(est, X, labeled, ids, n_classes, test, graph=False):
+    """The compiled fit of ``est`` on the rows of ``X`` (CSR ``X`` the graph itself when
+    ``graph``)."""
     args = (
         np.ascontiguousarray(labeled, dtype=np.int64),
         np.ascontiguousarray(ids, dtype=np.int64),
         n_classes,
     )
     params = est._params()
+    if graph:
+        return _sslab.fit_graph(est._kind, params, _csr(X), *args, n_jobs=_threads(est.n_jobs))
     if sp.issparse(X):
         return _sslab.fit_sparse(
             est._kind, params, _csr(X), X.shape[1], *args,

@@ -1,7 +1,11 @@
 """Graph-only methods on a sparse kNN graph (Laplace and Poisson learning, label spreading
-and propagation). All are transductive: they label the rows given to ``fit``."""
+and propagation), or on a graph given as a scipy.sparse adjacency (``graph="precomputed"``).
+All are transductive: they label the rows given to ``fit``."""
 
-from ._base import SemiSupervisedClassifier, TransductiveMixin
+import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import SemiSupervisedClassifier, TransductiveMixin, _fit, _same
 
 _GRAPH = """
     k : int, default=None
@@ -20,6 +24,12 @@ _GRAPH = """
     iterations : int, default=None
         Steps at most (100,000 for Laplace and Poisson; 30 for label spreading, 1,000 for
         label propagation).
+    graph : {None, "precomputed"}, default=None
+        None: the kNN graph of the rows of ``X``. ``"precomputed"``: ``X`` is the graph, an
+        n × n weight matrix (scipy.sparse, or dense), one node per row of ``y``, as the CLI's
+        ``graph = "w.npz"``; held with float32 weights; ``k``, ``weighting`` and ``search``
+        do not apply; a matrix that is not symmetric needs ``symmetrise`` (the CLI takes
+        ``"max"``).
     n_jobs : int, default=None
         Threads of the fit (None or -1: one per core).
 
@@ -37,7 +47,8 @@ _GRAPH = """
     Notes
     -----
     ``predict`` labels a row given to ``fit`` with its ``transduction_`` label and a new row
-    with the ``transduction_`` label of its nearest row of ``fit`` (Euclidean).
+    with the ``transduction_`` label of its nearest row of ``fit`` (Euclidean); with
+    ``graph="precomputed"`` it takes the matrix given to ``fit`` only.
 """
 
 
@@ -63,14 +74,70 @@ class _SparseGraph(TransductiveMixin, SemiSupervisedClassifier):
     _multiclass = True
 
     def __init__(self, k=None, weighting=None, symmetrise=None, search=None, tol=None,
-                 iterations=None, n_jobs=None):
+                 iterations=None, graph=None, n_jobs=None):
         self.k = k
         self.weighting = weighting
         self.symmetrise = symmetrise
         self.search = search
         self.tol = tol
         self.iterations = iterations
+        self.graph = graph
         self.n_jobs = n_jobs
+
+    @property
+    def _sparse(self):
+        # A precomputed graph is taken as scipy.sparse; rows of features are dense.
+        return self.graph == "precomputed"
+
+    def _params(self):
+        # `graph` of a config is a file; here it only says what X is.
+        return {k: v for k, v in super()._params().items() if k != "graph"}
+
+    def _check_params(self):
+        if self.graph not in (None, "precomputed"):
+            raise ValueError(
+                f"graph: expected None (the kNN graph of X) or 'precomputed' (X is the n × n "
+                f"adjacency), got {self.graph!r}"
+            )
+        return super()._check_params()
+
+    def _fit_rows(self, X, y):
+        if self._sparse:
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"graph='precomputed': X must be the n × n adjacency, got shape {X.shape}"
+                )
+            X = sp.csr_matrix(X)
+            if self.symmetrise is None and (X != X.T).nnz:
+                raise ValueError(
+                    "graph='precomputed': the adjacency is not symmetric; symmetrise it (e.g. "
+                    "A.maximum(A.T)) or set symmetrise ('max' as the CLI, 'mean', 'mutual')"
+                )
+        return super()._fit_rows(X, y)
+
+    def _fit_arrays(self, X, labeled, ids, n_classes):
+        return _fit(self, X, labeled, ids, n_classes, None, graph=self._sparse)
+
+    def predict(self, X):
+        """Labels of the rows of ``X`` (see Notes).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        if self._sparse:
+            check_is_fitted(self)
+            if not _same(sp.csr_matrix(self._validate_X(X, reset=False)), self._X_fit):
+                raise ValueError(
+                    "graph='precomputed' labels the nodes of the graph given to fit: predict "
+                    "takes that matrix only"
+                )
+            return self.transduction_
+        return super().predict(X)
 
 
 class Laplace(_SparseGraph):
@@ -98,9 +165,9 @@ class LabelSpreading(_SparseGraph):
                    "(default 0.2).")
 
     def __init__(self, alpha=None, k=None, weighting=None, symmetrise=None, search=None,
-                 tol=None, iterations=None, n_jobs=None):
+                 tol=None, iterations=None, graph=None, n_jobs=None):
         self.alpha = alpha
-        super().__init__(k, weighting, symmetrise, search, tol, iterations, n_jobs)
+        super().__init__(k, weighting, symmetrise, search, tol, iterations, graph, n_jobs)
 
 
 _NODES = """
@@ -119,13 +186,13 @@ _NODES = """
 class _OnNodes(_SparseGraph):
     def __init__(self, eta=None, lambda_=None, gamma=None, c=None, rof_iterations=None, k=None,
                  weighting=None, symmetrise=None, search=None, tol=None, iterations=None,
-                 n_jobs=None):
+                 graph=None, n_jobs=None):
         self.eta = eta
         self.lambda_ = lambda_
         self.gamma = gamma
         self.c = c
         self.rof_iterations = rof_iterations
-        super().__init__(k, weighting, symmetrise, search, tol, iterations, n_jobs)
+        super().__init__(k, weighting, symmetrise, search, tol, iterations, graph, n_jobs)
 
 
 class GraphLapRLS(_OnNodes):
@@ -134,9 +201,10 @@ class GraphLapRLS(_OnNodes):
                    "graph_lap_rls", "GraphLapRLS", _NODES)
 
     def __init__(self, eta=None, lambda_=None, gamma=None, k=None, weighting=None,
-                 symmetrise=None, search=None, tol=None, iterations=None, n_jobs=None):
+                 symmetrise=None, search=None, tol=None, iterations=None, graph=None,
+                 n_jobs=None):
         super().__init__(eta, lambda_, gamma, None, None, k, weighting, symmetrise, search, tol,
-                         iterations, n_jobs)
+                         iterations, graph, n_jobs)
 
 
 class GraphTVRLS(_OnNodes):
@@ -145,9 +213,10 @@ class GraphTVRLS(_OnNodes):
                    "graph_tv_rls", "GraphTVRLS", _NODES)
 
     def __init__(self, eta=None, lambda_=None, gamma=None, rof_iterations=None, k=None,
-                 weighting=None, symmetrise=None, search=None, tol=None, n_jobs=None):
+                 weighting=None, symmetrise=None, search=None, tol=None, graph=None,
+                 n_jobs=None):
         super().__init__(eta, lambda_, gamma, None, rof_iterations, k, weighting, symmetrise,
-                         search, tol, None, n_jobs)
+                         search, tol, None, graph, n_jobs)
 
 
 class GraphCheegerRLS(_OnNodes):
@@ -156,6 +225,7 @@ class GraphCheegerRLS(_OnNodes):
                    "graph_cheeger_rls", "GraphCheegerRLS", _NODES)
 
     def __init__(self, lambda_=None, c=None, rof_iterations=None, k=None, weighting=None,
-                 symmetrise=None, search=None, tol=None, iterations=None, n_jobs=None):
+                 symmetrise=None, search=None, tol=None, iterations=None, graph=None,
+                 n_jobs=None):
         super().__init__(None, lambda_, None, c, rof_iterations, k, weighting, symmetrise,
-                         search, tol, iterations, n_jobs)
+                         search, tol, iterations, graph, n_jobs)
