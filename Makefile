@@ -15,11 +15,12 @@ RUN := $(SSLAB) run --force
 build:
 	$(CARGO) build --release --locked
 
-# Formatting (rustfmt.toml) and clippy with the lints of Cargo.toml's [lints], warnings as errors.
+# Formatting (rustfmt.toml) and clippy with the lints of Cargo.toml's [lints], warnings as
+# errors, over the workspace: the crate and CLI and the Python extension (python/).
 lint:
 	$(CARGO) fmt --all --check
 	cd fuzz && $(CARGO) fmt --check
-	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
 
 # The test command (tests/run.sh): the library's unit tests, the one integration-test binary
 # (tests/it) and the doc examples, then test-python and test-report; each step's log in
@@ -272,6 +273,24 @@ python:
 
 test-python:
 	SSLAB_PY_VENV=$(PY_VENV) python/run_tests.sh
+
+# A wheel of the Python package into out/wheel/ (abi3: one file for every CPython ≥ 3.9),
+# built by maturin (installed from PyPI into ~/.cache/sslab-maturin-venv when missing) with
+# the workspace's lock file; maturin tags it manylinux_2_X after checking the glibc symbols
+# the extension uses. It installs with pip where there is no Rust: `make test-wheel`
+# (tests/wheel/run.sh) installs it into a fresh venv without cargo or rustc on PATH and runs
+# docs/python.md's "Ten lines".
+MATURIN_VENV ?= $(HOME)/.cache/sslab-maturin-venv
+.PHONY: wheel test-wheel
+wheel:
+	test -x $(MATURIN_VENV)/bin/maturin || \
+		{ python3 -m venv $(MATURIN_VENV) && $(MATURIN_VENV)/bin/pip install --quiet 'maturin>=1.7,<2'; }
+	rm -f out/wheel/sslab-*.whl
+	$(MATURIN_VENV)/bin/maturin build --release --locked --manifest-path python/Cargo.toml --out out/wheel
+
+test-wheel: wheel
+	$(CARGO) build --release --locked --bin sslab
+	SSLAB_BIN=$(SSLAB) tests/wheel/run.sh
 
 # Benchmark, not a test: Python fit against CLI fit on the same splits (QLDS at d = 400,
 # n = 2,000; TSVM on the 10^5-document corpus of bench-peers, generated when missing),

@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 fn _sslab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Dense algebra on one thread, as the CLI's runner sets it: parallelism is rayon's.
     faer::set_global_parallelism(faer::Par::Seq);
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(fit::check, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_dense, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_sparse, m)?)?;

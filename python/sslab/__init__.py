@@ -6,6 +6,7 @@ evaluates the QLDS theory.
 """
 
 from ._experiment import run, theory
+from ._sslab import __version__
 from ._gradient import GradientSSL
 from ._graph import (
     CheegerRLS,
