@@ -138,7 +138,8 @@ fn a_given_graph_labels_the_callers_rows_in_their_order() {
     let signs: Vec<bool> = s.iter().map(|&v| v > 0.0).collect();
     assert_eq!(signs, [false, false, false, false, true, true, true, true], "{s}");
     let short = order[..9].to_vec();
-    let fewer = Problem { x_u: none(7), y_u: Array1::zeros(7), classes_u: vec![0; 7], ..problem.clone() };
+    let fewer =
+        Problem { x_u: none(7), y_u: Array1::zeros(7), classes_u: vec![0; 7], ..problem.clone() };
     let e = method.fit(&split(&fewer, Some(&short))).unwrap_err().to_string();
     assert_eq!(e, "data: the given graph has 10 nodes for 9 rows");
 }

@@ -56,10 +56,9 @@ fn check(m: &Entry, given: Option<BuildGraph>) -> Result<Checked> {
     let mut p = SparseParams::new(kind);
     p.graph.k = m.count("k")?.unwrap_or(p.graph.k);
     if let Some(w) = m.string("weighting")? {
-        p.graph.weights =
-            KnnWeights::ALL.into_iter().find(|x| x.name() == w).ok_or_else(|| {
-                m.error("weighting", "expected \"knn_gaussian\", \"self_tuning\" or \"binary\"")
-            })?;
+        p.graph.weights = KnnWeights::ALL.into_iter().find(|x| x.name() == w).ok_or_else(|| {
+            m.error("weighting", "expected \"knn_gaussian\", \"self_tuning\" or \"binary\"")
+        })?;
     }
     if let Some(s) = m.string("symmetrise")? {
         p.graph.symmetrise =
@@ -68,9 +67,10 @@ fn check(m: &Entry, given: Option<BuildGraph>) -> Result<Checked> {
             })?;
     }
     if let Some(s) = m.string("search")? {
-        p.graph.search = Search::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
-            m.error("search", "expected \"auto\", \"exact\" or \"nn_descent\"")
-        })?;
+        p.graph.search = Search::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| m.error("search", "expected \"auto\", \"exact\" or \"nn_descent\""))?;
     }
     p.alpha = m.f64("alpha")?.unwrap_or(p.alpha);
     p.tol = m.f64("tol")?.unwrap_or(p.tol);
@@ -110,7 +110,9 @@ fn check(m: &Entry, given: Option<BuildGraph>) -> Result<Checked> {
     let method = p.check().map_err(|e| m.param_error(e, "kind"))?;
     let source = match (file, given) {
         (Some(path), _) => GraphSource::File(path),
-        (None, Some(build)) => GraphSource::Given(Arc::new(build(method.params().graph.symmetrise)?)),
+        (None, Some(build)) => {
+            GraphSource::Given(Arc::new(build(method.params().graph.symmetrise)?))
+        }
         (None, None) => GraphSource::Knn { cache: Some(base.data_dir.join("graphs")) },
     };
     Ok(Checked::new(kind.label(), method.with_source(source)))

@@ -83,7 +83,10 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
     if let GraphSource::Given(graph) = m.source() {
         let n = split.problem.n_labeled() + split.problem.n_unlabeled();
         if graph.n() != n {
-            return Err(Error::Data(format!("the given graph has {} nodes for {n} rows", graph.n())));
+            return Err(Error::Data(format!(
+                "the given graph has {} nodes for {n} rows",
+                graph.n()
+            )));
         }
         let nodes = split.rows.map_or_else(|| (0..n).collect(), <[usize]>::to_vec);
         return Ok((graph.clone(), nodes));
