@@ -322,7 +322,9 @@ fn fit_released(
 /// (so a sweep over `n_jobs` values keeps one pool alive, not one per value). Kept per
 /// process id, since a forked child has none of its parent's threads.
 fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    static POOL: Mutex<Option<((u32, usize), Arc<ThreadPool>)>> = Mutex::new(None);
+    /// The pool and the (process id, size) it was built for.
+    type Kept = ((u32, usize), Arc<ThreadPool>);
+    static POOL: Mutex<Option<Kept>> = Mutex::new(None);
     let key = (std::process::id(), threads);
     let mut kept = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((k, p)) = kept.as_ref()

@@ -36,6 +36,7 @@ pub fn to_numpy(py: Python<'_>, s: Scores) -> Py<PyAny> {
 /// data)`, `n_cols` columns either way, by the model of `weights`, `center`, `scale`, `bias`.
 #[pyfunction]
 #[pyo3(signature = (weights, center, scale, bias, n_cols, dense=None, csr=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn score(
     py: Python<'_>,
     weights: PyReadonlyArray2<'_, f64>,
