@@ -285,8 +285,9 @@ mod tests {
             for &(name, kernel) in &kernels {
                 for threads in [1, 3] {
                     // SAFETY: the kernel's instructions were detected above.
-                    let got =
-                        unsafe { kernel(&[x.view(), y.view()], Some(&mean), 0.3, &[true, false], threads) };
+                    let got = unsafe {
+                        kernel(&[x.view(), y.view()], Some(&mean), 0.3, &[true, false], threads)
+                    };
                     for (b, ((g, c), w)) in got.iter().zip(&want).enumerate() {
                         let block = if b == 0 { &x } else { &y };
                         let kept = (b == 0).then(|| centred(block));
