@@ -13,7 +13,7 @@ const TILE: usize = 32;
 /// else by faer's triangular product (a SYRK on its blocked kernels, in parallel by faer's
 /// global setting). Either way each entry is the sum of faer's full product, bit for bit.
 pub fn gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
-    match super::syrk::grams(std::slice::from_ref(x), None, scale, false) {
+    match super::syrk::grams(std::slice::from_ref(x), None, scale, &[false]) {
         Some(mut g) => {
             let mut out = g.swap_remove(0).0;
             mirror_lower(out.as_mut());
@@ -23,29 +23,33 @@ pub fn gram(x: &ArrayView2<f64>, scale: f64) -> Mat<f64> {
     }
 }
 
-/// For each block of rows X_b: the centred block Y_b = X_b − 1 meanᵀ (x − m entry by entry)
-/// and [`gram`]`(Y_b, scale)`, bit for bit; with the tile kernel, every block is centred
-/// while it is packed, so X_b is read once.
+/// For each block of rows X_b: [`gram`]`(Y_b, scale)` of the centred block Y_b = X_b − 1 meanᵀ
+/// (x − m entry by entry), bit for bit, and Y_b itself where `keep` says so; with the tile
+/// kernel, every block is centred while it is packed, so X_b is read once (and a block not
+/// kept is never written out whole).
 pub fn centred_grams(
     blocks: &[ArrayView2<f64>],
     mean: &Array1<f64>,
     scale: f64,
-) -> Vec<(Array2<f64>, Mat<f64>)> {
+    keep: &[bool],
+) -> Vec<(Option<Array2<f64>>, Mat<f64>)> {
+    assert_eq!(blocks.len(), keep.len(), "one `keep` per block");
     let mean = mean.as_slice().expect("a contiguous mean");
-    match super::syrk::grams(blocks, Some(mean), scale, true) {
+    match super::syrk::grams(blocks, Some(mean), scale, keep) {
         Some(g) => g
             .into_iter()
             .map(|(mut out, centred)| {
                 mirror_lower(out.as_mut());
-                (centred.expect("kept"), out)
+                (centred, out)
             })
             .collect(),
         None => blocks
             .iter()
-            .map(|x| {
+            .zip(keep)
+            .map(|(x, &keep)| {
                 let y = Array2::from_shape_fn(x.raw_dim(), |(i, j)| x[(i, j)] - mean[j]);
                 let g = faer_gram(&y.view(), scale);
-                (y, g)
+                (keep.then_some(y), g)
             })
             .collect(),
     }

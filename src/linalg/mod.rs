@@ -28,7 +28,7 @@ mod view;
 mod width;
 
 pub use block_cg::{CG_CHUNK, CgOperator, CgReport, block_cg, sum_parts};
-pub use cholesky::spd_solve;
+pub use cholesky::{spd_solve, spd_solve_in_place};
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::{centred_grams, gram};
 pub use mat_vec::mat_vec;

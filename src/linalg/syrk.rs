@@ -51,13 +51,13 @@ fn width() -> Option<Width> {
 }
 
 /// For each block of rows: scale · YᵀY with Y = the block minus `mean` (if any) row by row,
-/// the lower triangle only (the caller mirrors it), and Y itself when `keep` (centred
-/// blocks). None when the CPU has neither AVX-512 nor AVX2 with FMA.
+/// the lower triangle only (the caller mirrors it), and Y itself for the blocks marked in
+/// `keep` (centred blocks). None when the CPU has neither AVX-512 nor AVX2 with FMA.
 pub(super) fn grams(
     blocks: &[ArrayView2<f64>],
     mean: Option<&[f64]>,
     scale: f64,
-    keep: bool,
+    keep: &[bool],
 ) -> Option<Vec<BlockGram>> {
     let threads = match faer::get_global_parallelism() {
         faer::Par::Rayon(n) => n.get(),
@@ -109,7 +109,7 @@ unsafe fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
     blocks: &[ArrayView2<f64>],
     mean: Option<&[f64]>,
     scale: f64,
-    keep: bool,
+    keep: &[bool],
     threads: usize,
 ) -> Vec<BlockGram> {
     let d = blocks.first().map_or(0, |b| b.ncols());
@@ -125,7 +125,8 @@ unsafe fn grams_with<S: Lanes<W> + Send + Sync, const W: usize>(
     let mean = mean.unwrap_or(&zeros);
     blocks
         .iter()
-        .map(|x| {
+        .zip(keep)
+        .map(|(x, &keep)| {
             let mut out = Mat::<f64>::zeros(d, d);
             let mut centred = keep.then(|| Array2::<f64>::uninit(x.raw_dim()));
             for k0 in (0..x.nrows()).step_by(GEMM_DEPTH) {
@@ -262,7 +263,7 @@ mod tests {
             shapes.push((rng.random_range(0..1200), rng.random_range(1..60)));
         }
         type Kernel =
-            unsafe fn(&[ArrayView2<f64>], Option<&[f64]>, f64, bool, usize) -> Vec<BlockGram>;
+            unsafe fn(&[ArrayView2<f64>], Option<&[f64]>, f64, &[bool], usize) -> Vec<BlockGram>;
         let mut kernels: Vec<(&str, Kernel)> = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
@@ -284,11 +285,13 @@ mod tests {
             for &(name, kernel) in &kernels {
                 for threads in [1, 3] {
                     // SAFETY: the kernel's instructions were detected above.
-                    let got =
-                        unsafe { kernel(&[x.view(), y.view()], Some(&mean), 0.3, true, threads) };
+                    let got = unsafe {
+                        kernel(&[x.view(), y.view()], Some(&mean), 0.3, &[true, false], threads)
+                    };
                     for (b, ((g, c), w)) in got.iter().zip(&want).enumerate() {
                         let block = if b == 0 { &x } else { &y };
-                        assert!(c.as_ref() == Some(&centred(block)), "{name} centred {n}×{d}");
+                        let kept = (b == 0).then(|| centred(block));
+                        assert!(*c == kept, "{name} centred {n}×{d}");
                         for j in 0..d {
                             for i in j..d {
                                 assert_eq!(

@@ -7,7 +7,7 @@ use super::{Moments, Qlds};
 use crate::data::Problem;
 use crate::engine::{Linear, Model};
 use crate::error::Result;
-use crate::linalg::{clear_upper_simd, column, spd_solve, to_array1};
+use crate::linalg::{clear_upper_simd, column, spd_solve_in_place, to_array1};
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]
@@ -23,7 +23,7 @@ pub struct FittedQlds {
 impl Qlds {
     /// Fits on a problem (centring, C_l, C_u, λ, Cholesky solve).
     pub fn fit(&self, problem: &Problem) -> Result<FittedQlds> {
-        self.fit_prepared(&Moments::new(problem)?)
+        self.fit_prepared(&Moments::for_fit(problem)?)
     }
 
     /// Fits from precomputed moments, so a grid of parameters shares one [`Moments`].
@@ -31,7 +31,8 @@ impl Qlds {
         let p = self.params();
         let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();
-        // The lower triangle only (the Cholesky solve reads no other), column by column.
+        // The lower triangle only (the Cholesky solve reads no other, factoring it in place),
+        // column by column.
         let mut a = Mat::<f64>::zeros(d, d);
         for j in 0..d {
             let (l, u) = (column(prep.c_l.as_ref(), j), column(prep.c_u.as_ref(), j));
@@ -42,7 +43,7 @@ impl Qlds {
             out[j] += lambda;
         }
         let mut omega = prep.rhs.clone();
-        spd_solve(a.as_ref(), &mut omega, "QLDS system λI + α_l C_l − α_u C_u")?;
+        spd_solve_in_place(a.as_mut(), &mut omega, "QLDS system λI + α_l C_l − α_u C_u")?;
         Ok(FittedQlds {
             omega: to_array1(&omega.col(0).to_owned()),
             mean: prep.mean.clone(),

@@ -19,7 +19,7 @@ pub struct Moments {
     pub mean: Array1<f64>,
     /// Centred labeled rows.
     pub x_l: Array2<f64>,
-    /// Centred unlabeled rows.
+    /// Centred unlabeled rows (0 × d in the moments of [`for_fit`](Self::for_fit)).
     pub x_u: Array2<f64>,
     /// Labels of the labeled rows (±1).
     pub y_l: Array1<f64>,
@@ -29,6 +29,8 @@ pub struct Moments {
     pub c_u: Mat<f64>,
     /// X_lᵀ y_l / √n.
     pub rhs: Mat<f64>,
+    /// n = n_l + n_u.
+    n: usize,
     /// λ_max(C_l + C_u) and λ_max(C_u), computed on first use.
     top_all: OnceLock<f64>,
     top_unlabeled: OnceLock<f64>,
@@ -42,6 +44,17 @@ impl Moments {
 
     /// Centres with the global mean and forms C_l, C_u and the right-hand side.
     pub fn new(p: &Problem) -> Result<Self> {
+        Self::build(p, true)
+    }
+
+    /// [`new`](Self::new) without the centred unlabeled rows (`x_u` is 0 × d): all a fit at
+    /// one (α_l, α_u) reads, C_u formed without writing a centred copy of X_u.
+    pub(super) fn for_fit(p: &Problem) -> Result<Self> {
+        Self::build(p, false)
+    }
+
+    /// The moments, with the centred unlabeled rows when `keep_unlabeled`.
+    fn build(p: &Problem, keep_unlabeled: bool) -> Result<Self> {
         if p.n_labeled() == 0 {
             return Err(Error::Data("QLDS needs at least one labeled point".into()));
         }
@@ -55,9 +68,11 @@ impl Moments {
         let (x_l, x_u) = (p.x_l.to_dense(), p.x_u.to_dense());
         let mean = column_means(&[x_l.view(), x_u.view()]);
         let n = (p.n_labeled() + p.n_unlabeled()) as f64;
-        let mut grams = centred_grams(&[x_l.view(), x_u.view()], &mean, 1.0 / n).into_iter();
-        let mut next = || grams.next().expect("one per block");
-        let ((x_l, c_l), (x_u, c_u)) = (next(), next());
+        let keep = [true, keep_unlabeled];
+        let mut grams = centred_grams(&[x_l.view(), x_u.view()], &mean, 1.0 / n, &keep);
+        let ((x_u, c_u), (x_l, c_l)) = (grams.pop().expect("two"), grams.pop().expect("two"));
+        let x_l = x_l.expect("kept");
+        let x_u = x_u.unwrap_or_else(|| Array2::zeros((0, p.dim())));
         let b = x_l.t().dot(&p.y_l) / n.sqrt();
         let rhs = Mat::from_fn(b.len(), 1, |i, _| b[i]);
         Ok(Moments {
@@ -68,6 +83,7 @@ impl Moments {
             c_l,
             c_u,
             rhs,
+            n: p.n_labeled() + p.n_unlabeled(),
             top_all: OnceLock::new(),
             top_unlabeled: OnceLock::new(),
         })
@@ -75,7 +91,7 @@ impl Moments {
 
     /// Total number of training points n = n_l + n_u.
     pub fn n(&self) -> usize {
-        self.x_l.nrows() + self.x_u.nrows()
+        self.n
     }
 
     /// Number of features.

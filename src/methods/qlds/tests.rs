@@ -249,3 +249,21 @@ fn moments_have_the_bits_of_the_plain_computation() {
         }
     }
 }
+
+/// A fit on a problem forms C_u without the centred copy of X_u, yet every moment it reads
+/// and its ω have the bits of the full moments' fit (so no committed result moves).
+#[test]
+fn fit_without_the_unlabeled_copy_has_the_bits_of_the_full_moments() {
+    for (d, n_l, n_u) in [(400, 50, 950), (13, 3, 40)] {
+        let p = problem(d, n_l, n_u, 1.5, 7);
+        let (light, full) = (Moments::for_fit(&p).unwrap(), Moments::new(&p).unwrap());
+        assert_eq!(light.x_u.nrows(), 0);
+        assert_eq!((light.n(), full.x_u.nrows()), (2 * (n_l + n_u), 2 * n_u));
+        assert!(light.c_l == full.c_l && light.c_u == full.c_u && light.rhs == full.rhs);
+        for q in [QldsParams::new(0.5, 1.0), QldsParams::new(1.0, 0.0)] {
+            let q = q.check().unwrap();
+            let (a, b) = (q.fit(&p).unwrap(), q.fit_prepared(&full).unwrap());
+            assert!(a.omega == b.omega && a.lambda == b.lambda, "d = {d}");
+        }
+    }
+}
