@@ -78,7 +78,7 @@ fn bad_svmlin_keys_name_the_line() {
         .replace("kind = \"linear_svm\"", "kind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\nr = 0.5"));
     assert!(e.contains("methods[0].r: not a parameter of `qlds`"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "nnz_per_doc = 200"));
-    assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");
+    assert!(e.starts_with("cfg.toml:7: datasets[0]: sparse text: nnz_per_doc"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "mean_norm = 1.0"));
     assert!(e.contains("datasets[0].mean_norm: not a key of a `sparse_text` dataset"), "{e}");
 }
