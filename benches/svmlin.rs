@@ -1,5 +1,6 @@
 //! SVMlin benchmarks on synthetic two-topic sparse text with 50 words per document
-//! (`make bench-svmlin`, one thread). Sections, selectable by the first argument:
+//! (`make bench-svmlin`, one thread), by SVMlin's own solver (MFN, not the default dual CD).
+//! Sections, selectable by the first argument:
 //! - `mfn`: l2-SVM-MFN on 10⁵ documents × 5·10⁴ words (target < 5 s);
 //! - `switch`: TSVM with S = 1 against multi-switch (S = 10000), time and error;
 //! - `da-path`: the DA objectives along the temperature path: `results/svmlin_da_path.csv`,
@@ -13,7 +14,7 @@ use sslab::data::sparse_text::SparseText;
 use sslab::data::{Features, Problem, Sampler, error_rate};
 use std::path::Path;
 
-use sslab::methods::svmlin::{Details, Kind, SvmlinParams};
+use sslab::methods::svmlin::{Details, Kind, SvmSolver, SvmlinParams};
 use sslab::report::figures::{AnnealingPlot, annealing_plot};
 use sslab::stats::prbep;
 
@@ -66,7 +67,7 @@ fn mfn() {
     let (x_u, y_u) = (data.x.select_rows(&[0]), data.y.slice(ndarray::s![..1]).to_owned());
     let p = Problem::new(data.x, data.y, x_u, y_u);
     for lambda in [1.0, 0.1] {
-        let m = SvmlinParams { lambda, ..SvmlinParams::new(Kind::Svm) }
+        let m = SvmlinParams { lambda, svm_solver: SvmSolver::Mfn, ..SvmlinParams::new(Kind::Svm) }
             .check()
             .expect("valid parameters");
         let (t, cpu) = (Instant::now(), cpu_seconds());
@@ -100,8 +101,11 @@ fn switch() {
         let p = problem(u + 50, 50, 20_000, 0.2, 2);
         let mut times = Vec::new();
         for switches in [1, 10_000] {
-            let params =
-                SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Tsvm { switches }) };
+            let params = SvmlinParams {
+                lambda: 1e-3,
+                svm_solver: SvmSolver::Mfn,
+                ..SvmlinParams::new(Kind::Tsvm { switches })
+            };
             let (secs, err, pr, details) = run(&p, params);
             let Details::Tsvm(rep) = details else { unreachable!("tsvm details") };
             println!(
@@ -122,9 +126,11 @@ fn switch() {
 
 fn da_path() {
     let p = problem(10_050, 50, 20_000, 0.2, 4);
-    let m = SvmlinParams { lambda: 1e-3, ..SvmlinParams::new(Kind::Da) }
-        .check()
-        .expect("valid parameters");
+    // SVMlin's own solver (MFN), as when the committed path was drawn.
+    let m =
+        SvmlinParams { lambda: 1e-3, svm_solver: SvmSolver::Mfn, ..SvmlinParams::new(Kind::Da) }
+            .check()
+            .expect("valid parameters");
     let fit = m.fit(&p).expect("fit");
     let Details::Da(rep) = &fit.details else { unreachable!("da details") };
     let s = fit.scores(&p.x_u);

@@ -31,14 +31,15 @@ pub enum Error {
     /// A data file is malformed at `line` (1-based) of `path`.
     #[error("{}:{line}: {message}", path.display())]
     Parse { path: PathBuf, line: usize, message: String },
-    /// Data do not fit what an operation needs (too few points, one class only, ...).
-    #[error("data: {0}")]
+    /// Data do not fit what an operation needs (too few points, one class only, ...); the
+    /// message is shown as it is, with no prefix naming the module.
+    #[error("{0}")]
     Data(String),
     /// A results file could not be read or written as CSV.
     #[error("{}: {message}", path.display())]
     Csv { path: PathBuf, message: String },
-    /// Building a table or a figure failed.
-    #[error("report: {0}")]
+    /// Building a table or a figure failed (the message as it is).
+    #[error("{0}")]
     Report(String),
     /// A run or merge finished and wrote its outputs, but some fits failed (exit code 3).
     #[error("{failed} of {total} fits failed (recorded in the results); first: {first}")]

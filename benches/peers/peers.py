@@ -7,7 +7,7 @@ medians, ratios sslab / peer and the 1-minute load average while the row was mea
 Peers: SVMlin v1.0 built from ../shared/bench/peers/svmlin-1.0 (build.sh, g++ -O3) into
 ~/.cache/svmlin-1.0 (rows SKIPPED without g++); numpy, scikit-learn, liblinear-official and
 faiss-cpu installed by pip into $PEERS_VENV (default ~/.cache/sslab-peers-venv). The sparse
-set comes from ../shared/bench/synth_sparse.py (100,000 documents x 50,000 words, generated
+set comes from ../shared/bench/synth_sparse.py (100,000 documents x 50,000 words, or $PEERS_DOCS, generated
 once into $PEERS_DATA, default ~/.cache/sslab-peers-data); USPS from data/ when fetched,
 else from the mirror ../shared/data. Nothing is written into the repository.
 
@@ -32,7 +32,7 @@ SHARED = os.path.join(HERE, "..", "..", "..", "shared")
 PY = os.path.join(VENV, "bin", "python")
 PEER = os.path.join(HERE, "peer.py")
 PACKAGES = ["numpy", "scipy", "scikit-learn", "liblinear-official", "faiss-cpu", "threadpoolctl"]
-DOCS = 100_000
+DOCS = int(os.environ.get("PEERS_DOCS", 100_000))  # documents of the sparse set
 GAP = 1e-6  # relative objective gap of the supervised L2-SVM rows
 
 
@@ -177,7 +177,7 @@ lambda = 0.001
 def cli_rows(binary, kernels, reps, svmlin, labels):
     """The command line's peak memory on the same set (as SVMlin-format text turned into one
     SVMlight file): `sslab run -j 1` of a one-split config, 1,000 labeled rows for TSVM and
-    DA and 99,000 for the SVM (a split needs both classes among its unlabeled rows), drawn
+    DA and all but 1,000 for the SVM (a split needs both classes among its unlabeled rows), drawn
     by the config's seed, so its errors differ from the rows above. Kernels cli-svm,
     cli-tsvm, cli-da."""
     sslab = os.path.join(os.path.dirname(os.path.dirname(binary)), "sslab")
@@ -191,10 +191,10 @@ def cli_rows(binary, kernels, reps, svmlin, labels):
     for kind in ("svm", "tsvm", "da"):
         if f"cli-{kind}" not in kernels:
             continue
-        method, labeled, extra = {"svm": ("linear_svm", 99_000, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
-        # TSVM and DA also with dual CD as the inner solver, a config of its own.
-        for name, solver in [(kind, "")] + ([(f"{kind}, dual CD", '\nsolver = "dual_cd"')] if kind != "svm" else []):
-            tag = kind + ("_cd" if solver else "")
+        method, labeled, extra = {"svm": ("linear_svm", DOCS - 1_000, ""), "tsvm": ("tsvm", 1_000, "lambda_u = 1.0\nr = 0.5"), "da": ("da", 1_000, "lambda_u = 1.0\nr = 0.5")}[kind]
+        # The default solver (dual CD) and SVMlin's own (MFN, `solver = "mfn"`), a config each.
+        for name, solver in [(f"{kind}, default (dual CD)", ""), (f"{kind}, MFN", '\nsolver = "mfn"')]:
+            tag = kind + ("_mfn" if solver else "")
             config = os.path.join(DATA, f"peers_cli_{tag}.toml")
             with open(config, "w") as f:
                 f.write(CLI_CONFIG.format(kind=tag, path=svm_file, labeled=labeled, method=method, extra=extra + solver))

@@ -10,7 +10,9 @@ class GradientSSL(BinaryDecisionMixin, SemiSupervisedClassifier):
 
     The CLI tunes (α_l, α_u, lambda_scale) by the oracle over a grid, which needs the
     unlabeled truth; ``fit(X, y)`` does not have it, so each of the three takes one value
-    (a number, or a list of one). The defaults are a valid point, not a tuned one.
+    (a number, or a list of one). The defaults are a valid point, not a tuned one. With no
+    unlabeled row the unlabeled loss is empty and λ is ``lambda_scale`` times the top
+    eigenvalue of the labeled rows' second moments: the supervised problem.
 
     Parameters
     ----------

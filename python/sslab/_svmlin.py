@@ -42,14 +42,14 @@ class LinearRLS(_Svmlin):
 
 
 class LinearSVM(_Svmlin):
-    """L2-loss linear SVM on the labeled rows, by modified finite Newton (SVMlin's MFN) or
-    dual coordinate descent.
+    """L2-loss linear SVM on the labeled rows, by dual coordinate descent or modified finite
+    Newton (SVMlin's MFN).
 
     Parameters
     ----------
     lambda_, precondition, n_jobs : as :class:`LinearRLS` (``precondition`` with MFN only).
-    solver : "mfn" or "dual_cd", default=None
-        The solver (default "mfn").
+    solver : "dual_cd" or "mfn", default=None
+        The solver (default "dual_cd", the faster; "mfn": SVMlin's own).
     epsilon : float, default=None
         With "dual_cd": stop when every projected gradient is within ±epsilon (default 0.1).
 
@@ -77,7 +77,8 @@ class LinearSVM(_Svmlin):
 
 class TSVM(_Svmlin):
     """Transductive SVM by SVMlin's multi-switch (``switches`` > 1) or single-switch
-    (``switches=1``) label switching.
+    (``switches=1``) label switching. With no unlabeled row (``y`` without -1) it fits the
+    supervised problem, the L2-SVM of :class:`LinearSVM` at ``lambda_`` times the number of rows.
 
     Parameters
     ----------
@@ -90,9 +91,10 @@ class TSVM(_Svmlin):
         fraction, the default).
     switches : int, default=None
         Labels switched per step at most (default 10000).
-    solver : "mfn" or "dual_cd", default=None
-        The solver of each retraining (default "mfn"; "dual_cd": dual coordinate descent
-        warm-started across retrainings, the same objective by another path).
+    solver : "dual_cd" or "mfn", default=None
+        The solver of each retraining (default "dual_cd": dual coordinate descent
+        warm-started across retrainings, about 3× faster; "mfn": SVMlin's own, the same
+        objective by another path).
     epsilon : float, default=None
         With "dual_cd": stop when every projected gradient is within ±epsilon (default 0.001).
     precondition : bool, default=None
@@ -137,7 +139,8 @@ class TSVM(_Svmlin):
 
 
 class DA(_Svmlin):
-    """Deterministic annealing for semi-supervised linear SVMs (SVMlin's DA).
+    """Deterministic annealing for semi-supervised linear SVMs (SVMlin's DA). With no
+    unlabeled row it fits the supervised problem, as :class:`TSVM` does.
 
     Parameters
     ----------

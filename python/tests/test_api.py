@@ -48,7 +48,8 @@ def test_every_cli_kind_has_one_estimator():
         (sslab.TSVM(lambda_=-1.0), "lambda: must be finite and > 0, got -1"),
         (sslab.TSVM(solver="dual_cd", epsilon=0.0), "epsilon: must be finite and > 0, got 0"),
         (sslab.DA(solver="sgd"), "solver: expected \"mfn\" or \"dual_cd\""),
-        (sslab.LinearSVM(epsilon=0.1), "epsilon: is a dual_cd setting"),
+        (sslab.LinearSVM(solver="mfn", epsilon=0.1), "epsilon: is a dual_cd setting"),
+        (sslab.TSVM(precondition=True), "precondition: is a setting of the CGLS solvers"),
         (sslab.TVRLS(gamma="x"), "gamma: expected a number, got the string"),
         (sslab.LapRLS(k=0), "k: must be ≥ 1, got 0"),
         (sslab.LSSVM(n_jobs=0), "n_jobs:"),
@@ -180,7 +181,7 @@ def test_dual_cd_reaches_the_fit_of_mfn(cls, name):
     X, y, truth = blobs()
     cd = cls(lambda_=0.01, solver="dual_cd", epsilon=1e-6)
     assert cd._check_params() == name
-    mfn = cls(lambda_=0.01).fit(X, y)
+    mfn = cls(lambda_=0.01, solver="mfn").fit(X, y)
     cd.fit(X, y)
     np.testing.assert_array_equal(cd.transduction_, mfn.transduction_)
     np.testing.assert_allclose(cd.unlabeled_scores_, mfn.unlabeled_scores_, atol=1e-4)
@@ -272,3 +273,26 @@ def test_a_string_minus_one_label_is_refused_and_the_number_in_an_object_array_i
     est = sslab.LSSVM().fit(X, mixed)
     assert sorted(est.classes_) == ["no", "yes"]
     assert np.mean((est.transduction_ == "yes") != (truth == 1)) < 0.2
+
+
+def test_a_fully_labeled_y_fits_the_supervised_problem():
+    # TSVM's and DA's objective without unlabeled rows, ½λ‖w‖² + (1/2l)Σ l2, is the l2-SVM
+    # of costs 1 at λ·l (divided by l); by MFN both reach its optimum.
+    X, _, truth = blobs(n=40)
+    svm = sslab.LinearSVM(lambda_=0.01 * len(truth), solver="mfn").fit(X, truth)
+    for cls in (sslab.TSVM, sslab.DA):
+        est = cls(lambda_=0.01, solver="mfn").fit(X, truth)
+        np.testing.assert_allclose(est.coef_, svm.coef_, rtol=1e-6)
+        np.testing.assert_allclose(est.intercept_, svm.intercept_, rtol=1e-6, atol=1e-9)
+        assert est.unlabeled_scores_.shape == (0,)
+    # GradientSSL with the square loss: ridge on the centred rows, λ = lambda_scale·λ_max(C).
+    n = len(truth)
+    Xc = X - X.mean(axis=0)
+    C = Xc.T @ Xc / n
+    lam = 0.5 * np.linalg.eigvalsh(C)[-1]
+    yl = 2.0 * truth - 1.0
+    omega = np.linalg.solve(lam * np.eye(X.shape[1]) + C, Xc.T @ yl / np.sqrt(n))
+    est = sslab.GradientSSL(alpha_l=1.0, alpha_u=0.25, lambda_scale=0.5, tolerance=1e-9,
+                            weight_decay=0.0, iterations=100_000, learning_rate=1e-2)
+    est.fit(X, truth)
+    np.testing.assert_allclose(est.decision_function(X), Xc @ omega / np.sqrt(n), atol=1e-3)

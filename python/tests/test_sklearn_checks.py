@@ -1,8 +1,8 @@
 """scikit-learn's own estimator checks over every sslab estimator.
 
-The checks fit fully labeled data; TSVM, DA and GradientSSL need unlabeled rows (y == -1),
-so they also run under a test-only subclass that hides the label of every third row of
-``fit``: the same estimator code, with unlabeled rows present.
+The checks fit fully labeled data, which TSVM, DA and GradientSSL fit as their supervised
+problem; they also run under a test-only subclass that hides the label of every third row of
+``fit``, so that the checks exercise them with unlabeled rows (y == -1) too.
 """
 
 import numpy as np
@@ -10,28 +10,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import sslab
 
-NEEDS_UNLABELED = (
-    "the check's y has no unlabeled row (-1): TSVM and DA refuse such a fit (`needs "
-    "unlabeled rows`), GradientSSL needs their spread (λ_max(C_u) > 0); run below with a "
-    "third of the rows unlabeled"
-)
-# Every check that fits fully labeled data and then inspects the fit.
-FULLY_LABELED_FITS = [
-    "check_classifier_data_not_an_array", "check_classifiers_train",
-    "check_decision_proba_consistency", "check_dict_unchanged",
-    "check_dont_overwrite_parameters", "check_dtype_object", "check_estimators_dtypes",
-    "check_estimators_fit_returns_self", "check_estimators_nan_inf",
-    "check_estimators_overwrite_params", "check_estimators_pickle",
-    "check_f_contiguous_array_estimator", "check_fit2d_1feature", "check_fit2d_predict1d",
-    "check_fit_check_is_fitted", "check_fit_idempotent", "check_fit_score_takes_y",
-    "check_methods_sample_order_invariance", "check_methods_subset_invariance",
-    "check_n_features_in", "check_n_features_in_after_fitting", "check_pipeline_consistency",
-    "check_positive_only_tag_during_fit", "check_readonly_memmap_input",
-    "check_supervised_y_2d",
-]
-SPARSE_FITS = [
-    "check_estimator_sparse_array", "check_estimator_sparse_matrix", "check_estimator_sparse_tag"
-]
 MINUS_ONE = (
     "the check's binary labels are -1 and 1; -1 marks unlabeled rows "
     "(sklearn.semi_supervised's convention), which leaves one class"
@@ -49,12 +27,6 @@ for name in ["LapRLS", "LapSVM", "TVRLS", "TVSVM", "CheegerRLS", "CheegerSVM", "
     EXPECTED_FAILED[name].update(
         {"check_fit2d_1feature": TEN_ROWS, "check_estimators_nan_inf": TEN_ROWS}
     )
-for name, checks in [
-    ("TSVM", FULLY_LABELED_FITS + SPARSE_FITS),
-    ("DA", FULLY_LABELED_FITS + SPARSE_FITS),
-    ("GradientSSL", FULLY_LABELED_FITS),
-]:
-    EXPECTED_FAILED[name].update({c: NEEDS_UNLABELED for c in checks})
 EXPECTED_FAILED["QLDS"]["check_fit_check_is_fitted"] = (
     "on this check's data no grid point is valid for select='th' (the theory has no value "
     "anywhere on the grid), which QLDS(th) reports as a ValueError"

@@ -12,7 +12,7 @@ pub enum Command {
     /// Copy (from a mirror) or download the original files of NAMES (default: all), checking sha256.
     Fetch {
         names: Vec<String>,
-        /// Mirror directory, tried first; then $SSLAB_DATA_MIRROR, ../shared/data, the public original.
+        /// Mirror directory, tried first; then $SSLAB_DATA_MIRROR, then the public original.
         #[arg(long)]
         mirror: Option<PathBuf>,
     },

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use sslab::config::Experiment;
 use sslab::protocol::status::{self, Previous};
 use sslab::protocol::{self, RunOptions, Shard};
-use sslab::support::address_space;
 use sslab::support::memory::human;
+use sslab::support::{address_space, interrupt};
 use sslab::{Error, Result, config};
 
 use super::output::write_run;
@@ -65,6 +65,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let options =
         RunOptions { threads: Some(threads), progress: !a.quiet, resume: a.resume, shard: a.shard };
+    interrupt_note(&a, &dir);
     let started = std::time::Instant::now();
     let rows = protocol::run(&exp, &options, &dir)?;
     let wall = started.elapsed().as_secs_f64();
@@ -110,6 +111,20 @@ fn refuse_or_skip(dir: &Path, exp: &Experiment, a: &Args) -> Result<bool> {
             dir.display()
         ))),
     }
+}
+
+/// What Ctrl-C prints: the fits kept in the row log and the command that runs the rest
+/// (from the run folder's config copy, written before any fit).
+fn interrupt_note(a: &Args, dir: &Path) {
+    let log = a.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
+    interrupt::set_note(
+        "\ninterrupted: ".to_string(),
+        format!(
+            " fits kept in {}; `{}` runs the rest\n",
+            dir.join(log).display(),
+            status::command(dir, a.shard)
+        ),
+    );
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.

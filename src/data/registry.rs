@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::support::suggest::did_you_mean;
 
 const REGISTRY: &str = include_str!("../../configs/datasets.toml");
 
@@ -123,7 +124,11 @@ impl Registry {
     pub fn get(&self, name: &str) -> Result<&Registered> {
         self.datasets.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.datasets.keys().map(String::as_str).collect();
-            Error::Data(format!("no registered dataset `{name}` (known: {})", known.join(", ")))
+            let hint = did_you_mean(name, known.iter().copied());
+            Error::Data(format!(
+                "no registered dataset `{name}`{hint} (known: {})",
+                known.join(", ")
+            ))
         })
     }
 

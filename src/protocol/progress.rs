@@ -1,14 +1,18 @@
 //! Progress of a run's fits: a bar on a terminal; without one (a batch job's log, a pipe) a
 //! line on stderr when another tenth of the fits is done (at most one per [`QUIET`]), when a
-//! fit ends a minute or more after the last line, and at the end: fits done of total,
-//! elapsed time and the time left, estimated from the methods' cost estimates
-//! (`Method::fit_cost`) of the fits done and still to do.
+//! fit ends a minute or more after the last line, and at the end. Both give fits done of
+//! total, elapsed time and the time left, estimated from the methods' cost estimates
+//! (`Method::fit_cost`) of the fits done and still to do (not from their count: cheap fits
+//! often come first). Every fit counted is kept in the row log: the count is what an
+//! interrupt reports ([`interrupt`]).
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::support::interrupt;
 
 /// How long at most between two progress lines while fits finish.
 const EVERY: Duration = Duration::from_secs(60);
@@ -19,13 +23,15 @@ const QUIET: Duration = Duration::from_secs(10);
 /// The counter of a run's fits, shared by the worker threads.
 pub struct Progress {
     bar: ProgressBar,
-    lines: Option<Mutex<Lines>>,
+    /// Lines instead of the bar.
+    lines: bool,
+    state: Mutex<Lines>,
     total: usize,
     total_cost: f64,
     start: Instant,
 }
 
-/// The state of the line printer.
+/// Fits done and their cost, and when the last line was printed.
 struct Lines {
     done: usize,
     /// Cost of the fits done by this process (resumed ones excluded: they took no time).
@@ -60,36 +66,42 @@ impl Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = if show && terminal {
             let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} fits, eta {eta}",
+                "{elapsed_precise} [{bar:40}] {pos}/{len} fits, {msg}",
             )
             .expect("static template")
             .progress_chars("=> ");
-            ProgressBar::new(total as u64).with_style(style)
+            ProgressBar::new(total as u64).with_style(style).with_message("time left unknown")
         } else {
             ProgressBar::hidden()
         };
         bar.inc(skipped as u64);
+        interrupt::set_kept(skipped);
         let step = total.div_ceil(10).max(1);
-        let lines = (show && !terminal).then(|| {
-            Mutex::new(Lines {
-                done: skipped,
-                cost_done: 0.0,
-                cost_all: skipped_cost,
-                last: Instant::now(),
-                next: (skipped / step + 1) * step,
-            })
+        let state = Mutex::new(Lines {
+            done: skipped,
+            cost_done: 0.0,
+            cost_all: skipped_cost,
+            last: Instant::now(),
+            next: (skipped / step + 1) * step,
         });
-        Progress { bar, lines, total, total_cost, start: Instant::now() }
+        Progress { bar, lines: show && !terminal, state, total, total_cost, start: Instant::now() }
     }
 
-    /// Counts one finished fit of estimated cost `cost`.
+    /// Counts one finished fit, already in the row log, of estimated cost `cost`.
     pub fn inc(&self, cost: f64) {
-        self.bar.inc(1);
-        let Some(lines) = &self.lines else { return };
-        let Ok(mut l) = lines.lock() else { return };
+        interrupt::add_kept();
+        let Ok(mut l) = self.state.lock() else { return };
         l.done += 1;
         l.cost_done += cost;
         l.cost_all += cost;
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let left =
+            time_left(elapsed, l.cost_done, self.total_cost - l.cost_all, l.done >= self.total);
+        self.bar.set_message(left.clone());
+        self.bar.inc(1);
+        if !self.lines {
+            return;
+        }
         let since = l.last.elapsed();
         let tenth = l.done >= l.next && since >= QUIET;
         if !tenth && since < EVERY && l.done < self.total {
@@ -100,15 +112,6 @@ impl Progress {
             l.next += step;
         }
         l.last = Instant::now();
-        let elapsed = self.start.elapsed().as_secs_f64();
-        let left = if l.done >= self.total {
-            "done".to_string()
-        } else if l.cost_done > 0.0 {
-            let rate = elapsed / l.cost_done;
-            format!("about {} left", duration((self.total_cost - l.cost_all).max(0.0) * rate))
-        } else {
-            "time left unknown".to_string()
-        };
         eprintln!(
             "progress: {}/{} fits ({:.0}%), elapsed {}, {left}",
             l.done,
@@ -124,6 +127,18 @@ impl Progress {
     }
 }
 
+/// The time left after `elapsed` seconds spent on fits of summed cost `cost_done`, for fits
+/// of summed cost `cost_left` still to do: the same seconds per unit of cost.
+fn time_left(elapsed: f64, cost_done: f64, cost_left: f64, finished: bool) -> String {
+    if finished {
+        "done".to_string()
+    } else if cost_done > 0.0 {
+        format!("about {} left", duration(cost_left.max(0.0) * elapsed / cost_done))
+    } else {
+        "time left unknown".to_string()
+    }
+}
+
 /// `seconds` as `1h02m`, `3m05s` or `12s`.
 pub fn duration(seconds: f64) -> String {
     let s = seconds.round() as u64;
@@ -136,7 +151,16 @@ pub fn duration(seconds: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::duration;
+    use super::{duration, time_left};
+
+    #[test]
+    fn the_time_left_goes_by_cost_not_by_count() {
+        // 10 s for a tenth of the cost (resumed fits' cost not counted as done here): 80 s
+        // for the 8 tenths left, however many fits they are.
+        assert_eq!(time_left(10.0, 1.0, 8.0, false), "about 1m20s left");
+        assert_eq!(time_left(10.0, 0.0, 8.0, false), "time left unknown");
+        assert_eq!(time_left(10.0, 1.0, 0.0, true), "done");
+    }
 
     #[test]
     fn durations_read_as_written() {

@@ -335,3 +335,37 @@ fn validate_reads_no_data_file_and_run_names_its_bad_line() {
     assert!(msg.contains("c.toml:9: datasets[0].path: ") && msg.contains("d.svm:2:"), "{msg}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn no_help_text_cites_the_projects_own_shared_folder() {
+    let top = String::from_utf8(sslab(&["--help"]).stdout).unwrap();
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(commands.len() > 20, "{top}");
+    let mut help = vec![top.clone()];
+    for c in commands {
+        help.push(String::from_utf8(sslab(&[c, "--help"]).stdout).unwrap());
+    }
+    help.push(String::from_utf8(sslab(&["data", "fetch", "--help"]).stdout).unwrap());
+    for text in help {
+        assert!(!text.contains("../shared"), "{text}");
+    }
+}
+
+#[test]
+fn errors_carry_no_internal_module_prefix() {
+    let dir = temp_dir("prefix");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let out = dir.join("out");
+    let run = || sslab(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
+    assert!(run().status.success());
+    let err = String::from_utf8(run().stderr).unwrap();
+    assert!(err.starts_with("error: ") && err.contains("holds a finished run"), "{err}");
+    assert!(!err.contains("error: data:"), "{err}");
+}

@@ -54,7 +54,7 @@ fn every_gallery_example_runs_and_gives_what_its_comment_promises() {
     assert!(rows.iter().all(|r| r.test_error.is_some() && r.test_prbep.is_some()));
 
     sslab(&["study", &config("study.toml")], &dir.0);
-    let csv = std::fs::read_to_string(dir.0.join("results/gallery_study/proportions.csv")).unwrap();
+    let csv = std::fs::read_to_string(dir.0.join("out/gallery_study/proportions.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 3, "{csv}");
 }
 
@@ -83,8 +83,11 @@ fn the_readme_first_study_runs_as_shown() {
     let dir = TempDir::new("readme-first-study");
     std::fs::write(dir.0.join("first.toml"), &readme[start..end]).unwrap();
     sslab(&["validate", "first.toml"], &dir.0);
-    sslab(&["run", "first.toml", "--quiet"], &dir.0);
-    let rows = read_results(&dir.0.join("results/first-study/results.csv")).unwrap();
+    let command = readme.lines().find(|l| l.starts_with("sslab run first.toml")).unwrap();
+    let args: Vec<&str> = command.split('#').next().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(args, ["run", "first.toml", "-o", "out"], "the first study writes under out/");
+    sslab(&[&args[..], &["--quiet"]].concat(), &dir.0);
+    let rows = read_results(&dir.0.join("out/first-study/results.csv")).unwrap();
     assert_eq!(rows.len(), 2 * 20);
     let mean = |m: &str| {
         let e: Vec<f64> = rows.iter().filter(|r| r.method == m).map(|r| r.error).collect();

@@ -59,7 +59,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
     }
     let mut compared = 0;
     for split in ["0", "1"] {
-        for method in ["QLDS(1,0.5)", "TSVM(S=10000)"] {
+        for method in ["QLDS(1,0.5)", "TSVM(S=10000, dual CD)"] {
             let model = run_dir.join(format!("models/d/{split}/{method}.npz"));
             assert!(model.exists(), "{} missing", model.display());
             let file = dir.0.join("scored.csv");

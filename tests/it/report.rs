@@ -108,6 +108,8 @@ fn text_from_the_files_is_escaped_everywhere() {
     .unwrap();
     std::fs::copy(repo.join("figures/quickstart_scores.png"), root.join("figures/evil_scores.png"))
         .unwrap();
+    // A figure the user wrote into the run folder.
+    std::fs::copy(repo.join("figures/quickstart_scores.png"), run.join("my curve.png")).unwrap();
     let site = root.join("site");
     report(root, root, &site);
     let all = pages(&site);
@@ -127,6 +129,7 @@ fn text_from_the_files_is_escaped_everywhere() {
     // The published cell is found and compared: 7.05 ± 0.84 against 7 ± 1.
     assert!(page("scorecard.html").contains("1 of 1 compared cells within 2 std"));
     assert!(page("run-evil.html").contains("<img src=\"img/evil_scores.png\""));
+    assert!(page("run-evil.html").contains("<img src=\"img/evil-my_curve.png\""));
     assert!(page("notes-evil.html").contains("<a href=\"notes-evil.html\">x</a>"));
     assert_links_resolve(&site);
 }
@@ -161,6 +164,10 @@ fn the_repository_results_make_a_site_whose_links_resolve() {
     assert!(runs >= 20, "only {runs} run folders");
     assert!(index.contains("href=\"scorecard.html#qlds_table2\""));
     assert_links_resolve(&t.0);
+    // A user has no `../shared` (the project's own spec and mirror).
+    for (name, html) in pages(&t.0) {
+        assert!(!html.contains("../shared"), "{name} cites ../shared");
+    }
 }
 
 #[test]

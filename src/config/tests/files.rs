@@ -133,10 +133,7 @@ fn bad_dataset_entries_name_the_config_line() {
     let path = fixture("bad", None);
     let sizes = "labeled = 4\nunlabeled = 10";
     let cases = [
-        (
-            format!("classes = [1, 7]\n{sizes}"),
-            "cfg.toml:10: datasets[0].classes: data: no class `7`",
-        ),
+        (format!("classes = [1, 7]\n{sizes}"), "cfg.toml:10: datasets[0].classes: no class `7`"),
         (
             sizes.to_string(),
             "cfg.toml:6: datasets[0]: 3 classes (1, 2, 3) but method `LS-SVM` is binary",
@@ -178,7 +175,7 @@ fn bad_dataset_entries_name_the_config_line() {
     let named = "[experiment]\nname = \"t\"\nseed = 1\n\n[[datasets]]\nname = \"d\"\nkind = \"named\"\ndataset = \"kitchn\"\nlabeled = 4\nunlabeled = 4\n\n[[methods]]\nkind = \"ls_svm\"\n";
     assert!(
         err(named)
-            .starts_with("cfg.toml:8: datasets[0].dataset: data: no registered dataset `kitchn`"),
+            .starts_with("cfg.toml:8: datasets[0].dataset: no registered dataset `kitchn` (did you mean `kitchen`?)"),
         "{}",
         err(named)
     );

@@ -49,7 +49,10 @@ fn svmlin_kinds_and_sparse_text_parse_with_defaults() {
         .map(|m| *m.method.as_any().downcast_ref::<Svmlin>().expect("an SVMlin method").params())
         .collect();
     let names: Vec<&str> = exp.methods.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(names, ["SVM", "TSVM(S=1)", "DA"]);
+    assert_eq!(names, ["SVM(dual CD)", "TSVM(S=1, dual CD)", "DA(dual CD)"]);
+    let solvers: Vec<_> = params.iter().map(|p| p.svm_solver).collect();
+    let cd = |epsilon| SvmSolver::DualCd { epsilon };
+    assert_eq!(solvers, [cd(0.1), cd(1e-3), cd(1e-3)], "dual CD is the default");
     assert_eq!((params[0].kind, params[0].lambda), (Kind::Svm, 0.5));
     assert_eq!(
         (params[1].kind, params[1].r),
@@ -75,7 +78,7 @@ fn bad_svmlin_keys_name_the_line() {
         .replace("kind = \"linear_svm\"", "kind = \"qlds\"\nalpha_l = 1\nalpha_u = 0\nr = 0.5"));
     assert!(e.contains("methods[0].r: not a parameter of `qlds`"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "nnz_per_doc = 200"));
-    assert!(e.starts_with("cfg.toml:7: datasets[0]: data: sparse text: nnz_per_doc"), "{e}");
+    assert!(e.starts_with("cfg.toml:7: datasets[0]: sparse text: nnz_per_doc"), "{e}");
     let e = err(&GOOD.replace("nnz_per_doc = 10", "mean_norm = 1.0"));
     assert!(e.contains("datasets[0].mean_norm: not a key of a `sparse_text` dataset"), "{e}");
 }
@@ -89,8 +92,15 @@ fn linear_svm_takes_dual_cd_with_its_epsilon() {
     assert_eq!(m.params().svm_solver, SvmSolver::DualCd { epsilon: 0.1 });
     assert_eq!(exp.methods[0].name, "SVM(dual CD)");
     assert_eq!(exp.methods[0].method.params(), "lambda=0.5 solver=dual_cd epsilon=0.1");
-    let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nepsilon = 0.01"));
+    let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nsolver = \"mfn\"\nepsilon = 0.01"));
     assert!(e.contains("methods[0].epsilon: is a dual_cd setting"), "{e}");
+    let exp = parse(&GOOD.replace("lambda = 0.5", "solver = \"mfn\""), Path::new("c")).unwrap();
+    let m = exp.methods[0].method.as_any().downcast_ref::<Svmlin>().expect("SVMlin");
+    assert_eq!(m.params().svm_solver, SvmSolver::Mfn);
+    assert_eq!(
+        (exp.methods[0].name.as_str(), exp.methods[0].method.params()),
+        ("SVM", "lambda=1".into())
+    );
     let e = err(&GOOD.replace("lambda = 0.5", "lambda = 0.5\nsolver = \"sgd\""));
     assert!(e.contains("methods[0].solver: expected \"mfn\" or \"dual_cd\""), "{e}");
     let e = err(&GOOD.replace("lambda = 0.5", "solver = \"dual_cd\"\nepsilon = -1"));
@@ -123,7 +133,7 @@ fn tsvm_and_da_take_dual_cd_with_a_tighter_default_epsilon() {
 #[test]
 fn the_cgls_solvers_take_the_preconditioner() {
     let src = GOOD
-        .replace("lambda = 0.5", "lambda = 0.5\nprecondition = true")
+        .replace("lambda = 0.5", "lambda = 0.5\nsolver = \"mfn\"\nprecondition = true")
         .replace("switches = 1", "switches = 1\nprecondition = false");
     let exp = parse(&src, Path::new("c")).unwrap();
     let pre: Vec<bool> = exp
@@ -135,6 +145,8 @@ fn the_cgls_solvers_take_the_preconditioner() {
     assert_eq!(exp.methods[0].method.params(), "lambda=0.5 precondition=true");
     let e = err(&GOOD.replace("lambda = 0.5", "precondition = \"yes\""));
     assert!(e.contains("methods[0].precondition"), "{e}");
-    let e = err(&GOOD.replace("lambda = 0.5", "solver = \"dual_cd\"\nprecondition = true"));
-    assert!(e.contains("methods[0].precondition: is a setting of the CGLS solvers"), "{e}");
+    for solver in ["solver = \"dual_cd\"\n", ""] {
+        let e = err(&GOOD.replace("lambda = 0.5", &format!("{solver}precondition = true")));
+        assert!(e.contains("methods[0].precondition: is a setting of the CGLS solvers"), "{e}");
+    }
 }

@@ -1,12 +1,14 @@
 //! The process groups of the programs running now, so that none outlives its fit: a group is
 //! killed whole when its program ends (a daemon it left in the group goes too), and when sslab
 //! gets SIGINT, SIGTERM or SIGHUP every live group is killed before sslab dies of the signal
-//! (the program's own children do not get the program's `PR_SET_PDEATHSIG`). A process that
+//! ([`interrupt`]; the program's own children do not get the program's `PR_SET_PDEATHSIG`). A process that
 //! leaves its group (`setsid`) escapes, and nothing runs when sslab gets SIGKILL: then only
 //! the program itself dies (`PR_SET_PDEATHSIG`).
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicI32, Ordering};
+
+use crate::support::interrupt;
 
 /// Slots for the live groups (more programs than slots at once: the extra ones are only
 /// killed when they end).
@@ -18,8 +20,8 @@ pub(super) struct Group(i32);
 impl Group {
     /// Records the group of the program `pid` (its own group: pgid = pid).
     pub fn new(pid: u32) -> Group {
-        static HANDLERS: Once = Once::new();
-        HANDLERS.call_once(install);
+        static HOOK: Once = Once::new();
+        HOOK.call_once(|| interrupt::set_hook(kill_live));
         let pgid = pid as i32;
         let _ = LIVE
             .iter()
@@ -38,34 +40,13 @@ impl Drop for Group {
     }
 }
 
-/// Kills every live group, then dies of `signal` as without the handler.
-extern "C" fn on_signal(signal: libc::c_int) {
+/// Kills every live group (the interrupt hook: async-signal-safe calls only).
+fn kill_live() {
     for slot in &LIVE {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
             // SAFETY: kill(2) is async-signal-safe.
             unsafe { libc::kill(-pgid, libc::SIGKILL) };
-        }
-    }
-    // SAFETY: signal(2) and raise(3) are async-signal-safe; the default action ends sslab.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
-}
-
-/// Installs [`on_signal`] for SIGINT, SIGTERM and SIGHUP where they have the default action.
-fn install() {
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: sigaction(2) with a null new action only reads the current one; the handler
-        // installed only calls async-signal-safe functions.
-        unsafe {
-            let mut current: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut current) == 0
-                && current.sa_sigaction == libc::SIG_DFL
-            {
-                libc::signal(signal, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
-            }
         }
     }
 }

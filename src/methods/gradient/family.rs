@@ -144,12 +144,18 @@ impl Method for GradientSsl {
         dense_memory(n, dim)
     }
 
+    /// Without unlabeled rows the unlabeled loss is empty: the supervised problem, λ taken
+    /// as a multiple of λ_max(C_l) instead of λ_max(C_u).
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let prep = moments(split)?;
-        let top_u = prep.top_eig_unlabeled()?;
+        let (top_u, rows) = if split.problem.n_unlabeled() == 0 {
+            (prep.top_eig_all()?, "labeled")
+        } else {
+            (prep.top_eig_unlabeled()?, "unlabeled")
+        };
         if !(top_u > 0.0) {
             return Err(Error::Data(format!(
-                "λ_max(C_u) = {top_u}: the unlabeled rows have no spread"
+                "λ_max = {top_u}: the {rows} rows have no spread (λ is a multiple of it)"
             )));
         }
         let c_u = split.split_store.get("gradient C_u", || Ok(to_array2(prep.c_u.as_ref())))?;

@@ -50,7 +50,8 @@ pub struct DaReport {
 }
 
 /// Runs DA; returns the w (bias last) of the lowest S3VM objective seen after any w-step
-/// (not the last one) and a report.
+/// (not the last one) and a report. With no unlabeled row it is the first w-step, the l2-SVM
+/// of the labeled rows (costs 1/l).
 pub fn da(
     x: &Design,
     y_l: &[f64],
@@ -74,6 +75,10 @@ pub fn da(
     report.solves += 1;
     let mut best_w = w.clone();
     report.best_objective = s3vm_objective(opts.lambda, opts.lambda_u, &w, y_l, work.outputs());
+    if u == 0 {
+        // No unlabeled row: the first w-step is the supervised problem's solution.
+        return Ok((w, report));
+    }
     let mut p_new = vec![0.0; u];
     let mut temperature = START_TEMPERATURE_FACTOR * opts.lambda_u;
     for _ in 0..MAX_OUTER {

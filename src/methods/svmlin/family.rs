@@ -17,9 +17,9 @@ impl Family for SvmlinFamily {
 
     /// `lambda` (> 0, default 1); `lambda_u` (> 0, default 1) and `r` ("labeled" (default),
     /// "truth" or a number in (0, 1)) for `tsvm` and `da`; `switches` (≥ 1, default 10000)
-    /// for `tsvm`; `solver` ("mfn" (default) or "dual_cd") and, with dual_cd, `epsilon` (> 0,
-    /// default 0.1 for `linear_svm`, 0.001 for `tsvm` and `da`) for the three l2-SVM methods;
-    /// `precondition` (default false) for the CGLS solvers.
+    /// for `tsvm`; `solver` ("dual_cd" (default) or "mfn", SVMlin's own) and, with dual_cd,
+    /// `epsilon` (> 0, default 0.1 for `linear_svm`, 0.001 for `tsvm` and `da`) for the three
+    /// l2-SVM methods; `precondition` (default false) for the CGLS solvers.
     fn check(&self, m: &Entry) -> Result<Checked> {
         m.only(match m.kind() {
             "tsvm" => &["lambda", "lambda_u", "r", "switches", "solver", "epsilon", "precondition"],
@@ -50,9 +50,12 @@ impl Family for SvmlinFamily {
             };
         }
         params.svm_solver = match m.string("solver")?.as_deref() {
-            None | Some("mfn") if m.value("epsilon").is_none() => SvmSolver::Mfn,
-            None | Some("mfn") => return Err(m.error("epsilon", "is a dual_cd setting")),
-            Some("dual_cd") => SvmSolver::DualCd {
+            Some("mfn") if m.value("epsilon").is_some() => {
+                return Err(m.error("epsilon", "is a dual_cd setting"));
+            }
+            Some("mfn") => SvmSolver::Mfn,
+            None if kind == Kind::Rls => SvmSolver::Mfn,
+            None | Some("dual_cd") => SvmSolver::DualCd {
                 epsilon: m.f64("epsilon")?.unwrap_or(SvmSolver::default_epsilon(kind)),
             },
             Some(_) => return Err(m.error("solver", "expected \"mfn\" or \"dual_cd\"")),

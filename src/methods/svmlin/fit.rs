@@ -59,7 +59,8 @@ impl FittedSvmlin {
 
 impl Svmlin {
     /// Fits on the problem: RLS and SVM see the labeled rows only (costs 1), TSVM and DA
-    /// also the unlabeled rows (labeled costs 1/l, unlabeled λ_u/u).
+    /// also the unlabeled rows (labeled costs 1/l, unlabeled λ_u/u). Without unlabeled rows
+    /// TSVM and DA solve their supervised problem, the l2-SVM of costs 1/l (no r is used).
     pub fn fit(&self, problem: &Problem) -> Result<FittedSvmlin> {
         let p = self.params();
         let (l, u) = (problem.n_labeled(), problem.n_unlabeled());
@@ -72,9 +73,6 @@ impl Svmlin {
             .ok_or_else(|| Error::Data("labels are not contiguous".into()))?;
         let mfn_opts = MfnOptions { precondition: p.precondition, ..MfnOptions::default() };
         let supervised = matches!(p.kind, Kind::Rls | Kind::Svm);
-        if !supervised && u == 0 {
-            return Err(Error::Data(format!("`{}` needs unlabeled rows", p.kind.name())));
-        }
         let x = if supervised {
             with_bias(&[&problem.x_l])?
         } else {
@@ -132,25 +130,30 @@ impl Svmlin {
             }
             Kind::Tsvm { switches } => {
                 let r = self.positive_fraction(problem)?;
-                let positives = ((r * u as f64).round() as usize).min(u);
+                let positives = ((r.unwrap_or(0.0) * u as f64).round() as usize).min(u);
                 let opts =
                     TsvmOptions { lambda: p.lambda, lambda_u: p.lambda_u, switches, positives };
                 let (w, _, rep) = tsvm(&x, y_l, &opts, &inner);
-                (w, Some(r), Details::Tsvm(rep))
+                (w, r, Details::Tsvm(rep))
             }
             Kind::Da => {
                 let r = self.positive_fraction(problem)?;
-                let opts = DaOptions { lambda: p.lambda, lambda_u: p.lambda_u, r };
+                let opts =
+                    DaOptions { lambda: p.lambda, lambda_u: p.lambda_u, r: r.unwrap_or(0.5) };
                 let (w, rep) = da(&x, y_l, &opts, &inner)?;
-                (w, Some(r), Details::Da(rep))
+                (w, r, Details::Da(rep))
             }
         };
         let bias = w.pop().unwrap_or(0.0);
         Ok(FittedSvmlin { w: Array1::from(w), bias, r, details })
     }
 
-    /// r from the parameters: given, the labeled estimate, or the unlabeled truth.
-    fn positive_fraction(&self, problem: &Problem) -> Result<f64> {
+    /// r from the parameters: given, the labeled estimate, or the unlabeled truth; None
+    /// without unlabeled rows (nothing to label).
+    fn positive_fraction(&self, problem: &Problem) -> Result<Option<f64>> {
+        if problem.n_unlabeled() == 0 {
+            return Ok(None);
+        }
         let fraction = |y| {
             let (pos, neg) = class_counts(y);
             pos as f64 / (pos + neg).max(1) as f64
@@ -167,7 +170,7 @@ impl Svmlin {
             PositiveFraction::Truth => fraction(problem.y_u.view()),
         };
         if r > 0.0 && r < 1.0 {
-            Ok(r)
+            Ok(Some(r))
         } else {
             Err(Error::Data(format!(
                 "estimated positive fraction r = {r} has one class only; give r in (0, 1)"

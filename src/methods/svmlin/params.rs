@@ -30,14 +30,24 @@ impl Kind {
 /// How the l2-SVM problems of `linear_svm`, `tsvm` and `da` are solved.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SvmSolver {
-    /// l2-SVM-MFN, the paper's (default).
+    /// l2-SVM-MFN, the paper's (`solver = "mfn"`; the papers' configs pin it).
     Mfn,
-    /// Dual coordinate descent stopped at the given ε: LIBLINEAR's `-s 1` for `linear_svm`;
-    /// for `tsvm` and `da` warm-started across retrainings ([`super::weighted_cd`]).
+    /// Dual coordinate descent stopped at the given ε (the default: the same optimum within
+    /// ε, about 3× faster): LIBLINEAR's `-s 1` for `linear_svm`; for `tsvm` and `da`
+    /// warm-started across retrainings ([`super::weighted_cd`]).
     DualCd { epsilon: f64 },
 }
 
 impl SvmSolver {
+    /// The default solver of `kind`: dual CD at its default ε for the l2-SVM methods, MFN's
+    /// CGLS for `linear_rls` (which has no other).
+    pub fn default_for(kind: Kind) -> Self {
+        match kind {
+            Kind::Rls => SvmSolver::Mfn,
+            _ => SvmSolver::DualCd { epsilon: SvmSolver::default_epsilon(kind) },
+        }
+    }
+
     /// ε of dual CD when not given: LIBLINEAR's 0.1 for `linear_svm`; 0.001 for `tsvm` and
     /// `da`, whose switching and p-steps rank the outputs of every retraining.
     pub fn default_epsilon(kind: Kind) -> f64 {
@@ -57,7 +67,8 @@ pub enum PositiveFraction {
 }
 
 /// Unchecked SVMlin parameters; [`SvmlinParams::new`] gives the public release's defaults
-/// (λ = 1, λ_u = 1, S = 10000) except r, which defaults to the labeled estimate.
+/// (λ = 1, λ_u = 1, S = 10000) except r, which defaults to the labeled estimate, and the
+/// solver ([`SvmSolver::default_for`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SvmlinParams {
     pub kind: Kind,
@@ -65,6 +76,8 @@ pub struct SvmlinParams {
     pub lambda_u: f64,
     pub r: PositiveFraction,
     /// The solver of the l2-SVM problems (`linear_rls` takes [`SvmSolver::Mfn`] only).
+    /// [`SvmlinParams::describe`] names dual CD only: the params of MFN rows stay those
+    /// written before dual CD became the default.
     pub svm_solver: SvmSolver,
     /// CG with the diagonal preconditioner in every CGLS solve (off: the public release's
     /// plain CGLS); not with dual CD.
@@ -82,7 +95,7 @@ impl SvmlinParams {
             lambda: 1.0,
             lambda_u: 1.0,
             r: PositiveFraction::Labeled,
-            svm_solver: SvmSolver::Mfn,
+            svm_solver: SvmSolver::default_for(kind),
             precondition: false,
         }
     }
@@ -133,7 +146,8 @@ impl SvmlinParams {
             if self.precondition {
                 return Err(Error::param(
                     "precondition",
-                    "is a setting of the CGLS solvers, not dual_cd",
+                    "is a setting of the CGLS solvers (solver = \"mfn\"), not of dual_cd (the \
+                     default)",
                 ));
             }
             if !(epsilon.is_finite() && epsilon > 0.0) {

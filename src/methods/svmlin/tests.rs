@@ -249,3 +249,25 @@ fn invalid_parameters_and_one_class_labels_are_errors() {
     let err = SvmlinParams::new(Kind::Da).check().unwrap().fit(&p).unwrap_err();
     assert!(err.to_string().contains("one class"), "{err}");
 }
+
+#[test]
+fn without_unlabeled_rows_tsvm_and_da_solve_the_supervised_l2_svm() {
+    // ½λ‖w‖² + (1/2l)Σ l2 is (1/l)·(½(λl)‖w‖² + ½Σ l2): the SVM at λ·l, by MFN.
+    let mut p = split(8);
+    p.x_u = p.x_u.select_rows(&[]);
+    p.y_u = Array1::zeros(0);
+    let l = p.n_labeled() as f64;
+    let mfn = SvmSolver::Mfn;
+    let svm = SvmlinParams { lambda: 0.05 * l, svm_solver: mfn, ..SvmlinParams::new(Kind::Svm) };
+    let want = svm.check().unwrap().fit(&p).unwrap();
+    for kind in [Kind::Tsvm { switches: 1 }, Kind::Da] {
+        for svm_solver in [mfn, SvmSolver::default_for(kind)] {
+            let m = SvmlinParams { lambda: 0.05, svm_solver, ..SvmlinParams::new(kind) };
+            let fit = m.check().unwrap().fit(&p).unwrap();
+            let gap =
+                (&fit.w - &want.w).iter().fold((fit.bias - want.bias).abs(), |a, v| a.max(v.abs()));
+            assert!(gap < 1e-3 * max_abs(&want.w), "{kind:?} {svm_solver:?}: |Δw| = {gap}");
+            assert_eq!(fit.r, None);
+        }
+    }
+}

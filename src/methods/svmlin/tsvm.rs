@@ -48,7 +48,8 @@ impl TsvmReport {
     }
 }
 
-/// Runs TSVM; returns the weights (bias last), the unlabeled labels ŷ and a report.
+/// Runs TSVM; returns the weights (bias last), the unlabeled labels ŷ and a report. With no
+/// unlabeled row it is the first solve, the l2-SVM of the labeled rows (costs 1/l).
 ///
 /// Switching checks that both candidate lists have an s-th element before reading it (the
 /// public release can read past the end of one of them).
@@ -67,6 +68,10 @@ pub fn tsvm(
         ex.push(i, y, 1.0 / l as f64);
     }
     report.add(&work.solve(x, &ex, opts.lambda, &mut w));
+    if u == 0 {
+        // No unlabeled row: the supervised problem is solved.
+        return (w, Vec::new(), report);
+    }
     for j in 0..u {
         ex.push(l + j, -1.0, 0.0);
     }

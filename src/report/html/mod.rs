@@ -69,7 +69,8 @@ fn slug(s: &str) -> String {
 }
 
 /// Writes the site for the run folders `runs` into `out`, reading `configs/`, `figures/` and
-/// `docs/reproduction/` under `root`; returns the pages written.
+/// `docs/reproduction/` under `root` and the figures (PNG, SVG) inside each run folder;
+/// returns the pages written.
 pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> {
     let img = out.join("img");
     if std::fs::symlink_metadata(&img).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -115,6 +116,17 @@ pub fn write(runs: &[PathBuf], root: &Path, out: &Path) -> Result<Vec<PathBuf>> 
         match owner {
             Some(r) => r.figures.push(name),
             None => loose.push(name),
+        }
+    }
+    // Figures a user wrote into a run folder (`--out out/NAME/curve.png`) are that run's,
+    // named after it in `img/`.
+    for r in loaded.iter_mut() {
+        for fig in files(&r.dir, &[".png", ".svg"]) {
+            let file = fig.file_name().map_or(String::new(), |n| slug(&n.to_string_lossy()));
+            let name = format!("{}-{file}", r.id);
+            let bytes = std::fs::read(&fig).map_err(|e| Error::io(&fig, e))?;
+            crate::support::write_atomic(&img.join(&name), &bytes)?;
+            r.figures.push(name);
         }
     }
     let papers = scorecard::load(root)?;
