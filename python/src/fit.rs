@@ -1,5 +1,5 @@
 //! Checking and fitting one method on arrays: the parameters go through the family's
-//! `check` as a one-entry `[[methods]]` table, the fit through `Method::fit` on a split built
+//! `check` as a one-entry `[[methods]]` table, the fit through `engine::fit` (one-vs-rest for a binary kind on more classes) on a split built
 //! from the caller's rows (labeled first), exactly as the CLI's runner fits a split.
 
 use std::path::Path;
@@ -27,6 +27,11 @@ pub fn kinds() -> Vec<(&'static str, bool)> {
         .iter()
         .flat_map(|f| f.kinds().iter().map(|k| (*k, f.multiclass_kinds().contains(k))))
         .collect()
+}
+
+/// Whether `kind` handles more than two classes itself (the others fit one-vs-rest).
+fn native(kind: &str) -> bool {
+    kinds().iter().any(|(k, multiclass)| *k == kind && *multiclass)
 }
 
 /// Checks `params` (a dict of TOML-able values) for `kind` with the family's own checks and
@@ -144,7 +149,7 @@ pub fn fit_dense(
         };
         let problem = rows.problem(Features::Dense(x_l), Features::Dense(x_u));
         let test = test.map(|t| Features::Dense(t.to_owned()));
-        fit_released(&*method, &problem, test.as_ref(), n_jobs)
+        fit_released(&*method, native(kind), &problem, test.as_ref(), n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -200,7 +205,7 @@ pub fn fit_sparse(
         );
         let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
         let problem = rows.problem(Features::Sparse(x_l), Features::Sparse(x_u));
-        fit_released(&*method, &problem, test.map(Features::Sparse).as_ref(), n_jobs)
+        fit_released(&*method, native(kind), &problem, test.map(Features::Sparse).as_ref(), n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -263,6 +268,7 @@ impl Rows {
 /// runner does; a panic becomes a `RuntimeError`.
 fn fit_released(
     method: &dyn Method,
+    native: bool,
     problem: &Problem,
     test: Option<&Features>,
     n_jobs: Option<usize>,
@@ -297,7 +303,7 @@ fn fit_released(
         pool(n_jobs.unwrap_or(0))?
             .install(|| {
                 let start = std::time::Instant::now();
-                method.fit(&split).map(|f| (f, start.elapsed().as_secs_f64()))
+                sslab::engine::fit(method, native, &split).map(|f| (f, start.elapsed().as_secs_f64()))
             })
             .map_err(to_py)
     })
@@ -330,7 +336,9 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 /// The fit's scores as numpy arrays, with the fit's seconds and its model.
 fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> PyResult<FitScores> {
     let out = |s: Scores| crate::model::to_numpy(py, s);
-    let model =
-        fitted.model.map(|m| crate::model::to_dict(py, m).map(Bound::unbind)).transpose()?;
+    let model = match fitted.model {
+        Some(m) => crate::model::to_dict(py, m)?.map(Bound::unbind),
+        None => None,
+    };
     Ok((out(fitted.scores), fitted.test.map(out), seconds, model))
 }

@@ -73,7 +73,6 @@ def test_bad_parameters_raise_a_value_error_naming_them(est, message):
         (np.eye(4), [1, 1, 1, 1], "one class only"),
         (np.eye(4), [-1, -1, -1, -1], "no labeled row"),
         (np.eye(4), [0.5, 1.5, -1, -1], "Unknown label type"),
-        (np.eye(6), [0, 1, 2, -1, -1, -1], "Only binary classification is supported"),
     ],
 )
 def test_bad_input_raises_scikit_learns_errors(X, y, message):
@@ -272,3 +271,23 @@ def test_a_string_minus_one_label_is_refused_and_the_number_in_an_object_array_i
     est = sslab.LSSVM().fit(X, mixed)
     assert sorted(est.classes_) == ["no", "yes"]
     assert np.mean((est.transduction_ == "yes") != (truth == 1)) < 0.2
+
+
+def test_a_binary_method_fits_three_classes_one_vs_rest():
+    # Three blobs; each column of the three-class fit is the binary fit of that class
+    # against the rest, and the prediction is the column of largest score.
+    rng = np.random.default_rng(3)
+    centers = np.array([[3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0]])
+    truth = np.repeat([0, 1, 2], 30)
+    X = centers[truth] + rng.standard_normal((90, 3))
+    y = np.where(np.arange(90) % 10 < 3, truth, -1)
+    est = sslab.LSSVM().fit(X, y)
+    scores = est.decision_function(X)
+    assert scores.shape == (90, 3) and est.coef_.shape == (3, 3)
+    for k in range(3):
+        binary = sslab.LSSVM().fit(X, np.where(y == -1, -1, (y == k).astype(int)))
+        np.testing.assert_array_equal(scores[:, k], binary.decision_function(X))
+    np.testing.assert_array_equal(est.predict(X), np.argmax(scores, axis=1))
+    assert (est.predict(X) == truth).mean() > 0.9
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)

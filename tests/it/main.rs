@@ -26,6 +26,7 @@ mod knn_exact;
 mod layout;
 mod models;
 mod non_regular_files;
+mod one_vs_rest;
 mod originals;
 mod own_row_order;
 mod pooling;
