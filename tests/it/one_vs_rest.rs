@@ -12,8 +12,9 @@ use ndarray::{Array1, Array2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sslab::config::parse;
-use sslab::data::{ClassMixture, Problem};
-use sslab::engine::{self, Model, Scores, Split, Store};
+use sslab::data::{ClassMixture, DataSource, Problem};
+use sslab::engine::{self, Fitted, Method, Model, Scores, Split, Store};
+use sslab::methods::qlds::{LambdaPolicy, Qlds, QldsParams};
 
 use crate::common::TempDir;
 
@@ -43,6 +44,10 @@ select = "th"
 [[methods]]
 kind = "qlds"
 select = "or"
+[[methods]]
+kind = "qlds"
+select = "cv"
+folds = 3
 [[methods]]
 kind = "ls_svm"
 [[methods]]
@@ -99,6 +104,13 @@ fn class_against_rest(p: &Problem, k: usize) -> Problem {
     )
 }
 
+/// The fixed QLDS at the (α_l, α_u, λ) a fit reports.
+fn at_point(f: &Fitted) -> Qlds {
+    let (al, au) = (f.number("alpha_l").unwrap(), f.number("alpha_u").unwrap());
+    let lambda = LambdaPolicy::Fixed(f.number("lambda").unwrap());
+    QldsParams { alpha_l: al, alpha_u: au, lambda }.check().unwrap()
+}
+
 fn binary(s: &Scores) -> &Array1<f64> {
     match s {
         Scores::Binary(v) => v,
@@ -147,7 +159,14 @@ fn every_binary_kind_fits_three_classes_as_a_loop_over_its_binary_fits() {
             let q = class_against_rest(&p, k);
             let (a, b) = (Store::default(), Store::default());
             let one = Split { problem: &q, dataset_store: &a, split_store: &b, ..view };
-            let g = m.method.fit(&one).unwrap();
+            // QLDS(cv) and QLDS(or) choose one point for all classes by the multi-class
+            // error: their columns are the binary fits at that point.
+            let fixed = match m.name.as_str() {
+                "QLDS(cv)" | "QLDS(or)" => Some(at_point(&f)),
+                _ => None,
+            };
+            let g =
+                fixed.as_ref().map_or(m.method.as_ref(), |q| q as &dyn Method).fit(&one).unwrap();
             assert!(
                 same_bits(scores.column(k).to_vec(), binary(&g.scores).to_vec()),
                 "{} class {k}",
@@ -195,15 +214,15 @@ fn a_selection_reports_its_choice_per_class_when_the_classes_differ() {
         seed: 7,
         index: 0,
     };
-    let oracle = &exp.methods[2];
-    let f = engine::fit(oracle.method.as_ref(), false, &view).unwrap();
-    // QLDS(or) picks by each class's binary error: a value the classes share keeps its
+    let theory = &exp.methods[1];
+    let f = engine::fit(theory.method.as_ref(), false, &view).unwrap();
+    // QLDS(th) picks by each class's binary theory: a value the classes share keeps its
     // column, values that differ go to NAME_per_class, in class order.
     let mut chosen = Vec::new();
     for k in 0..3 {
         let q = class_against_rest(&p, k);
         let (a, b) = (Store::default(), Store::default());
-        let g = oracle
+        let g = theory
             .method
             .fit(&Split { problem: &q, dataset_store: &a, split_store: &b, ..view })
             .unwrap();
@@ -274,4 +293,64 @@ fn a_run_on_a_three_class_file_gives_per_class_scores_and_predictions() {
     assert_eq!(classes.len(), 3, "{classes:?}");
     let model = out.join("r/models/three/0/TSVM(S=10000).npz");
     assert!(matches!(Model::load(&model).unwrap(), Model::OneVsRest(_)));
+}
+
+/// A split of `p` with fresh stores and no test rows.
+fn fit_on(method: &dyn Method, multiclass: bool, p: &Problem, source: &DataSource) -> Fitted {
+    let (a, b) = (Store::default(), Store::default());
+    let view = Split {
+        problem: p,
+        source,
+        rows: None,
+        dataset_store: &a,
+        split_store: &b,
+        test: None,
+        seed: 7,
+        index: 0,
+    };
+    engine::fit(method, multiclass, &view).unwrap()
+}
+
+#[test]
+fn native_qlds_is_the_label_matrix_fit_and_predicts_as_one_vs_rest_at_one_point() {
+    let config = CONFIG.to_string()
+        + "[[methods]]\nkind = \"qlds\"\nalpha_l = 1.0\nalpha_u = 0.5\nmulticlass = \"native\"\n\
+           [[methods]]\nkind = \"qlds\"\nselect = \"th\"\nmulticlass = \"native\"\n";
+    let exp = parse(&config, Path::new("native.toml")).unwrap();
+    let n = exp.methods.len();
+    let (fixed, th) = (&exp.methods[n - 2], &exp.methods[n - 1]);
+    assert_eq!((fixed.name.as_str(), th.name.as_str()), ("QLDS(1,0.5)-native", "QLDS(th)-native"));
+    let source = &exp.datasets[0].source;
+    let p = three_classes().0;
+    // The fixed point: Qlds::fit_multiclass's own scores, to rounding.
+    let f = fit_on(fixed.method.as_ref(), fixed.multiclass, &p, source);
+    let own = QldsParams::new(1.0, 0.5).check().unwrap().fit_multiclass(&p).unwrap();
+    let want = own.scores(p.x_u.to_dense().view());
+    let got = per_class(&f.scores);
+    let scale = want.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let diff = (got - &want).iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    assert!(diff <= 1e-12 * scale, "native scores differ by {diff:e}");
+    // One-vs-rest at the same point: labels ±1 instead of 1 and −1/(K−1), i.e. a·y + b·1 with
+    // a = K/(2(K−1)) > 0; the 1 adds one column to every class: the same argmax.
+    let ovr = fit_on(&QldsParams::new(1.0, 0.5).check().unwrap(), false, &p, source);
+    let (a, b) = (engine::argmax_rows(got), engine::argmax_rows(per_class(&ovr.scores)));
+    assert_eq!(a, b);
+    // QLDS(th) natively: the point of lowest predicted K-class error.
+    let f = fit_on(th.method.as_ref(), th.multiclass, &p, source);
+    let grid = sslab::methods::qlds::selection::Grid::default();
+    let scale = sslab::methods::qlds::theory::Scale::LabeledWithin;
+    let (al, au, e) = sslab::methods::qlds::selection::select_multiclass(
+        &p,
+        &grid,
+        LambdaPolicy::default(),
+        scale,
+    )
+    .unwrap();
+    assert_eq!((f.number("alpha_l"), f.number("alpha_u")), (Some(al), Some(au)));
+    assert_eq!(f.number("theory_error"), Some(e));
+    // Two classes: the binary fit, bit for bit.
+    let two = Problem::new(p.x_l.clone(), p.y_l.clone(), p.x_u.clone(), p.y_u.clone());
+    let native = fit_on(fixed.method.as_ref(), fixed.multiclass, &two, source);
+    let plain = fit_on(&QldsParams::new(1.0, 0.5).check().unwrap(), false, &two, source);
+    assert!(same_bits(binary(&native.scores).to_vec(), binary(&plain.scores).to_vec()));
 }
