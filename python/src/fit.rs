@@ -303,7 +303,8 @@ fn fit_released(
         pool(n_jobs.unwrap_or(0))?
             .install(|| {
                 let start = std::time::Instant::now();
-                sslab::engine::fit(method, native, &split).map(|f| (f, start.elapsed().as_secs_f64()))
+                sslab::engine::fit(method, native, &split)
+                    .map(|f| (f, start.elapsed().as_secs_f64()))
             })
             .map_err(to_py)
     })
