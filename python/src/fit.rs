@@ -1,7 +1,7 @@
 //! Checking and fitting one method on arrays: the parameters go through the family's
 //! `check` as a key → value table (`Entry::table`, errors naming the key), the fit through
-//! `Method::fit` on a split of the caller's rows (labeled first, no data source), as the
-//! CLI's runner fits a split.
+//! `engine::fit` (one-vs-rest for a binary kind on more classes) on a split of the caller's
+//! rows (labeled first, no data source), as the CLI's runner fits a split.
 
 use std::sync::{Arc, Mutex};
 
@@ -28,6 +28,11 @@ pub fn kinds() -> Vec<(&'static str, bool)> {
         .iter()
         .flat_map(|f| f.kinds().iter().map(|k| (*k, f.multiclass_kinds().contains(k))))
         .collect()
+}
+
+/// Whether `kind` handles more than two classes itself (the others fit one-vs-rest).
+fn native(kind: &str) -> bool {
+    kinds().iter().any(|(k, multiclass)| *k == kind && *multiclass)
 }
 
 /// Checks `params` (a dict of TOML-able values) for `kind` with the family's own checks and
@@ -121,7 +126,7 @@ pub fn fit_dense(
         };
         let test = test.map(|t| Features::Dense(t.to_owned()));
         let (x_l, x_u) = (Features::Dense(x_l), Features::Dense(x_u));
-        fit_released(&*method, &rows, x_l, x_u, test.as_ref(), n_jobs)
+        fit_released(&*method, native(kind), &rows, x_l, x_u, test.as_ref(), n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -177,7 +182,15 @@ pub fn fit_sparse(
         );
         let test = test.map(|t| csr_rows(&t, n_cols, None)).transpose().map_err(to_py)?;
         let (x_l, x_u) = (Features::Sparse(x_l), Features::Sparse(x_u));
-        fit_released(&*method, &rows, x_l, x_u, test.map(Features::Sparse).as_ref(), n_jobs)
+        fit_released(
+            &*method,
+            native(kind),
+            &rows,
+            x_l,
+            x_u,
+            test.map(Features::Sparse).as_ref(),
+            n_jobs,
+        )
     })?;
     scores(py, fitted)
 }
@@ -221,7 +234,7 @@ pub fn fit_graph(
         // No features: the graph is the data.
         let none = |rows: &[usize]| Features::Dense(Array2::zeros((rows.len(), 0)));
         let (x_l, x_u) = (none(&rows.labeled), none(&rows.unlabeled));
-        fit_released(&*method, &rows, x_l, x_u, None, n_jobs)
+        fit_released(&*method, native(kind), &rows, x_l, x_u, None, n_jobs)
     })?;
     scores(py, fitted)
 }
@@ -285,6 +298,7 @@ impl Rows {
 /// does; a panic becomes a `RuntimeError`.
 fn fit_released(
     method: &dyn Method,
+    native: bool,
     rows: &Rows,
     x_l: Features,
     x_u: Features,
@@ -310,7 +324,8 @@ fn fit_released(
         pool(n_jobs.unwrap_or(0))?
             .install(|| {
                 let start = std::time::Instant::now();
-                method.fit(&split).map(|f| (f, start.elapsed().as_secs_f64()))
+                sslab::engine::fit(method, native, &split)
+                    .map(|f| (f, start.elapsed().as_secs_f64()))
             })
             .map_err(to_py)
     })
@@ -345,7 +360,9 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 /// The fit's scores as numpy arrays, with the fit's seconds and its model.
 fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> PyResult<FitScores> {
     let out = |s: Scores| crate::model::to_numpy(py, s);
-    let model =
-        fitted.model.map(|m| crate::model::to_dict(py, m).map(Bound::unbind)).transpose()?;
+    let model = match fitted.model {
+        Some(m) => crate::model::to_dict(py, m)?.map(Bound::unbind),
+        None => None,
+    };
     Ok((out(fitted.scores), fitted.test.map(out), seconds, model))
 }

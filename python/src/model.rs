@@ -13,15 +13,22 @@ use sslab::engine::{Linear, Model, Rows, Scores};
 use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::to_py;
 
-/// The model as a dict of numpy arrays.
-pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Bound<'py, PyDict>> {
-    let Model::Linear(m) = model;
+/// The model as a dict of numpy arrays (a one-vs-rest model as its K linear models in one,
+/// the same scores); None for a model of another form.
+pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let m = match model {
+        Model::Linear(m) => m,
+        Model::OneVsRest(m) => match m.linear() {
+            Some(m) => m,
+            None => return Ok(None),
+        },
+    };
     let d = PyDict::new(py);
     d.set_item("weights", m.weights.into_pyarray(py))?;
     d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
     d.set_item("scale", m.scale)?;
     d.set_item("bias", m.bias.into_pyarray(py))?;
-    Ok(d)
+    Ok(Some(d))
 }
 
 /// Scores as a numpy array: (n,) binary, (n, K) per class.

@@ -25,7 +25,8 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
     size changes); the GIL is released while fitting.
 
     Subclasses set ``_kind`` (the config kind), ``_multiclass`` (whether the method handles
-    more than two classes) and ``_sparse`` (whether it takes ``scipy.sparse`` input without
+    more than two classes itself; the others fit one binary problem per class, class k
+    against the rest, and predict the class of largest score) and ``_sparse`` (whether it takes ``scipy.sparse`` input without
     densifying).
 
     The inductive methods (QLDS and its family, the SVMlin kinds, ``GradientSSL``: the
@@ -132,11 +133,6 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
                 f"y has labeled rows of one class only ({self.classes_[0]}); "
                 "the methods need at least 2 classes"
             )
-        if n_classes > 2 and not self._multiclass:
-            raise ValueError(
-                f"Only binary classification is supported. {type(self).__name__} handles two "
-                f"classes; y has {n_classes}."
-            )
         # The crate's class 0 is +1 (scores > 0): classes_[1] in the binary case, as
         # scikit-learn's decision_function is positive for classes_[1].
         lib_ids = 1 - ids if n_classes == 2 else ids
@@ -207,15 +203,17 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = self._sparse
-        tags.classifier_tags.multi_class = self._multiclass
+        tags.classifier_tags.multi_class = True
         return tags
 
 
 class BinaryDecisionMixin:
-    """``decision_function`` of a binary method: positive for ``classes_[1]``."""
+    """``decision_function`` of a binary method: positive for ``classes_[1]``; with more
+    classes, one column per class (one-vs-rest)."""
 
     def decision_function(self, X):
-        """Signed scores of the rows of ``X`` (> 0: ``classes_[1]``).
+        """Signed scores of the rows of ``X`` (> 0: ``classes_[1]``); with more classes,
+        the score of each class against the rest.
 
         Parameters
         ----------
@@ -223,7 +221,7 @@ class BinaryDecisionMixin:
 
         Returns
         -------
-        scores : ndarray of shape (n_samples,)
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
         return self._scores(X)
 
@@ -232,7 +230,8 @@ class BinaryDecisionMixin:
         1 / (1 + exp(−f)) of ``decision_function`` f for ``classes_[1]``, its complement for
         ``classes_[0]``. A monotone map of the scores, not calibrated probabilities: each
         row sums to 1 and its larger share is the class ``predict`` gives (a score of
-        exactly 0, a tie, predicts ``classes_[1]``).
+        exactly 0, a tie, predicts ``classes_[1]``). With more classes: the logistic of
+        each class's score, each row divided by its sum (scikit-learn's one-vs-rest).
 
         Parameters
         ----------
@@ -240,9 +239,11 @@ class BinaryDecisionMixin:
 
         Returns
         -------
-        proba : ndarray of shape (n_samples, 2)
+        proba : ndarray of shape (n_samples, n_classes)
         """
         p = 0.5 * (1.0 + np.tanh(0.5 * self._scores(X)))
+        if p.ndim == 2:
+            return p / p.sum(axis=1, keepdims=True)
         return np.column_stack([1.0 - p, p])
 
 

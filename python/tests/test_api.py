@@ -74,7 +74,6 @@ def test_bad_parameters_raise_a_value_error_naming_them(est, message):
         (np.eye(4), [1, 1, 1, 1], "one class only"),
         (np.eye(4), [-1, -1, -1, -1], "no labeled row"),
         (np.eye(4), [0.5, 1.5, -1, -1], "Unknown label type"),
-        (np.eye(6), [0, 1, 2, -1, -1, -1], "Only binary classification is supported"),
     ],
 )
 def test_bad_input_raises_scikit_learns_errors(X, y, message):
@@ -296,3 +295,23 @@ def test_a_fully_labeled_y_fits_the_supervised_problem():
                             weight_decay=0.0, iterations=100_000, learning_rate=1e-2)
     est.fit(X, truth)
     np.testing.assert_allclose(est.decision_function(X), Xc @ omega / np.sqrt(n), atol=1e-3)
+
+
+def test_a_binary_method_fits_three_classes_one_vs_rest():
+    # Three blobs; each column of the three-class fit is the binary fit of that class
+    # against the rest, and the prediction is the column of largest score.
+    rng = np.random.default_rng(3)
+    centers = np.array([[3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0]])
+    truth = np.repeat([0, 1, 2], 30)
+    X = centers[truth] + rng.standard_normal((90, 3))
+    y = np.where(np.arange(90) % 10 < 3, truth, -1)
+    est = sslab.LSSVM().fit(X, y)
+    scores = est.decision_function(X)
+    assert scores.shape == (90, 3) and est.coef_.shape == (3, 3)
+    for k in range(3):
+        binary = sslab.LSSVM().fit(X, np.where(y == -1, -1, (y == k).astype(int)))
+        np.testing.assert_array_equal(scores[:, k], binary.decision_function(X))
+    np.testing.assert_array_equal(est.predict(X), np.argmax(scores, axis=1))
+    assert (est.predict(X) == truth).mean() > 0.9
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)

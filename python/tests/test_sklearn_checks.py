@@ -31,6 +31,16 @@ EXPECTED_FAILED["QLDS"]["check_fit_check_is_fitted"] = (
     "on this check's data no grid point is valid for select='th' (the theory has no value "
     "anywhere on the grid), which QLDS(th) reports as a ValueError"
 )
+EXPECTED_FAILED["QLDS"]["check_positive_only_tag_during_fit"] = (
+    "on this check's three classes, one-vs-rest class 1 against the rest has no valid grid "
+    "point for select='th', which QLDS(th) reports as a ValueError"
+)
+SPECTRAL_TRAIN = (
+    "on this check's three classes one-vs-rest Spectral ranks the classes by the top "
+    "eigenvector of the data, which the labels only orient: training accuracy below 0.83"
+)
+for suffix in ["", "(readonly_memmap=True)", "(readonly_memmap=True,X_dtype=float32)"]:
+    EXPECTED_FAILED["Spectral"][f"check_classifiers_train{suffix}"] = SPECTRAL_TRAIN
 
 
 def _hiding_third(cls):

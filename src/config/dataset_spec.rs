@@ -28,16 +28,13 @@ pub struct DatasetSpec {
 #[derive(Debug)]
 pub(super) struct Checks {
     at: Lines,
-    /// The first binary method and the multi-class kinds, when the config has a binary one.
-    binary: Option<(String, String)>,
     done: OnceLock<std::result::Result<(), Error>>,
 }
 
 impl Checks {
-    /// Checks whose errors `at` places; `binary` names the first method that is not
-    /// multi-class and the kinds that are.
-    pub(super) fn new(at: Lines, binary: Option<(String, String)>) -> Self {
-        Checks { at, binary, done: OnceLock::new() }
+    /// Checks whose errors `at` places.
+    pub(super) fn new(at: Lines) -> Self {
+        Checks { at, done: OnceLock::new() }
     }
 }
 
@@ -134,15 +131,6 @@ impl DatasetSpec {
             return Err(
                 at.entry_error(format!("{}: the data have no features (dimension 0)", at.name()))
             );
-        }
-        if let Some((m, multiclass)) = &self.checks.binary
-            && n_classes > 2
-        {
-            return Err(at.entry_error(format!(
-                "{}: {n_classes} classes ({}) but method `{m}` is binary: choose two with `classes = [a, b]`, use `positive`, or run only the multi-class methods ({multiclass})",
-                at.name(),
-                d.class_names.join(", ")
-            )));
         }
         for (sizes, key) in [(&self.labeled, "labeled"), (&self.unlabeled, "unlabeled")] {
             if let Sizes::PerClass(v) = sizes

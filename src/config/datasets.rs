@@ -55,10 +55,6 @@ impl Read {
 pub(super) struct Context<'a> {
     /// Splits per dataset.
     pub splits: usize,
-    /// The first method without multi-class support (if any) ...
-    pub binary: Option<&'a str>,
-    /// ... and the method kinds that have it.
-    pub multiclass: &'a [&'a str],
     /// The dataset kinds a `kind` is looked up in.
     pub kinds: &'a [&'a dyn DatasetKind],
 }
@@ -73,7 +69,7 @@ pub(super) fn dataset(
     read: &mut Read,
     at: Located,
 ) -> Result<DatasetSpec> {
-    let Context { splits, binary, multiclass, kinds } = *cx;
+    let Context { splits, kinds } = *cx;
     let (span, kind, name, values) = table_parts(table, at)?;
     let name = name.ok_or_else(|| at.error(span.clone(), "missing field `name`".into()))?;
     let lines = Entry::new(at, "datasets", i, span.clone(), kind.clone(), values.clone()).lines();
@@ -119,16 +115,8 @@ pub(super) fn dataset(
     if name.contains(['/', '\\']) {
         return Err(at.error(name_span, format!("datasets[{i}].name: `{name}` has a slash (it names the split file); label the swept values with `names = [...]`")));
     }
-    let binary = binary.map(|m| (m.to_string(), multiclass.join(", ")));
-    let spec = DatasetSpec::new(
-        name,
-        source,
-        labeled,
-        unlabeled,
-        swept.values,
-        test,
-        Checks::new(lines, binary),
-    );
+    let spec =
+        DatasetSpec::new(name, source, labeled, unlabeled, swept.values, test, Checks::new(lines));
     if let DataSource::Generated(g) = &spec.source {
         let (l, u) = spec.class_sizes()?;
         let tests: usize = spec.test_sizes()?.iter().sum();

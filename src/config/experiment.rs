@@ -137,12 +137,8 @@ pub(super) fn check(
         .enumerate()
         .map(|(i, (m, (swept, tune)))| methods::method(m, swept, tune, i, seed, at, families))
         .collect::<Result<Vec<_>>>()?;
-    let binary =
-        methods.iter().find(|m| !methods::multiclass(&m.kind, families)).map(|m| m.name.as_str());
-    let multiclass_kinds: Vec<&str> =
-        families.iter().flat_map(|f| f.multiclass_kinds().iter().copied()).collect();
     let mut read = datasets::Read::default();
-    let cx = datasets::Context { splits, binary, multiclass: &multiclass_kinds, kinds };
+    let cx = datasets::Context { splits, kinds };
     let datasets = raw
         .datasets
         .into_iter()

@@ -17,6 +17,8 @@ pub struct MethodSpec {
     pub name: String,
     /// The config `kind` (`qlds`, `ls_svm`, `tv_svm`, `tsvm`, ...).
     pub kind: String,
+    /// Whether the kind handles more than two classes itself (else: one-vs-rest).
+    pub multiclass: bool,
     /// The method; with tuning, the first grid point's (for cost and memory estimates).
     pub method: Arc<dyn Method>,
     /// Swept keys and the values this entry took (empty without sweeps).
@@ -78,10 +80,6 @@ pub(super) fn method(
         }
     };
     let name = name.map_or(default, Spanned::into_inner) + &swept.suffix;
-    Ok(MethodSpec { name, kind: kind_name, method, swept: swept.values, tuning })
-}
-
-/// Whether the family of `kind` fits more than two classes with it.
-pub(super) fn multiclass(kind: &str, families: &[&dyn Family]) -> bool {
-    families.iter().any(|f| f.multiclass_kinds().contains(&kind))
+    let multiclass = family.multiclass_kinds().contains(&kind_name.as_str());
+    Ok(MethodSpec { name, kind: kind_name, multiclass, method, swept: swept.values, tuning })
 }

@@ -8,11 +8,13 @@
 
 mod fitted;
 pub mod model;
+pub mod one_vs_rest;
 mod scores;
 mod store;
 
 pub use fitted::{Fitted, Reported};
-pub use model::{Linear, Model, Rows};
+pub use model::{Linear, Model, OneVsRest, Rows};
+pub use one_vs_rest::fit;
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 // A family reads its config table through these: they are part of its interface.
@@ -29,7 +31,8 @@ pub trait Family: Sync {
     /// The config kinds this family reads (`kind = "..."` of a `[[methods]]` entry).
     fn kinds(&self) -> &'static [&'static str];
 
-    /// The kinds whose methods handle more than two classes (none by default).
+    /// The kinds whose methods handle more than two classes themselves (none by default);
+    /// the others fit a split of more classes one-vs-rest ([`one_vs_rest`]).
     fn multiclass_kinds(&self) -> &'static [&'static str] {
         &[]
     }
@@ -64,6 +67,14 @@ pub trait Method: Any + Debug + Send + Sync {
     /// Fits on the split, scores its unlabeled rows and reports the parameters it used or
     /// chose by name ([`Fitted::with`]; each becomes a result column of that name).
     fn fit(&self, split: &Split) -> Result<Fitted>;
+
+    /// Fits a split of more than two classes when a binary method has a way of its own
+    /// (e.g. a selection by the multi-class error); None (the default): one binary fit per
+    /// class, [`one_vs_rest`].
+    fn fit_multiclass(&self, split: &Split) -> Option<Result<Fitted>> {
+        let _ = split;
+        None
+    }
 
     /// A rough relative cost of one fit on `n` points of `dim` features (flops, up to a
     /// constant), used to balance the shards of a run.

@@ -2,13 +2,14 @@
 
 use std::panic::AssertUnwindSafe;
 
-use crate::engine::{Fitted, Method, Split};
+use crate::engine::{self, Fitted, Method, Split};
 use crate::error::{Error, Result};
 use crate::support::memory;
 
-/// Fits one method, isolated: a fit whose memory estimate exceeds `limit`, and a panic
-/// inside a fit (e.g. a refused allocation), become errors for its row only.
-pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitted> {
+/// Fits one method through [`engine::fit`] (one-vs-rest for a binary kind, `native` false,
+/// on a split of more classes), isolated: a fit whose memory estimate exceeds `limit`, and
+/// a panic inside a fit (e.g. a refused allocation), become errors for its row only.
+pub(super) fn fit(method: &dyn Method, native: bool, split: &Split, limit: f64) -> Result<Fitted> {
     let p = split.problem;
     let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
     let need = method.memory(n, dim);
@@ -19,12 +20,13 @@ pub(super) fn fit(method: &dyn Method, split: &Split, limit: f64) -> Result<Fitt
             memory::human(limit)
         )));
     }
-    std::panic::catch_unwind(AssertUnwindSafe(|| method.fit(split))).unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("unknown panic");
-        Err(Error::Data(format!("the fit panicked: {why}")))
-    })
+    std::panic::catch_unwind(AssertUnwindSafe(|| engine::fit(method, native, split)))
+        .unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Err(Error::Data(format!("the fit panicked: {why}")))
+        })
 }

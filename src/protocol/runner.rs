@@ -232,7 +232,7 @@ impl Task<'_> {
                 let start = Instant::now();
                 let entry = &self.exp.methods[m];
                 let (params, fitted) = match self.choices.method(self.exp, d, m) {
-                    Ok((method, params)) => (params, fit(method, &view, limit)),
+                    Ok((method, params)) => (params, fit(method, entry.multiclass, &view, limit)),
                     Err(why) => (String::new(), Err(Error::Data(why))),
                 };
                 let measured = fitted.as_ref().ok().and_then(|f| f.seconds);

@@ -28,6 +28,7 @@ mod layout;
 mod method_tables;
 mod models;
 mod non_regular_files;
+mod one_vs_rest;
 mod originals;
 mod own_row_order;
 mod pooling;

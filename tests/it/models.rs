@@ -141,7 +141,9 @@ fn linear_models_score_the_split_as_the_fit_and_survive_a_file() {
             let back = Model::load(&path).unwrap();
             assert_eq!(&back, model, "{}: read back", m.name);
             assert!(same_bits(binary(&back.score(test).unwrap()), binary(&on_test)), "{}", m.name);
-            let Model::Linear(lin) = model;
+            let Model::Linear(lin) = model else {
+                panic!("{}: a binary fit's model is linear", m.name)
+            };
             let reference = by_loop(lin, &test.to_dense());
             let scale = reference.iter().fold(1e-300f64, |a, v| a.max(v.abs()));
             let diff = (binary(&on_test) - &reference).iter().fold(0.0f64, |a, v| a.max(v.abs()));

@@ -4,6 +4,7 @@
 //! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back.
 
 pub mod file;
+pub mod one_vs_rest;
 
 use ndarray::{Array1, Array2, ArrayView2};
 use rayon::prelude::*;
@@ -11,6 +12,7 @@ use rayon::prelude::*;
 use super::Scores;
 use crate::data::{Csr, Features};
 use crate::error::{Error, Result};
+pub use one_vs_rest::OneVsRest;
 
 /// Rows of dense input one task of a model's scoring takes.
 const ROWS_PER_TASK: usize = 2048;
@@ -20,6 +22,8 @@ const ROWS_PER_TASK: usize = 2048;
 pub enum Model {
     /// Linear scores of the raw rows (the learned centring inside).
     Linear(Linear),
+    /// One binary model per class, class k against the rest.
+    OneVsRest(OneVsRest),
 }
 
 /// Linear scores, column k: f_k(x) = (x·w_k − c·w_k)/s + b_k, with the weights W (d × K),
@@ -64,6 +68,15 @@ impl Model {
     pub fn dim(&self) -> usize {
         match self {
             Model::Linear(m) => m.weights.nrows(),
+            Model::OneVsRest(m) => m.models[0].dim(),
+        }
+    }
+
+    /// The number of score columns (1 for two classes, else one per class).
+    pub fn columns(&self) -> usize {
+        match self {
+            Model::Linear(m) => m.weights.ncols(),
+            Model::OneVsRest(m) => m.models.len(),
         }
     }
 
@@ -79,6 +92,7 @@ impl Model {
         }
         match self {
             Model::Linear(m) => Ok(m.score(x)),
+            Model::OneVsRest(m) => m.score(x),
         }
     }
 }

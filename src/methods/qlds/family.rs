@@ -5,7 +5,7 @@ use toml::Value;
 
 use super::selection::{Grid, Policy, SelectLambda, SelectQlds};
 use super::theory::Scale;
-use super::{LambdaPolicy, QldsParams, Spectral};
+use super::{LambdaPolicy, Native, QldsParams, Spectral};
 use crate::engine::{Checked, Entry, Family};
 use crate::error::Result;
 
@@ -30,12 +30,29 @@ impl Family for QldsFamily {
                 "folds",
                 "theory_scale",
                 "theory",
+                "multiclass",
             ],
             "ls_svm" | "gb_ssl" => &["lambda", "epsilon", "folds"],
             _ => &["center", "matrix", "orient"],
         })?;
+        let native = match m.string("multiclass")?.as_deref() {
+            None | Some("one_vs_rest") => false,
+            Some("native") => true,
+            Some(other) => {
+                return Err(m.error(
+                    "multiclass",
+                    format!("unknown `{other}` (known: one_vs_rest, native)"),
+                ));
+            }
+        };
         if let Some(policy) = m.string("select")? {
-            return select(m, &policy);
+            let Checked { name, method } = select(m, &policy)?;
+            return Ok(match (native, method.as_any().downcast_ref::<SelectQlds>()) {
+                (true, Some(s)) => {
+                    Checked::new(format!("{name}-native"), Native::Select(s.clone()))
+                }
+                _ => Checked { name, method },
+            });
         }
         if kind == "qlds"
             && let Some(k) = m.first_of(&["grid", "folds", "theory_scale", "theory"])
@@ -65,6 +82,11 @@ impl Family for QldsFamily {
                 (l, u, format!("QLDS({l},{u})"))
             }
         };
+        if lambda_cv && native {
+            return Err(
+                m.error("multiclass", "\"native\" takes a fixed λ or a λ policy, not λ by cv")
+            );
+        }
         if lambda_cv {
             let folds = m.count("folds")?.unwrap_or(Policy::FOLDS);
             let sel = SelectLambda::new(alpha_l, alpha_u, lambda, folds)
@@ -73,7 +95,10 @@ impl Family for QldsFamily {
         }
         let qlds =
             QldsParams { alpha_l, alpha_u, lambda }.check().map_err(|e| m.param_error(e, ""))?;
-        Ok(Checked::new(name, qlds))
+        Ok(match native {
+            true => Checked::new(format!("{name}-native"), Native::Fixed(qlds)),
+            false => Checked::new(name, qlds),
+        })
     }
 }
 

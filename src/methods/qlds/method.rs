@@ -24,7 +24,7 @@ fn eigen_u(split: &Split, prep: &Moments) -> Result<Arc<SymEigen>> {
 }
 
 /// The eigenbasis of the split's C_u with its labeled rows projected.
-fn basis(split: &Split, prep: &Moments) -> Result<Arc<EigenBasis>> {
+pub(super) fn basis(split: &Split, prep: &Moments) -> Result<Arc<EigenBasis>> {
     split.split_store.get("qlds eigenbasis", || {
         Ok(EigenBasis::from_eigen(prep, (*eigen_u(split, prep)?).clone()))
     })
@@ -170,6 +170,10 @@ impl Method for SelectQlds {
 
     fn theory(&self, split: &Split, fit: &Fitted) -> Result<Option<[(f64, f64); 2]>> {
         theory(split, fit, self.lambda)
+    }
+
+    fn fit_multiclass(&self, split: &Split) -> Option<Result<Fitted>> {
+        self.fit_one_vs_rest(split)
     }
 }
 

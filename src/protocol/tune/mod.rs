@@ -212,6 +212,7 @@ fn split_errors(
     let mut out = Vec::new();
     for &m in tuned {
         let t = exp.methods[m].tuning.as_ref().expect("filtered on tuning");
+        let native = exp.methods[m].multiclass;
         if t.seed != seed || s >= t.splits {
             continue;
         }
@@ -220,7 +221,7 @@ fn split_errors(
                 .grid
                 .iter()
                 .map(|p| {
-                    fit(p.method.as_ref(), &whole, limit)
+                    fit(p.method.as_ref(), native, &whole, limit)
                         .map(|f| f.scores.error(problem))
                         .map_err(|e| e.to_string())
                 })
@@ -233,7 +234,7 @@ fn split_errors(
                     Ok(views) => t
                         .grid
                         .iter()
-                        .map(|p| kfold_error(p.method.as_ref(), views, &whole, limit))
+                        .map(|p| kfold_error(p.method.as_ref(), native, views, &whole, limit))
                         .collect(),
                 }
             }
@@ -270,6 +271,7 @@ fn fold_views(p: &Problem, rows: Option<&[usize]>, k: usize) -> Result<Vec<FoldV
 /// of labeled rows.
 fn kfold_error(
     method: &dyn Method,
+    native: bool,
     views: &[FoldView],
     whole: &Split,
     limit: f64,
@@ -286,8 +288,10 @@ fn kfold_error(
             seed: whole.seed,
             index: whole.index,
         };
-        wrong +=
-            fit(method, &split, limit).map_err(|e| e.to_string())?.scores.wrong(&v.problem, v.held);
+        wrong += fit(method, native, &split, limit)
+            .map_err(|e| e.to_string())?
+            .scores
+            .wrong(&v.problem, v.held);
         held += v.held;
     }
     Ok(wrong as f64 / held as f64)

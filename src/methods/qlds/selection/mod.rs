@@ -13,7 +13,7 @@ mod studies;
 mod theory;
 
 pub use basis::EigenBasis;
-pub use cv::{cv_errors, oracle_errors};
+pub use cv::{cv_errors, multiclass_cv_errors, multiclass_oracle_errors, oracle_errors};
 pub use grid::{ErrorGrid, Grid, admits};
 pub use lambda::{SelectLambda, SelectedLambda};
 pub use multiclass::{multiclass_theory_errors, select_multiclass};

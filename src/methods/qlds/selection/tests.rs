@@ -64,6 +64,48 @@ fn fast_cv_and_oracle_equal_the_naive_path() {
 }
 
 #[test]
+fn multiclass_cv_of_two_classes_is_the_binary_cv_and_of_three_the_naive_loop() {
+    let grid = Grid::uniform(5).unwrap();
+    let ovr = |class: usize, column: usize| if class == column { 1.0 } else { -1.0 };
+    // Two classes: columns y and −y, the argmax is the sign (ties to class 0, +1).
+    let p = problem(8, 6, 25, 1.2, 2);
+    let prep = Moments::new(&p).unwrap();
+    let basis = EigenBasis::new(&prep).unwrap();
+    let lambda = 1.001 * prep.top_eig_all().unwrap();
+    let binary = cv_errors(&basis, &prep.y_l, &grid, lambda, 4).unwrap();
+    let multi = multiclass_cv_errors(&basis, &p.classes_l, 2, &ovr, &grid, lambda, 4).unwrap();
+    assert_eq!(binary, multi);
+    let binary = oracle_errors(&basis, &prep.y_l, &prep.x_u, &p.y_u, &grid, lambda).unwrap();
+    let multi = multiclass_oracle_errors(
+        &basis,
+        &p.classes_l,
+        &prep.x_u,
+        &p.classes_u,
+        2,
+        &ovr,
+        &grid,
+        lambda,
+    )
+    .unwrap();
+    assert_eq!(binary, multi);
+    // Three classes, d = 10: training folds of 6 labeled rows (Woodbury) and of 18 (direct).
+    let mixture = crate::data::ClassMixture::orthogonal(10, 3, 2.0).unwrap();
+    for (nl, folds, seed) in [(3, 3, 5), (9, 3, 6)] {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let p = mixture.sample_problem(&[nl; 3], &[30; 3], &mut rng).unwrap();
+        let prep = Moments::new(&p).unwrap();
+        let basis = EigenBasis::new(&prep).unwrap();
+        let lambda = 1.001 * prep.top_eig_all().unwrap();
+        let fast =
+            multiclass_cv_errors(&basis, &p.classes_l, 3, &ovr, &grid, lambda, folds).unwrap();
+        let slow =
+            naive::one_vs_rest_cv_errors(&prep, &p.classes_l, 3, &grid, lambda, folds).unwrap();
+        assert_eq!(fast, slow, "n_l {nl}");
+        assert!(fast.errors[1..].iter().all(Option::is_some));
+    }
+}
+
+#[test]
 fn folds_are_stratified_and_shrink_for_tiny_classes() {
     let y = [1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, -1.0, 1.0];
     let (k, assign) = folds::stratified(&y, 10).unwrap();

@@ -5,6 +5,7 @@
 use faer::Mat;
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 
+use super::multiclass_setting::centre;
 use super::{MulticlassSetting, Scale};
 use crate::error::{Error, Result};
 use crate::methods::qlds::Moments;
@@ -84,11 +85,12 @@ pub fn estimate_multiclass_setting(
     let raw = Mat::from_fn(n_classes, n_classes, |j, k| {
         (if j == k { halves[j] } else { means[j].dot(&means[k]) }) / variance
     });
-    let centred = MulticlassSetting::centred(prep.dim(), labeled, unlabeled, raw)?;
-    // A negative estimate of ‖μ_j − μ̄‖² is noise around a small value: clip it to 0.
+    // A negative estimate of ‖μ_j − μ̄‖² is noise around a small value: clip it to 0 (before
+    // the setting's check of G_jj ≥ 0; the SSL-book COIL set has such classes).
+    let centred = centre(&labeled, &unlabeled, &raw);
     let g = Mat::from_fn(n_classes, n_classes, |j, k| {
-        if j == k { centred.g[(j, j)].max(0.0) } else { centred.g[(j, k)] }
+        if j == k { centred[(j, j)].max(0.0) } else { centred[(j, k)] }
     });
-    let setting = MulticlassSetting::new(prep.dim(), centred.labeled, centred.unlabeled, g)?;
+    let setting = MulticlassSetting::new(prep.dim(), labeled, unlabeled, g)?;
     Ok(MulticlassEstimate { setting, variance })
 }

@@ -69,12 +69,8 @@ impl MulticlassSetting {
         unlabeled: Vec<usize>,
         g: Mat<f64>,
     ) -> Result<Self> {
-        let k = labeled.len();
         check_shapes(&labeled, &unlabeled, &g)?;
-        let n: usize = labeled.iter().chain(&unlabeled).sum();
-        let rho: Vec<f64> = (0..k).map(|j| (labeled[j] + unlabeled[j]) as f64 / n as f64).collect();
-        let p = Mat::from_fn(k, k, |i, j| f64::from(u8::from(i == j)) - rho[j]);
-        let centred = &p * &g * p.transpose();
+        let centred = centre(&labeled, &unlabeled, &g);
         Self::new(dim, labeled, unlabeled, centred)
     }
 
@@ -127,4 +123,14 @@ fn check_shapes(labeled: &[usize], unlabeled: &[usize], g: &Mat<f64>) -> Result<
         ));
     }
     Ok(())
+}
+
+/// The Gram matrix `g` of the class means centred as QLDS centres, P G Pᵀ with P = I − 1ρᵀ
+/// and ρ_j the share of class j among the `labeled` + `unlabeled` points (not checked).
+pub fn centre(labeled: &[usize], unlabeled: &[usize], g: &Mat<f64>) -> Mat<f64> {
+    let k = labeled.len();
+    let n: usize = labeled.iter().chain(unlabeled).sum();
+    let rho: Vec<f64> = (0..k).map(|j| (labeled[j] + unlabeled[j]) as f64 / n as f64).collect();
+    let p = Mat::from_fn(k, k, |i, j| f64::from(u8::from(i == j)) - rho[j]);
+    &p * g * p.transpose()
 }
