@@ -54,7 +54,7 @@ fn a_table_is_checked_as_a_config_file_with_errors_naming_the_key_alone() {
     }
     let entry = Entry::table("tsvm", [("lambda".to_string(), Value::Float(0.5))]).unwrap();
     let name = FAMILIES.iter().find(|f| f.kinds().contains(&"tsvm")).unwrap().check(&entry);
-    assert_eq!(name.unwrap().name, "TSVM(S=10000)");
+    assert_eq!(name.unwrap().name, "TSVM(S=10000, dual CD)");
 }
 
 /// Two cliques of five nodes (0–4 and 5–9, weight 1) joined by the edge 4–5 (weight 0.01),
@@ -141,5 +141,5 @@ fn a_given_graph_labels_the_callers_rows_in_their_order() {
     let fewer =
         Problem { x_u: none(7), y_u: Array1::zeros(7), classes_u: vec![0; 7], ..problem.clone() };
     let e = method.fit(&split(&fewer, Some(&short))).unwrap_err().to_string();
-    assert_eq!(e, "data: the given graph has 10 nodes for 9 rows");
+    assert_eq!(e, "the given graph has 10 nodes for 9 rows");
 }

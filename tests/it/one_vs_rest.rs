@@ -286,12 +286,12 @@ fn a_run_on_a_three_class_file_gives_per_class_scores_and_predictions() {
     let mut classes = std::collections::BTreeSet::new();
     for record in reader.records() {
         let r = record.unwrap();
-        if &r[method] == "TSVM(S=10000)" {
+        if &r[method] == "TSVM(S=10000, dual CD)" {
             classes.insert(r[class].to_string());
         }
     }
     assert_eq!(classes.len(), 3, "{classes:?}");
-    let model = out.join("r/models/three/0/TSVM(S=10000).npz");
+    let model = out.join("r/models/three/0/TSVM(S=10000, dual CD).npz");
     assert!(matches!(Model::load(&model).unwrap(), Model::OneVsRest(_)));
 }
 
