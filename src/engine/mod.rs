@@ -12,7 +12,7 @@ mod scores;
 mod store;
 
 pub use fitted::{Fitted, Reported};
-pub use model::{Linear, Model, Rows};
+pub use model::{KnnWeights, Linear, Model, Neighbours, Rows};
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
 // A family reads its config table through these: they are part of its interface.
@@ -83,6 +83,13 @@ pub trait Method: Any + Debug + Send + Sync {
     /// dense n×d copies.
     fn memory(&self, n: usize, dim: usize) -> f64 {
         16.0 * n as f64 * dim as f64
+    }
+
+    /// Why this method's fits leave no model although it could score new rows otherwise
+    /// (a graph given as a file: no features to place a new row); None by default. A run
+    /// with `save_models = true` refuses such a method.
+    fn no_model(&self) -> Option<String> {
+        None
     }
 
     /// Theoretical score distributions N(m, σ²) of the two classes at the fitted

@@ -1,6 +1,6 @@
-//! `save_models = true` writes one model per dataset, split and method that has one, and
-//! `sslab predict` on a file gives the test scores of a run with that file as its test set
-//! (the same text in `scores.csv`); a file of another width is refused naming the file, the
+//! `save_models = true` writes one model per dataset, split and method that has one (the
+//! graph-only kinds' neighbours model too), and `sslab predict` on a file gives the test
+//! scores of a run with that file as its test set (the same text in `scores.csv`); a file of another width is refused naming the file, the
 //! line and the expected width.
 
 use std::collections::HashMap;
@@ -39,7 +39,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
              [[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled_per_class = 4\n\
              unlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\n\n\
              [[methods]]\nkind = \"qlds\"\nalpha_l = 1.0\nalpha_u = 0.5\n[[methods]]\nkind = \"tsvm\"\nlambda = 0.01\n\
-             [[methods]]\nkind = \"lap_rls\"\n",
+             [[methods]]\nkind = \"lap_rls\"\n[[methods]]\nkind = \"poisson\"\nk = 5\n",
             train.display(),
             test.display()
         ),
@@ -59,7 +59,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
     }
     let mut compared = 0;
     for split in ["0", "1"] {
-        for method in ["QLDS(1,0.5)", "TSVM(S=10000)"] {
+        for method in ["QLDS(1,0.5)", "TSVM(S=10000)", "Poisson"] {
             let model = run_dir.join(format!("models/d/{split}/{method}.npz"));
             assert!(model.exists(), "{} missing", model.display());
             let file = dir.0.join("scored.csv");
@@ -83,7 +83,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
         // A transductive method leaves no model.
         assert!(!run_dir.join(format!("models/d/{split}/Lap-RLS.npz")).exists());
     }
-    assert_eq!(compared, 2 * 2 * 24);
+    assert_eq!(compared, 2 * 3 * 24);
     // Rows of another width: the file, the line and the width the model expects.
     let csv = dir.0.join("wide.csv");
     std::fs::write(&csv, "a,b,c,d,label\n1,2,3,4,1\n").unwrap();

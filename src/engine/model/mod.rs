@@ -1,12 +1,16 @@
 //! What a fit leaves to score new rows: a [`Model`] of the training rows' feature space,
 //! scoring any rows of that width (binary: one column; more classes: one column per class,
 //! the same [`Scores`] as the fit's). The runner scores a split's test rows through it;
-//! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back.
+//! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back. Linear
+//! models here, the graph-only methods' neighbours rule in [`neighbours`].
 
 pub mod file;
+pub mod neighbours;
 
 use ndarray::{Array1, Array2, ArrayView2};
 use rayon::prelude::*;
+
+pub use neighbours::{KnnWeights, Neighbours};
 
 use super::Scores;
 use crate::data::{Csr, Features};
@@ -20,6 +24,8 @@ const ROWS_PER_TASK: usize = 2048;
 pub enum Model {
     /// Linear scores of the raw rows (the learned centring inside).
     Linear(Linear),
+    /// The weighted mean of the scores of the nearest fit rows (graph-only methods).
+    Neighbours(Neighbours),
 }
 
 /// Linear scores, column k: f_k(x) = (x·w_k − c·w_k)/s + b_k, with the weights W (d × K),
@@ -64,6 +70,7 @@ impl Model {
     pub fn dim(&self) -> usize {
         match self {
             Model::Linear(m) => m.weights.nrows(),
+            Model::Neighbours(m) => m.dim(),
         }
     }
 
@@ -79,6 +86,7 @@ impl Model {
         }
         match self {
             Model::Linear(m) => Ok(m.score(x)),
+            Model::Neighbours(m) => Ok(m.score(x)),
         }
     }
 }
