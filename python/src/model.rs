@@ -1,5 +1,6 @@
-//! A fit's model as Python sees it: a dict of arrays (`weights` d × K, `center` d or None,
-//! `scale`, `bias` K; the `.npz` of docs/output.md), and scoring new rows with it through
+//! A fit's model as Python sees it: a dict of arrays (linear: `weights` d × K, `center` d or
+//! None, `scale`, `bias` K; the `.npz` of docs/output.md; the graph-only kinds' neighbours
+//! model: its fit rows and their scores), and scoring new rows with a linear one through
 //! the crate's `Model::score`, the arithmetic of the fit's own scores.
 
 use ndarray::Array1;
@@ -13,10 +14,22 @@ use sslab::engine::{Linear, Model, Rows, Scores};
 use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::to_py;
 
-/// The model as a dict of numpy arrays.
+/// The model as a dict of numpy arrays, its `kind` `"linear"` or `"neighbours"` (the
+/// graph-only kinds: `rows`, `scores`, `k`, `weighting`, as in the `.npz`).
 pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Bound<'py, PyDict>> {
-    let Model::Linear(m) = model;
     let d = PyDict::new(py);
+    let m = match model {
+        Model::Linear(m) => m,
+        Model::Neighbours(m) => {
+            d.set_item("kind", "neighbours")?;
+            d.set_item("rows", m.rows.as_ref().clone().into_pyarray(py))?;
+            d.set_item("scores", m.scores.into_pyarray(py))?;
+            d.set_item("k", m.k)?;
+            d.set_item("weighting", m.weights.name())?;
+            return Ok(d);
+        }
+    };
+    d.set_item("kind", "linear")?;
     d.set_item("weights", m.weights.into_pyarray(py))?;
     d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
     d.set_item("scale", m.scale)?;

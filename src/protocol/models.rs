@@ -1,7 +1,7 @@
 //! The models of a run with `[experiment] save_models = true`: each fit that leaves a model
 //! writes it to `models/DATASET/SPLIT/METHOD.npz` in the run folder (docs/output.md, "Saved
 //! models"), through a temporary file renamed into place, so a killed run leaves no half
-//! file under the final name. Methods without a model (transductive graph kinds, external
+//! file under the final name. Methods without a model (the RKHS graph kinds, external
 //! programs) write none.
 
 use std::path::{Path, PathBuf};
