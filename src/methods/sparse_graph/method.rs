@@ -79,8 +79,8 @@ impl Method for SparseGraphMethod {
         };
         let mut fitted =
             fitted.with("steps", scores.steps as f64).with("graph_edges", graph.nnz() as f64);
-        if let Some((rows, node)) = fit_rows {
-            let model = neighbours(&scores, rows, &node, p.graph.k, p.graph.weights)?;
+        if let Some(local) = fit_rows {
+            let model = neighbours(&scores, &local, p.graph.k, p.graph.weights)?;
             fitted.test = split.test.map(|x| model.score(x)).transpose()?;
             fitted.model = Some(model);
         }
@@ -95,21 +95,16 @@ impl Method for SparseGraphMethod {
     }
 }
 
-/// The neighbours model of `scores`: fit row r is row r of `rows`, node `node[r]`.
-fn neighbours(
-    scores: &NodeScores,
-    rows: Arc<Array2<f64>>,
-    node: &[usize],
-    k: usize,
-    weights: KnnWeights,
-) -> Result<Model> {
+/// The neighbours model of `scores` on the rows of `local` (row r: node `local.node[r]`).
+fn neighbours(scores: &NodeScores, local: &Local, k: usize, weights: KnnWeights) -> Result<Model> {
+    let node = &local.node;
     let of_row = match scores.columns {
         1 | 2 => Array2::from_shape_fn((node.len(), 1), |(r, _)| {
             scores.binary(node[r]).expect("one or two columns")
         }),
         c => Array2::from_shape_fn((node.len(), c), |(r, j)| scores.u[node[r] * c + j]),
     };
-    Ok(Model::Neighbours(Neighbours::new(rows, of_row, k, weights)?))
+    Ok(Model::Neighbours(Neighbours::new(local.rows.clone(), of_row, k, weights)?))
 }
 
 /// The graph this split's methods use, the split's nodes in it (labeled first) and, for a
@@ -117,7 +112,7 @@ fn neighbours(
 struct Placed {
     graph: Arc<Graph>,
     nodes: Vec<usize>,
-    fit_rows: Option<(Arc<Array2<f64>>, Arc<Vec<usize>>)>,
+    fit_rows: Option<Arc<Local>>,
 }
 
 /// The graph this split's methods use ([`Placed`]).
@@ -164,8 +159,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
             Ok(Local::new(&graph, x))
         })?;
         let nodes = rows.iter().map(|&r| local.node[r]).collect();
-        let fit_rows = Some((local.rows.clone(), local.node.clone()));
-        return Ok(Placed { graph: local.graph.clone(), nodes, fit_rows });
+        return Ok(Placed { graph: local.graph.clone(), nodes, fit_rows: Some(local) });
     }
     let problem = split.problem;
     let own = split.split_store.get(&key, || {
@@ -179,11 +173,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
         Ok(Local { graph, node, rows: Arc::new(x) })
     })?;
     let nodes = own.node.to_vec();
-    Ok(Placed {
-        graph: own.graph.clone(),
-        nodes,
-        fit_rows: Some((own.rows.clone(), own.node.clone())),
-    })
+    Ok(Placed { graph: own.graph.clone(), nodes, fit_rows: Some(own.clone()) })
 }
 
 /// A kNN graph, the rows it was built on and each row's node.
