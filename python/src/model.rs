@@ -1,5 +1,6 @@
-//! A fit's model as Python sees it: a dict of arrays (`weights` d × K, `center` d or None,
-//! `scale`, `bias` K; the `.npz` of docs/output.md), and scoring new rows with it through
+//! A fit's model as Python sees it: a dict of arrays (linear: `weights` d × K, `center` d or
+//! None, `scale`, `bias` K; the `.npz` of docs/output.md; the graph-only kinds' neighbours
+//! model: its fit rows and their scores), and scoring new rows with a linear one through
 //! the crate's `Model::score`, the arithmetic of the fit's own scores.
 
 use ndarray::Array1;
@@ -13,17 +14,20 @@ use sslab::engine::{Linear, Model, Rows, Scores};
 use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::to_py;
 
-/// The model as a dict of numpy arrays (a one-vs-rest model as its K linear models in one,
-/// the same scores); None for a model of another form.
+/// A linear model as a dict of numpy arrays, its `kind` `"linear"` (a one-vs-rest model of
+/// linear ones as its K columns in one, the same scores); None for another form (the
+/// graph-only kinds' neighbours model is not handed to Python: it would copy the rows).
 pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let d = PyDict::new(py);
     let m = match model {
         Model::Linear(m) => m,
         Model::OneVsRest(m) => match m.linear() {
             Some(m) => m,
             None => return Ok(None),
         },
+        Model::Neighbours(_) => return Ok(None),
     };
-    let d = PyDict::new(py);
+    d.set_item("kind", "linear")?;
     d.set_item("weights", m.weights.into_pyarray(py))?;
     d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
     d.set_item("scale", m.scale)?;

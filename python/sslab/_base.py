@@ -146,7 +146,7 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         transduction[unlabeled] = self._labels(unlabeled_scores)
         self.transduction_ = transduction
         self._model = model
-        if model is not None:
+        if model is not None and model["kind"] == "linear":
             # The model scores any rows: X is not kept.
             w, s = model["weights"], model["scale"]
             shift = 0.0 if model["center"] is None else model["center"] @ w

@@ -1,11 +1,13 @@
-//! `sslab predict MODEL DATA [--out F]`: scores the rows of a csv, npy or SVMlight file with a
-//! model saved by a run with `save_models = true` (docs/output.md, "Saved models").
+//! `sslab predict MODEL DATA [--out F]`: scores the raw rows of a csv, npy or SVMlight file
+//! (the dataset's preprocessing saved with the model applied first) with a model saved by a
+//! run with `save_models = true` (docs/output.md, "Saved models").
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use sslab::data::svmlight::{self, SvmlightOptions};
 use sslab::data::{Features, npy, table};
+use sslab::engine::model::file;
 use sslab::engine::{Model, Scores};
 use sslab::{Error, Result};
 
@@ -29,7 +31,12 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let model = Model::load(&a.model)?;
-    let x = rows(&a.data, &a.label, model.dim())?;
+    let pre = file::preprocessing(&a.model)?;
+    let raw = rows(&a.data, &a.label, pre.as_ref().map_or(model.dim(), |p| p.raw_dim))?;
+    let x = match &pre {
+        Some(p) => p.transform(raw)?,
+        None => raw,
+    };
     let mut text = String::new();
     match model.score(&x)? {
         Scores::Binary(s) => {

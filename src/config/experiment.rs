@@ -186,6 +186,18 @@ pub(super) fn check(
     }
     let (save_scores, save_models) =
         (exp.save_scores.unwrap_or(false), exp.save_models.unwrap_or(false));
+    if save_models
+        && let Some((i, why)) =
+            methods.iter().enumerate().find_map(|(i, m)| Some((i, m.method.no_model()?)))
+    {
+        return Err(at.error(
+            method_spans[i].clone(),
+            format!(
+                "methods[{i}] (`{}`): `save_models = true`, but this method leaves no model: {why}",
+                methods[i].name
+            ),
+        ));
+    }
     Ok(Experiment {
         path: PathBuf::from(at.path),
         base: at.base.clone(),

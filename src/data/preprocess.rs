@@ -1,9 +1,10 @@
 //! Feature preprocessing applied to a whole dataset (all rows, before splitting: the
 //! transductive setting sees every point's features), in the order the config lists it.
 
-use ndarray::{Array1, Array2, Axis};
+use ndarray::{Array1, Axis};
 
 use super::{Csr, Features};
+use crate::error::{Error, Result};
 
 /// One preprocessing step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,19 +43,88 @@ impl Step {
     }
 }
 
+/// A step with what it learned from the rows it was fitted on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Learned {
+    /// Subtract `mean`, then divide by `scale` when given (standardize: the centred
+    /// columns' standard deviations, 0 taken as 1). Densifies sparse rows.
+    Center { mean: Array1<f64>, scale: Option<Array1<f64>> },
+    /// Each row to unit Euclidean norm.
+    L2Rows,
+    /// Column j times `idf[j]`.
+    Tfidf(Array1<f64>),
+    /// The first N columns.
+    FirstColumns(usize),
+}
+
+/// The preprocessing learned from a dataset's rows ([`learn`]): applies it to rows of the
+/// raw width, with the bits it gave the dataset's own rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preprocessing {
+    /// Features of a raw row.
+    pub raw_dim: usize,
+    pub steps: Vec<Learned>,
+}
+
 /// Applies `steps` in order.
-pub fn apply(mut x: Features, steps: &[Step]) -> Features {
+pub fn apply(x: Features, steps: &[Step]) -> Features {
+    learn(x, steps).0
+}
+
+/// Applies `steps` in order, each learned from the rows as they reach it, and what they
+/// learned.
+pub fn learn(mut x: Features, steps: &[Step]) -> (Features, Preprocessing) {
+    let raw_dim = x.ncols();
+    let mut learned = Vec::with_capacity(steps.len());
     for step in steps {
-        x = match (step, x) {
+        let l = match (step, &x) {
             (Step::Center | Step::Standardize, x) => {
-                Features::Dense(center(x.to_dense().into_owned(), *step == Step::Standardize))
+                let d = x.to_dense();
+                let mean = d.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(d.ncols()));
+                let scale = (*step == Step::Standardize).then(|| {
+                    let centred = &*d - &mean;
+                    let sd =
+                        centred.map_axis(Axis(0), |c| (c.dot(&c) / c.len().max(1) as f64).sqrt());
+                    sd.mapv(|s| if s > 0.0 { s } else { 1.0 })
+                });
+                Learned::Center { mean, scale }
             }
-            (Step::L2Rows, Features::Sparse(mut c)) => {
+            (Step::L2Rows, _) => Learned::L2Rows,
+            (Step::Tfidf, Features::Sparse(c)) => Learned::Tfidf(idf(
+                c.nrows(),
+                (0..c.nrows()).flat_map(|i| c.row(i).0.iter()),
+                c.ncols(),
+            )),
+            (Step::Tfidf, Features::Dense(d)) => {
+                let nonzero = d.indexed_iter().filter(|(_, v)| **v != 0.0).map(|((_, j), _)| j);
+                Learned::Tfidf(idf(d.nrows(), nonzero, d.ncols()))
+            }
+            (Step::FirstColumns(n), _) => Learned::FirstColumns(*n),
+        };
+        x = l.apply(x);
+        learned.push(l);
+    }
+    (x, Preprocessing { raw_dim, steps: learned })
+}
+
+impl Learned {
+    /// This step on the rows of `x`.
+    pub fn apply(&self, x: Features) -> Features {
+        match (self, x) {
+            (Learned::Center { mean, scale }, x) => {
+                let mut d = x.to_dense().into_owned();
+                d -= mean;
+                if let Some(s) = scale {
+                    d /= s;
+                }
+                Features::Dense(d)
+            }
+            (Learned::L2Rows, Features::Sparse(mut c)) => {
                 let norms = row_norms_sparse(&c);
                 c.map_values(|i, _, v| if norms[i] > 0.0 { v / norms[i] } else { v });
                 Features::Sparse(c)
             }
-            (Step::L2Rows, Features::Dense(mut d)) => {
+            (Learned::L2Rows, Features::Dense(mut d)) => {
                 for mut row in d.rows_mut() {
                     let norm = row.dot(&row).sqrt();
                     if norm > 0.0 {
@@ -63,38 +133,37 @@ pub fn apply(mut x: Features, steps: &[Step]) -> Features {
                 }
                 Features::Dense(d)
             }
-            (Step::Tfidf, Features::Sparse(mut c)) => {
-                let idf = idf(c.nrows(), (0..c.nrows()).flat_map(|i| c.row(i).0.iter()), c.ncols());
+            (Learned::Tfidf(idf), Features::Sparse(mut c)) => {
                 c.map_values(|_, j, v| v * idf[j]);
                 Features::Sparse(c)
             }
-            (Step::FirstColumns(n), Features::Dense(d)) => {
-                Features::Dense(d.slice(ndarray::s![.., ..(*n).min(d.ncols())]).to_owned())
-            }
-            (Step::FirstColumns(n), Features::Sparse(c)) => Features::Sparse(c.first_columns(*n)),
-            (Step::Tfidf, Features::Dense(mut d)) => {
-                let nonzero = d
-                    .indexed_iter()
-                    .filter(|(_, v)| **v != 0.0)
-                    .map(|((_, j), _)| j)
-                    .collect::<Vec<_>>();
-                let idf = idf(d.nrows(), nonzero.into_iter(), d.ncols());
-                d *= &idf;
+            (Learned::Tfidf(idf), Features::Dense(mut d)) => {
+                d *= idf;
                 Features::Dense(d)
             }
-        };
+            (Learned::FirstColumns(n), Features::Dense(d)) => {
+                Features::Dense(d.slice(ndarray::s![.., ..(*n).min(d.ncols())]).to_owned())
+            }
+            (Learned::FirstColumns(n), Features::Sparse(c)) => {
+                Features::Sparse(c.first_columns(*n))
+            }
+        }
     }
-    x
 }
 
-fn center(mut d: Array2<f64>, scale: bool) -> Array2<f64> {
-    let mean = d.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(d.ncols()));
-    d -= &mean;
-    if scale {
-        let sd = d.map_axis(Axis(0), |c| (c.dot(&c) / c.len().max(1) as f64).sqrt());
-        d /= &sd.mapv(|s| if s > 0.0 { s } else { 1.0 });
+impl Preprocessing {
+    /// The learned steps on raw rows `x` (an error unless they have
+    /// [`raw_dim`](Self::raw_dim) features).
+    pub fn transform(&self, x: Features) -> Result<Features> {
+        if x.ncols() != self.raw_dim {
+            return Err(Error::Data(format!(
+                "rows of {} features, the preprocessing expects {}",
+                x.ncols(),
+                self.raw_dim
+            )));
+        }
+        Ok(self.steps.iter().fold(x, |x, step| step.apply(x)))
     }
-    d
 }
 
 fn row_norms_sparse(c: &Csr) -> Vec<f64> {
@@ -112,7 +181,7 @@ fn idf(n: usize, nonzero_columns: impl Iterator<Item = usize>, n_cols: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::array;
+    use ndarray::{Array2, array};
 
     fn sparse_and_dense() -> (Features, Array2<f64>) {
         let d = array![[1.0, 0.0, 3.0], [0.0, 0.0, 4.0], [2.0, 5.0, 0.0]];
@@ -152,6 +221,23 @@ mod tests {
         close(&apply(Features::Dense(d.clone()), &[Step::FirstColumns(2)]).to_dense(), &want);
         assert_eq!(Step::parse("first:2"), Some(Step::FirstColumns(2)));
         assert_eq!(Step::parse("first:0"), None);
+    }
+
+    #[test]
+    fn the_learned_steps_give_raw_rows_the_bits_of_the_dataset() {
+        let all = [Step::Tfidf, Step::L2Rows, Step::Standardize, Step::FirstColumns(2)];
+        for steps in [&all[..], &all[..2], &[Step::Center, Step::L2Rows][..], &all[3..]] {
+            for raw in [sparse_and_dense().0, Features::Dense(sparse_and_dense().1)] {
+                let (x, learned) = learn(raw.clone(), steps);
+                let again = learned.transform(raw.select_rows(&[2, 0])).unwrap();
+                let (x, again) = (x.to_dense().into_owned(), again.to_dense().into_owned());
+                let want = x.select(Axis(0), &[2, 0]);
+                assert!(want.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()));
+            }
+        }
+        let (_, learned) = learn(sparse_and_dense().0, &[Step::Center]);
+        let err = learned.transform(Features::Dense(Array2::zeros((1, 4)))).unwrap_err();
+        assert!(err.to_string().contains("4 features, the preprocessing expects 3"), "{err}");
     }
 
     #[test]

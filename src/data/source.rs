@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use rand_chacha::ChaCha8Rng;
 
 use super::Dataset;
+use super::preprocess::Preprocessing;
 use super::synthetic::GaussianMixture;
 use crate::error::{Error, Result};
 
@@ -32,6 +33,8 @@ pub struct FileSource {
     pub official: bool,
     read: Read,
     data: OnceLock<std::result::Result<LoadedData, Error>>,
+    /// What the entry's `preprocess` learned, set by `read`.
+    preprocessing: Arc<OnceLock<Preprocessing>>,
 }
 
 impl FileSource {
@@ -40,7 +43,24 @@ impl FileSource {
         official: bool,
         read: impl Fn() -> Result<LoadedData> + Send + Sync + 'static,
     ) -> Self {
-        FileSource { official, read: Box::new(read), data: OnceLock::new() }
+        FileSource {
+            official,
+            read: Box::new(read),
+            data: OnceLock::new(),
+            preprocessing: Arc::default(),
+        }
+    }
+
+    /// The source whose `read` leaves what its preprocessing learned in `learned`.
+    pub fn with_preprocessing(self, learned: Arc<OnceLock<Preprocessing>>) -> Self {
+        FileSource { preprocessing: learned, ..self }
+    }
+
+    /// What the entry's `preprocess` learned from the rows (None: no `preprocess`); reads
+    /// the rows first.
+    pub fn preprocessing(&self) -> Result<Option<&Preprocessing>> {
+        self.data()?;
+        Ok(self.preprocessing.get())
     }
 
     /// The data, read on the first call.

@@ -13,7 +13,7 @@ mod scores;
 mod store;
 
 pub use fitted::{Fitted, Reported};
-pub use model::{Linear, Model, OneVsRest, Rows};
+pub use model::{KnnWeights, Linear, Model, Neighbours, OneVsRest, Rows};
 pub use one_vs_rest::fit;
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;
@@ -94,6 +94,13 @@ pub trait Method: Any + Debug + Send + Sync {
     /// dense n×d copies.
     fn memory(&self, n: usize, dim: usize) -> f64 {
         16.0 * n as f64 * dim as f64
+    }
+
+    /// Why this method's fits leave no model although it could score new rows otherwise
+    /// (a graph given as a file: no features to place a new row); None by default. A run
+    /// with `save_models = true` refuses such a method.
+    fn no_model(&self) -> Option<String> {
+        None
     }
 
     /// Theoretical score distributions N(m, σ²) of the two classes at the fitted

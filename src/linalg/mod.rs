@@ -2,7 +2,8 @@
 //! Gram matrices (a register-tiled kernel with faer's bits, centring on the way), symmetric
 //! eigen-decompositions (a Lanczos top eigenvalue) and Cholesky solves, row passes for gradients, several vectors' products with one symmetric matrix (faer's
 //! bits, or from its lower triangle only), a symmetric matrix kept as its lower tiles for
-//! repeated products with faer's bits,
+//! repeated products with faer's bits, the exact ranking of rows by distance to a row or a
+//! point (kNN lists),
 //! the vector-register reset faer's kernels need and kernels run on the widest vector unit,
 //! conjugate gradients on a block of right-hand sides.
 
@@ -12,6 +13,7 @@ mod eigen;
 mod gram;
 #[cfg(target_arch = "x86_64")]
 mod groups;
+mod knn_rank;
 mod lanczos;
 mod mat_vec;
 #[cfg(target_arch = "x86_64")]
@@ -31,6 +33,7 @@ pub use block_cg::{CG_CHUNK, CgOperator, CgReport, block_cg, sum_parts};
 pub use cholesky::{spd_solve, spd_solve_in_place};
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::{centred_grams, gram};
+pub use knn_rank::{rank, rank_query};
 pub use mat_vec::mat_vec;
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, Level, clear_upper_simd, widest};

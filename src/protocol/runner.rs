@@ -246,7 +246,11 @@ impl Task<'_> {
                 if let (Some(dir), Some(model)) =
                     (self.models, fitted.as_ref().and_then(|f| f.model.as_ref()))
                 {
-                    models::save(dir, &row.dataset, split, &row.method, model)?;
+                    let pre = match &spec.source {
+                        DataSource::Loaded(file) => file.preprocessing()?,
+                        DataSource::Generated(_) => None,
+                    };
+                    models::save(dir, (&row.dataset, split, &row.method), model, pre)?;
                 }
                 self.log.append(&row)?;
                 self.bar.inc(entry.method.fit_cost(l, n, dim));

@@ -1,6 +1,6 @@
-//! `save_models = true` writes one model per dataset, split and method that has one, and
-//! `sslab predict` on a file gives the test scores of a run with that file as its test set
-//! (the same text in `scores.csv`); a file of another width is refused naming the file, the
+//! `save_models = true` writes one model per dataset, split and method that has one (the
+//! graph-only kinds' neighbours model too), and `sslab predict` on a file gives the test
+//! scores of a run with that file as its test set (the same text in `scores.csv`); a file of another width is refused naming the file, the
 //! line and the expected width.
 
 use std::collections::HashMap;
@@ -39,7 +39,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
              [[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled_per_class = 4\n\
              unlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\n\n\
              [[methods]]\nkind = \"qlds\"\nalpha_l = 1.0\nalpha_u = 0.5\n[[methods]]\nkind = \"tsvm\"\nlambda = 0.01\n\
-             [[methods]]\nkind = \"lap_rls\"\n",
+             [[methods]]\nkind = \"lap_rls\"\n[[methods]]\nkind = \"poisson\"\nk = 5\n",
             train.display(),
             test.display()
         ),
@@ -59,7 +59,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
     }
     let mut compared = 0;
     for split in ["0", "1"] {
-        for method in ["QLDS(1,0.5)", "TSVM(S=10000, dual CD)"] {
+        for method in ["QLDS(1,0.5)", "TSVM(S=10000, dual CD)", "Poisson"] {
             let model = run_dir.join(format!("models/d/{split}/{method}.npz"));
             assert!(model.exists(), "{} missing", model.display());
             let file = dir.0.join("scored.csv");
@@ -83,7 +83,7 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
         // A transductive method leaves no model.
         assert!(!run_dir.join(format!("models/d/{split}/Lap-RLS.npz")).exists());
     }
-    assert_eq!(compared, 2 * 2 * 24);
+    assert_eq!(compared, 2 * 3 * 24);
     // Rows of another width: the file, the line and the width the model expects.
     let csv = dir.0.join("wide.csv");
     std::fs::write(&csv, "a,b,c,d,label\n1,2,3,4,1\n").unwrap();
@@ -98,4 +98,48 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
     let err = String::from_utf8_lossy(&p.stderr);
     assert!(!p.status.success() && err.contains("wide.svm:2: feature index 5"), "{err}");
     assert!(err.contains("declared 3 features"), "{err}");
+}
+
+#[test]
+fn a_saved_model_takes_raw_rows_through_the_datasets_preprocessing() {
+    let dir = TempDir::new("predict-pre");
+    let (train, test) = (dir.0.join("train.svm"), dir.0.join("test.svm"));
+    svmlight(&train, 30, 0.0);
+    svmlight(&test, 10, 0.3);
+    let config = dir.0.join("p.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[experiment]\nname = \"p\"\nseed = 5\nsplits = 1\nsave_scores = true\nsave_models = true\n\n\
+             [[datasets]]\nname = \"d\"\nkind = \"svmlight\"\npath = \"{}\"\nlabeled_per_class = 4\n\
+             unlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\npreprocess = [\"tfidf\", \"l2_rows\", \"standardize\"]\n\n\
+             [[methods]]\nkind = \"qlds\"\nalpha_l = 1.0\nalpha_u = 0.5\n[[methods]]\nkind = \"laplace\"\nk = 4\n",
+            train.display(),
+            test.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.0.join("out");
+    let run = sslab(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run_dir = out.join("p");
+    let mut want = HashMap::new();
+    for record in csv::Reader::from_path(run_dir.join("scores.csv")).unwrap().records() {
+        let f = record.unwrap();
+        if &f[3] == "test" {
+            want.insert((f[2].to_string(), f[4].to_string()), f[6].to_string());
+        }
+    }
+    for method in ["QLDS(1,0.5)", "Laplace"] {
+        let model = run_dir.join(format!("models/d/0/{method}.npz"));
+        let p = sslab(&["predict", model.to_str().unwrap(), test.to_str().unwrap()]);
+        assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+        let text = String::from_utf8(p.stdout).unwrap();
+        assert_eq!(text.lines().count(), 1 + 20);
+        for line in text.lines().skip(1) {
+            let (row, score) = line.split_once(',').unwrap();
+            let key = (method.to_string(), row.to_string());
+            assert_eq!(Some(&score.to_string()), want.get(&key), "{key:?}");
+        }
+    }
 }

@@ -49,7 +49,10 @@ impl DatasetKind for Csv {
         let refine = Refine::read(entry, false)?;
         let fixed = file.test.is_some();
         let at = entry.lines();
-        files::source(entry, false, fixed, fraction, move || refine.apply(file.read(&at)?, &at))
+        let learned = refine.learned();
+        files::source(entry, (false, fixed, fraction), learned, move || {
+            refine.apply(file.read(&at)?, &at)
+        })
     }
 }
 

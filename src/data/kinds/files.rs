@@ -3,12 +3,12 @@
 //! fixed test rows together) and `test = { fraction }`. Their values are checked with the
 //! config; the rows they act on are read on first use.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use toml::Value;
 
 use super::Source;
-use crate::data::preprocess::{self, Step};
+use crate::data::preprocess::{self, Preprocessing, Step};
 use crate::data::{DataSource, Dataset, Features, FileSource, LoadedData, Test};
 use crate::error::Result;
 use crate::support::{Entry, Lines};
@@ -26,9 +26,17 @@ pub(super) struct Refine {
     classes: Option<Vec<Value>>,
     positive: Option<Vec<Value>>,
     steps: Option<Vec<Step>>,
+    /// What `preprocess` learned from the rows, once read.
+    learned: Arc<OnceLock<Preprocessing>>,
 }
 
 impl Refine {
+    /// Where [`apply`](Self::apply) leaves what the preprocessing learned (a file source's
+    /// [`FileSource::preprocessing`]).
+    pub fn learned(&self) -> Arc<OnceLock<Preprocessing>> {
+        self.learned.clone()
+    }
+
     /// Reads `classes`, `positive` and `preprocess`; `official`: the splits are official
     /// (which fix the rows, so no class subset).
     pub fn read(entry: &Entry, official: bool) -> Result<Refine> {
@@ -63,7 +71,7 @@ impl Refine {
                     .collect::<Result<Vec<_>>>()?,
             ),
         };
-        Ok(Refine { classes, positive, steps })
+        Ok(Refine { classes, positive, steps, learned: Arc::default() })
     }
 
     /// The pool and test rows with the class keys and preprocessing applied.
@@ -86,30 +94,37 @@ impl Refine {
                 .map_err(|e| at.error("positive", e))?;
         }
         if let Some(steps) = &self.steps {
-            match test.as_mut() {
-                None => data.x = preprocess::apply(data.x, steps),
+            let learned = match test.as_mut() {
+                None => {
+                    let (x, learned) = preprocess::learn(data.x, steps);
+                    data.x = x;
+                    learned
+                }
                 // Test rows are preprocessed with the pool (features only, as unlabeled rows are).
                 Some(t) => {
                     let n = data.len();
                     let both = Features::stack(&[&data.x, &t.x], t.dim())
                         .map_err(|e| at.error("preprocess", e))?;
-                    let both = preprocess::apply(both, steps);
+                    let (both, learned) = preprocess::learn(both, steps);
                     data.x = both.select_rows(&(0..n).collect::<Vec<_>>());
                     t.x = both.select_rows(&(n..both.nrows()).collect::<Vec<_>>());
+                    learned
                 }
-            }
+            };
+            // The rows are read once (FileSource): a second value would be the same.
+            let _ = self.learned.set(learned);
         }
         Ok(LoadedData { dataset: data, official_splits: official, test: test.map(Arc::new) })
     }
 }
 
-/// A file kind's source: `read` reads its pool on first use; `fixed` is whether the entry
-/// holds out fixed test rows, `fraction` its `test = { fraction }`.
+/// A file kind's source: `read` reads its pool on first use, leaving what its preprocessing
+/// learned in `learned` ([`Refine::learned`]); `fixed` is whether the entry holds out fixed
+/// test rows, `fraction` its `test = { fraction }`.
 pub(super) fn source(
     entry: &Entry,
-    official: bool,
-    fixed: bool,
-    fraction: Option<f64>,
+    (official, fixed, fraction): (bool, bool, Option<f64>),
+    learned: Arc<OnceLock<Preprocessing>>,
     read: impl Fn() -> Result<LoadedData> + Send + Sync + 'static,
 ) -> Result<Source> {
     let test = match fraction {
@@ -125,7 +140,8 @@ pub(super) fn source(
         Some(f) => return Err(entry.error("test", format!("fraction: must be in (0, 1), got {f}"))),
         None => fixed.then_some(Test::Fixed),
     };
-    Ok(Source { data: DataSource::Loaded(Arc::new(FileSource::new(official, read))), test })
+    let file = FileSource::new(official, read).with_preprocessing(learned);
+    Ok(Source { data: DataSource::Loaded(Arc::new(file)), test })
 }
 
 /// Class ids of class names given as strings or integers.

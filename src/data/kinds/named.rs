@@ -74,7 +74,8 @@ impl DatasetKind for Named {
         let fraction = test.and_then(|t| t.fraction);
         let named = Files { reg, name, root, parts, test_parts, official, splits };
         let at = entry.lines();
-        files::source(entry, official.is_some(), fixed, fraction, move || {
+        let learned = refine.learned();
+        files::source(entry, (official.is_some(), fixed, fraction), learned, move || {
             refine.apply(named.read(&at)?, &at)
         })
     }

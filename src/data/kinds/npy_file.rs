@@ -27,7 +27,10 @@ impl DatasetKind for Npy {
         let refine = Refine::read(entry, false)?;
         let fixed = arrays.test.is_some();
         let at = entry.lines();
-        files::source(entry, false, fixed, fraction, move || refine.apply(arrays.read(&at)?, &at))
+        let learned = refine.learned();
+        files::source(entry, (false, fixed, fraction), learned, move || {
+            refine.apply(arrays.read(&at)?, &at)
+        })
     }
 }
 

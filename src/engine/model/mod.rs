@@ -1,13 +1,17 @@
 //! What a fit leaves to score new rows: a [`Model`] of the training rows' feature space,
 //! scoring any rows of that width (binary: one column; more classes: one column per class,
 //! the same [`Scores`] as the fit's). The runner scores a split's test rows through it;
-//! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back.
+//! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back. Linear
+//! models here, the graph-only methods' neighbours rule in [`neighbours`].
 
 pub mod file;
+pub mod neighbours;
 pub mod one_vs_rest;
 
 use ndarray::{Array1, Array2, ArrayView2};
 use rayon::prelude::*;
+
+pub use neighbours::{KnnWeights, Neighbours};
 
 use super::Scores;
 use crate::data::{Csr, Features};
@@ -24,6 +28,8 @@ pub enum Model {
     Linear(Linear),
     /// One binary model per class, class k against the rest.
     OneVsRest(OneVsRest),
+    /// The weighted mean of the scores of the nearest fit rows (graph-only methods).
+    Neighbours(Neighbours),
 }
 
 /// Linear scores, column k: f_k(x) = (x·w_k − c·w_k)/s + b_k, with the weights W (d × K),
@@ -69,6 +75,7 @@ impl Model {
         match self {
             Model::Linear(m) => m.weights.nrows(),
             Model::OneVsRest(m) => m.models[0].dim(),
+            Model::Neighbours(m) => m.dim(),
         }
     }
 
@@ -77,6 +84,7 @@ impl Model {
         match self {
             Model::Linear(m) => m.weights.ncols(),
             Model::OneVsRest(m) => m.models.len(),
+            Model::Neighbours(m) => m.scores.ncols(),
         }
     }
 
@@ -93,6 +101,7 @@ impl Model {
         match self {
             Model::Linear(m) => Ok(m.score(x)),
             Model::OneVsRest(m) => m.score(x),
+            Model::Neighbours(m) => Ok(m.score(x)),
         }
     }
 }

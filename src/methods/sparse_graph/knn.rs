@@ -8,6 +8,7 @@ use ndarray::ArrayView2;
 
 use super::nn_descent::{nn_descent, recall};
 use super::{Graph, Symmetrise};
+use crate::engine::KnnWeights;
 use crate::error::{Error, Result};
 use crate::methods::graph::nearest;
 
@@ -47,34 +48,6 @@ impl Search {
             Search::Auto => n <= EXACT_UP_TO,
             Search::Exact => true,
             Search::NnDescent => false,
-        }
-    }
-}
-
-/// Edge weights w_ij for j among the k nearest neighbours of i; d_k(x_i) is the distance
-/// from x_i to its k-th nearest other point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KnnWeights {
-    /// exp(−4‖x_i − x_j‖² / d_k(x_i)²): GraphLearning's `gaussian` kernel.
-    #[default]
-    KnnGaussian,
-    /// exp(−‖x_i − x_j‖² / (d_k(x_i) d_k(x_j))) (Zelnik-Manor & Perona).
-    SelfTuning,
-    /// 1 on every edge (scikit-learn's `connectivity`).
-    Binary,
-}
-
-impl KnnWeights {
-    /// Every weighting, in config order.
-    pub const ALL: [KnnWeights; 3] =
-        [KnnWeights::KnnGaussian, KnnWeights::SelfTuning, KnnWeights::Binary];
-
-    /// The config spelling (`knn_gaussian`, `self_tuning`, `binary`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            KnnWeights::KnnGaussian => "knn_gaussian",
-            KnnWeights::SelfTuning => "self_tuning",
-            KnnWeights::Binary => "binary",
         }
     }
 }
@@ -152,17 +125,9 @@ impl KnnSpec {
             )));
         }
         let kth: Vec<f64> = (0..n).map(|i| sq[i * k + k - 1]).collect();
-        let weight = |i: usize, j: usize, d2: f64| -> f32 {
-            let scale = match self.weights {
-                KnnWeights::KnnGaussian => kth[i] / 4.0,
-                KnnWeights::SelfTuning => (kth[i] * kth[j]).sqrt(),
-                KnnWeights::Binary => return 1.0,
-            };
-            if d2 == 0.0 { 1.0 } else { (-d2 / scale.max(f64::MIN_POSITIVE)).exp() as f32 }
-        };
         let edges = (0..n * k).map(|e| {
             let (i, j) = (e / k, neighbours[e]);
-            (i, j, weight(i, j, sq[e]))
+            (i, j, self.weights.weight(sq[e], kth[i], kth[j]) as f32)
         });
         Graph::from_directed(n, edges, self.symmetrise)
     }

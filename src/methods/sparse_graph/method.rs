@@ -8,7 +8,10 @@
 //! row; a split using only some rows gets the edges among them. A graph given as an object
 //! (from Python) has one node per row of the caller's arrays. The node RLS methods score
 //! two classes with one ±1 column, more with one column per class (one against the rest),
-//! predicting the argmax.
+//! predicting the argmax. A kNN graph's fit leaves a neighbours model
+//! ([`Neighbours`]: the fit rows and their node scores, the graph's k and weights), which
+//! scores the test rows; the unlabeled rows keep the solve's scores (the model's scores of
+//! them, bit for bit). A graph file places no new point: no model, no test scores.
 
 use std::sync::Arc;
 
@@ -16,8 +19,9 @@ use ndarray::{Array2, Axis, concatenate};
 
 use super::read_npz;
 use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, cached, node_scores};
+use super::{KnnWeights, NodeScores};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Method, Split};
+use crate::engine::{Fitted, Method, Model, Neighbours, Split};
 use crate::error::{Error, Result};
 
 impl Method for SparseGraphMethod {
@@ -47,10 +51,23 @@ impl Method for SparseGraphMethod {
         n * (8.0 * dim as f64 + 16.0 * k + 5.0 * 8.0 * 16.0 + rof)
     }
 
+    fn no_model(&self) -> Option<String> {
+        match self.source() {
+            GraphSource::File(path) => Some(format!(
+                "its graph is the file {} (no features: a new row has no place in it)",
+                path.display()
+            )),
+            GraphSource::Given(_) => {
+                Some("its graph was given (no features: a new row has no place in it)".into())
+            }
+            GraphSource::Knn { .. } => None,
+        }
+    }
+
     fn fit(&self, split: &Split) -> Result<Fitted> {
         let p = self.params();
         let problem = split.problem;
-        let (graph, nodes) = graph_of(self, split)?;
+        let Placed { graph, nodes, fit_rows } = graph_of(self, split)?;
         let nl = problem.n_labeled();
         let c = problem.n_classes;
         let seeds = Seeds::new(&nodes[..nl], &problem.classes_l, c, graph.n())?;
@@ -64,8 +81,13 @@ impl Method for SparseGraphMethod {
                 scores.u[unlabeled[r] * k + j]
             })),
         };
-        let fitted =
+        let mut fitted =
             fitted.with("steps", scores.steps as f64).with("graph_edges", graph.nnz() as f64);
+        if let Some(local) = fit_rows {
+            let model = neighbours(&scores, &local, p.graph.k, p.graph.weights)?;
+            fitted.test = split.test.map(|x| model.score(x)).transpose()?;
+            fitted.model = Some(model);
+        }
         let fitted = match scores.capped {
             Some(n) => fitted.with("rof_capped", n as f64),
             None => fitted,
@@ -77,8 +99,28 @@ impl Method for SparseGraphMethod {
     }
 }
 
-/// The graph this split's methods use and the split's nodes in it (labeled first).
-fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usize>)> {
+/// The neighbours model of `scores` on the rows of `local` (row r: node `local.node[r]`).
+fn neighbours(scores: &NodeScores, local: &Local, k: usize, weights: KnnWeights) -> Result<Model> {
+    let node = &local.node;
+    let of_row = match scores.columns {
+        1 | 2 => Array2::from_shape_fn((node.len(), 1), |(r, _)| {
+            scores.binary(node[r]).expect("one or two columns")
+        }),
+        c => Array2::from_shape_fn((node.len(), c), |(r, j)| scores.u[node[r] * c + j]),
+    };
+    Ok(Model::Neighbours(Neighbours::new(local.rows.clone(), of_row, k, weights)?))
+}
+
+/// The graph this split's methods use, the split's nodes in it (labeled first) and, for a
+/// kNN graph, the rows it was built on and each row's node.
+struct Placed {
+    graph: Arc<Graph>,
+    nodes: Vec<usize>,
+    fit_rows: Option<Arc<Local>>,
+}
+
+/// The graph this split's methods use ([`Placed`]).
+fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
     let spec = m.params().graph;
     if let GraphSource::Given(graph) = m.source() {
         let n = split.problem.n_labeled() + split.problem.n_unlabeled();
@@ -89,7 +131,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
             )));
         }
         let nodes = split.rows.map_or_else(|| (0..n).collect(), <[usize]>::to_vec);
-        return Ok((graph.clone(), nodes));
+        return Ok(Placed { graph: graph.clone(), nodes, fit_rows: None });
     }
     let loaded = match (split.source, split.rows) {
         (Some(DataSource::Loaded(file)), Some(rows)) => Some((file.data()?, rows)),
@@ -112,49 +154,54 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<(Arc<Graph>, Vec<usi
                 data.dataset.len()
             )));
         }
-        return match rows.len() == graph.n() {
-            true => Ok((graph, rows.to_vec())),
+        let (graph, nodes) = match rows.len() == graph.n() {
+            true => (graph, rows.to_vec()),
             // Only the split's rows: the edges among them.
-            false => Ok((Arc::new(graph.induced(rows)?), (0..rows.len()).collect())),
+            false => (Arc::new(graph.induced(rows)?), (0..rows.len()).collect()),
         };
+        return Ok(Placed { graph, nodes, fit_rows: None });
     }
     let key = format!("sparse graph {}", spec.describe());
     if let Some((data, rows)) = loaded
         && rows.len() == data.dataset.len()
     {
         let local = split.dataset_store.get(&key, || {
-            let x = data.dataset.x.to_dense();
+            let x = data.dataset.x.to_dense().into_owned();
             let graph = match m.source() {
                 GraphSource::Knn { cache: Some(dir) } => cached(&spec, x.view(), dir)?,
                 _ => spec.build(x.view())?,
             };
-            Ok(Local::new(&graph))
+            Ok(Local::new(&graph, x))
         })?;
         let nodes = rows.iter().map(|&r| local.node[r]).collect();
-        return Ok((local.graph.clone(), nodes));
+        return Ok(Placed { graph: local.graph.clone(), nodes, fit_rows: Some(local) });
     }
     let problem = split.problem;
-    let graph = split.split_store.get(&key, || {
+    let own = split.split_store.get(&key, || {
         let x = concatenate(
             Axis(0),
             &[problem.x_l.to_dense().view(), problem.x_u.to_dense().view()],
         )
         .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
-        spec.build(x.view())
+        let graph = Arc::new(spec.build(x.view())?);
+        let node = Arc::new((0..x.nrows()).collect());
+        Ok(Local { graph, node, rows: Arc::new(x) })
     })?;
-    let n = problem.n_labeled() + problem.n_unlabeled();
-    Ok((graph, (0..n).collect()))
+    let nodes = own.node.to_vec();
+    Ok(Placed { graph: own.graph.clone(), nodes, fit_rows: Some(own.clone()) })
 }
 
-/// A dataset's graph renumbered breadth-first ([`Graph::renumbered`]), and each row's node.
+/// A kNN graph, the rows it was built on and each row's node.
 struct Local {
     graph: Arc<Graph>,
-    node: Vec<usize>,
+    node: Arc<Vec<usize>>,
+    rows: Arc<Array2<f64>>,
 }
 
 impl Local {
-    fn new(graph: &Graph) -> Self {
+    /// A dataset's graph renumbered breadth-first ([`Graph::renumbered`]).
+    fn new(graph: &Graph, rows: Array2<f64>) -> Self {
         let (graph, node) = graph.renumbered();
-        Local { graph: Arc::new(graph), node }
+        Local { graph: Arc::new(graph), node: Arc::new(node), rows: Arc::new(rows) }
     }
 }

@@ -24,11 +24,12 @@ mod solve;
 mod spreading;
 mod tv_rls;
 
+pub use crate::engine::KnnWeights;
 pub use cheeger::{CheegerSettings, cheeger_rls};
 pub use family::SparseGraphFamily;
 pub use graph::{Graph, Symmetrise};
 pub use graph_file::{cached, read_npz};
-pub use knn::{EXACT_UP_TO, KnnSpec, KnnWeights, Search};
+pub use knn::{EXACT_UP_TO, KnnSpec, Search};
 pub use lap_rls::{RlsWeights, lap_rls};
 pub use laplace::{CgSettings, laplace};
 pub use nn_descent::{nn_descent, recall};

@@ -1,5 +1,5 @@
 //! Squared Euclidean distances from a block of rows to all rows, through one faer product
-//! (the RBF kernel; the kNN lists rank by the same formula, see `exact`), and the RBF
+//! (the RBF kernel; the kNN lists rank by the same formula, see `linalg::rank`), and the RBF
 //! kernel's median width and exponential of them.
 
 use faer::linalg::matmul::matmul;

@@ -4,7 +4,6 @@
 
 mod candidates;
 mod distances;
-mod exact;
 mod kernel;
 mod knn;
 mod laplacian;

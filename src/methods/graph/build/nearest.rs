@@ -2,7 +2,7 @@
 //! f32 products (twice the f64 rate) of the centred rows, with a rigorous bound on how far
 //! each approximate distance can be from the exact one (see [`Approx`]): a pair is a
 //! candidate of a row unless its lower bound exceeds the row's k-th smallest upper bound.
-//! Then each row ranks its candidates by their exact f64 distances (`exact`: the bits the
+//! Then each row ranks its candidates by their exact f64 distances (`linalg::rank`: the bits the
 //! lists had when they came from f64 products), so values, order and ties are those of an
 //! exact search. The first pass computes each pair's product once: a task takes a block
 //! of rows (the columns of its product) against a chunk of the rows from that block on,
@@ -19,8 +19,7 @@ use rayon::prelude::*;
 
 use super::candidates::{Candidates, Found};
 use super::distances::row_norms;
-use super::exact;
-use crate::linalg::clear_upper_simd;
+use crate::linalg::{clear_upper_simd, rank};
 
 /// Rows per block: a task's columns, and the unit of the shared lists' locks.
 const BLOCK: usize = 256;
@@ -48,14 +47,14 @@ pub fn nearest(x: ArrayView2<f64>, k: usize) -> (Vec<usize>, Vec<f64>) {
     tasks.enumerate().for_each(|(c, (index, value))| {
         for (r, (index, value)) in index.chunks_mut(k).zip(value.chunks_mut(k)).enumerate() {
             let i = c * RANK_ROWS + r;
-            exact::rank(x.view(), &norms, i, lists[i].as_deref(), index, value);
+            rank(x.view(), &norms, i, lists[i].as_deref(), index, value);
         }
     });
     (neighbours, sq)
 }
 
 /// The centred rows z_i = x_i − μ in f32 and, per row, bounds lo_i ≤ ‖z_i‖² ≤ hi_i widened
-/// so that for every pair the exact f64 distance d_ij (`exact`) lies within
+/// so that for every pair the exact f64 distance d_ij (`linalg::rank`) lies within
 /// [(c + lo_i) + lo_j, (c + hi_i) + hi_j], c the f32 product −2 z_iᵀz_j. Half-widths
 /// s_i = κ₃₂ ‖z_i‖² + κ₆₄ (‖x_i‖² + ‖z_i‖²) + η, because (u = 2⁻²⁴, v = 2⁻⁵³):
 /// - rounding x_i − μ to f32 moves each coordinate by ≤ (u + v)|z| (relative), so

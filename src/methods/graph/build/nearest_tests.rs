@@ -113,7 +113,7 @@ fn equal_to_the_f64_route_on_random_shapes() {
 
 #[test]
 fn the_exact_distances_are_the_bits_of_faers_product() {
-    // `exact` sums x_iᵀx_j as one FMA chain: the entries of faer's −2 X Xᵀ.
+    // `linalg::rank` sums x_iᵀx_j as one FMA chain: the entries of faer's −2 X Xᵀ.
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let x = uniform(&mut rng, 300, 77);
     let mut p = Mat::zeros(300, 300);

@@ -1,6 +1,7 @@
 //! The exact squared distances the kNN lists keep, and the ranking of a row's candidates
-//! by them. Row i's distance to row j is ((c + ‖x_i‖²) + ‖x_j‖²) clamped at 0, where
-//! c = −2 s and s is x_iᵀx_j summed as one chain of fused multiply-adds from +0 in index
+//! by them (the graph's exact search, `methods::graph::nearest`), or of rows for a new
+//! point (the neighbours model, `engine::model`). Row i's distance to row j is
+//! ((c + ‖x_i‖²) + ‖x_j‖²) clamped at 0, where c = −2 s and s is x_iᵀx_j summed as one chain of fused multiply-adds from +0 in index
 //! order: the bits faer's x86 gemm kernels (AVX2 and AVX-512, one accumulator lane per
 //! entry) give the entries of a product −2 X Xᵀ, which the kNN lists used before they
 //! were ranked from f32 candidates (the tests compare with faer's product). s is
@@ -21,40 +22,6 @@ pub fn rank(
     index: &mut [usize],
     value: &mut [f64],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::linalg::simd::level() >= crate::linalg::Level::Avx2 {
-        // SAFETY: the CPU has FMA (every level from AVX2 up has it).
-        return unsafe { rank_fma(x, norms, i, candidates, index, value) };
-    }
-    rank_any(x, norms, i, candidates, index, value)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-fn rank_fma(
-    x: ArrayView2<f64>,
-    norms: &[f64],
-    i: usize,
-    candidates: Option<&[usize]>,
-    index: &mut [usize],
-    value: &mut [f64],
-) {
-    rank_any(x, norms, i, candidates, index, value)
-}
-
-/// [`rank`] in any instruction set (`mul_add` is always fused; with FMA it is one
-/// instruction).
-#[inline(always)]
-fn rank_any(
-    x: ArrayView2<f64>,
-    norms: &[f64],
-    i: usize,
-    candidates: Option<&[usize]>,
-    index: &mut [usize],
-    value: &mut [f64],
-) {
-    index.fill(usize::MAX);
-    value.fill(f64::INFINITY);
     let all: Vec<usize>;
     let js = match candidates {
         Some(c) => c,
@@ -63,11 +30,75 @@ fn rank_any(
             &all
         }
     };
+    let xi = x.row(i).to_slice().expect("row-major rows");
+    dispatch(xi, norms[i], x, norms, js, index, value);
+}
+
+/// The point `q`'s k nearest among rows `candidates` of `x`, nearest first by (distance,
+/// index), into `index` and `value` (length k each): [`rank`] for a point that is not a
+/// row, its squared norm `q_norm` summed as the rows' `norms` (ndarray's `q.dot(q)`).
+pub fn rank_query(
+    q: &[f64],
+    q_norm: f64,
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    candidates: &[usize],
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    dispatch(q, q_norm, x, norms, candidates, index, value);
+}
+
+/// [`rank_any`] with FMA instructions when the CPU has them.
+fn dispatch(
+    xi: &[f64],
+    ni: f64,
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    js: &[usize],
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::linalg::simd::level() >= crate::linalg::Level::Avx2 {
+        // SAFETY: the CPU has FMA (every level from AVX2 up has it).
+        return unsafe { rank_fma(xi, ni, x, norms, js, index, value) };
+    }
+    rank_any(xi, ni, x, norms, js, index, value)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn rank_fma(
+    xi: &[f64],
+    ni: f64,
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    js: &[usize],
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    rank_any(xi, ni, x, norms, js, index, value)
+}
+
+/// The point `xi` (squared norm `ni`) ranked against rows `js` of `x`, in any instruction
+/// set (`mul_add` is always fused; with FMA it is one instruction).
+#[inline(always)]
+fn rank_any(
+    xi: &[f64],
+    ni: f64,
+    x: ArrayView2<f64>,
+    norms: &[f64],
+    js: &[usize],
+    index: &mut [usize],
+    value: &mut [f64],
+) {
+    index.fill(usize::MAX);
+    value.fill(f64::INFINITY);
     let row = |j: usize| x.row(j).to_slice().expect("row-major rows");
-    let xi = row(i);
     let d = xi.len();
     let mut keep = |j: usize, s: f64| {
-        let d = ((-2.0 * s + norms[i]) + norms[j]).max(0.0);
+        let d = ((-2.0 * s + ni) + norms[j]).max(0.0);
         insert(index, value, d, j);
     };
     let mut groups = js.chunks_exact(CHAINS);
