@@ -1,14 +1,16 @@
 //! A SIGKILL at any moment of `sslab run --resume` loses no finished row: a row log of
 //! 40,000 rows is resumed and killed 60 times at pseudo-random moments, half of them
 //! during the rewrite of the log, and after each kill every row that was there before is
-//! still there.
+//! still there. The config asks for 60,000 splits more than the log holds, so that no round
+//! finishes the run (a finished log is never rewritten again, and every later round would
+//! only wait out its 20 s).
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-const CONFIG: &str = "[experiment]\nname = \"kill\"\nseed = 2\nsplits = 40400\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 2\nmean_norm = 2\nlabeled = 4\nunlabeled = 8\n\n[[methods]]\nkind = \"ls_svm\"\n";
+const CONFIG: &str = "[experiment]\nname = \"kill\"\nseed = 2\nsplits = 100000\n\n[[datasets]]\nname = \"g\"\nkind = \"synthetic\"\ndim = 2\nmean_norm = 2\nlabeled = 4\nunlabeled = 8\n\n[[methods]]\nkind = \"ls_svm\"\n";
 
 /// The (dataset, split, method) keys of the complete lines of a row log.
 fn keys(log: &Path) -> HashSet<(String, String, String)> {
