@@ -31,12 +31,13 @@ pub fn rank(
         }
     };
     let xi = x.row(i).to_slice().expect("row-major rows");
-    dispatch(xi, norms[i], x, norms, js, index, value);
+    rank_query(xi, norms[i], x, norms, js, index, value);
 }
 
 /// The point `q`'s k nearest among rows `candidates` of `x`, nearest first by (distance,
 /// index), into `index` and `value` (length k each): [`rank`] for a point that is not a
-/// row, its squared norm `q_norm` summed as the rows' `norms` (ndarray's `q.dot(q)`).
+/// row, its squared norm `q_norm` summed as the rows' `norms` (ndarray's `q.dot(q)`); with
+/// FMA instructions when the CPU has them.
 pub fn rank_query(
     q: &[f64],
     q_norm: f64,
@@ -46,25 +47,12 @@ pub fn rank_query(
     index: &mut [usize],
     value: &mut [f64],
 ) {
-    dispatch(q, q_norm, x, norms, candidates, index, value);
-}
-
-/// [`rank_any`] with FMA instructions when the CPU has them.
-fn dispatch(
-    xi: &[f64],
-    ni: f64,
-    x: ArrayView2<f64>,
-    norms: &[f64],
-    js: &[usize],
-    index: &mut [usize],
-    value: &mut [f64],
-) {
     #[cfg(target_arch = "x86_64")]
     if crate::linalg::simd::level() >= crate::linalg::Level::Avx2 {
         // SAFETY: the CPU has FMA (every level from AVX2 up has it).
-        return unsafe { rank_fma(xi, ni, x, norms, js, index, value) };
+        return unsafe { rank_fma(q, q_norm, x, norms, candidates, index, value) };
     }
-    rank_any(xi, ni, x, norms, js, index, value)
+    rank_any(q, q_norm, x, norms, candidates, index, value)
 }
 
 #[cfg(target_arch = "x86_64")]
