@@ -58,13 +58,19 @@ pub fn run(a: Args) -> Result<()> {
         let e = estimate::estimate(&exp)?;
         let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
         println!(
-            "estimate: {} fits, cost {:.3e} (tuning {:.3e}); about {} on {threads} threads ({:.1} s of one thread)",
+            "estimate: {} fits, {:.1} s (tuning {:.1} s); about {} on {threads} threads ({:.1} s of one thread)",
             e.fits,
-            e.cost,
+            e.seconds,
             e.tuning,
             duration(e.seconds(threads)),
             e.seconds(1)
         );
+        for (m, x) in exp.methods.iter().zip(&e.methods) {
+            println!(
+                "  method  {} ({}): {} fits, cost {:.3e}, {:.3} s of one thread",
+                m.name, m.kind, x.fits, x.cost, x.seconds
+            );
+        }
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::draw::{Drawn, draw};
+use super::estimate;
 use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, check_tasks, done};
@@ -146,9 +147,8 @@ fn fit_progress(
 ) -> Result<Progress> {
     let (mut total, mut skipped) = (Fits::default(), Fits::default());
     for &(d, s) in tasks {
-        let ((n, dim), l) = (exp.datasets[d].shape()?, exp.datasets[d].n_labeled()?);
-        for m in &exp.methods {
-            let cost = m.method.fit_cost(l, n, dim);
+        for (i, m) in exp.methods.iter().enumerate() {
+            let cost = estimate::fit_seconds(exp, d, i)?;
             total.add(cost);
             if finished.contains(&(exp.datasets[d].name.clone(), s, m.name.clone())) {
                 skipped.add(cost);
@@ -226,7 +226,6 @@ impl Task<'_> {
             index: split,
         };
         let limit = memory::limit()?;
-        let ((n, dim), l) = (spec.shape()?, spec.n_labeled()?);
         todo.into_iter()
             .map(|m| {
                 let start = Instant::now();
@@ -253,7 +252,7 @@ impl Task<'_> {
                     models::save(dir, (&row.dataset, split, &row.method), model, pre)?;
                 }
                 self.log.append(&row)?;
-                self.bar.inc(entry.method.fit_cost(l, n, dim));
+                self.bar.inc(estimate::fit_seconds(self.exp, d, m)?);
                 Ok(row)
             })
             .collect()

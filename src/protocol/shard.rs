@@ -1,11 +1,12 @@
 //! Shards of a run: the (dataset, split) tasks of a config, each with all its methods (they
-//! share the split's caches), dealt to N shards by estimated cost, heaviest first, each to
+//! share the split's caches), dealt to N shards by estimated time, heaviest first, each to
 //! the least loaded shard (ties to the lower shard). Deterministic, disjoint and covering.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 use std::str::FromStr;
 
+use super::estimate::task_seconds;
 use crate::config::Experiment;
 use crate::error::{Error, Result};
 
@@ -44,17 +45,12 @@ pub fn all_tasks(exp: &Experiment) -> Vec<(usize, usize)> {
     (0..exp.datasets.len()).flat_map(|d| (0..exp.splits).map(move |s| (d, s))).collect()
 }
 
-/// The estimated cost of one task of dataset `d`: its methods' costs on the split's shape.
-pub fn cost(exp: &Experiment, d: usize) -> Result<f64> {
-    let ((n, dim), l) = (exp.datasets[d].shape()?, exp.datasets[d].n_labeled()?);
-    Ok(exp.methods.iter().map(|m| m.method.fit_cost(l, n, dim)).sum())
-}
-
 /// The shard (0-based) of every task of [`all_tasks`], for `count` shards (a heap keeps
 /// the least loaded shard at hand: O(tasks · log count)).
 pub fn assign(exp: &Experiment, count: usize) -> Result<Vec<usize>> {
     let tasks = all_tasks(exp);
-    let costs = (0..exp.datasets.len()).map(|d| cost(exp, d)).collect::<Result<Vec<f64>>>()?;
+    let costs =
+        (0..exp.datasets.len()).map(|d| task_seconds(exp, d)).collect::<Result<Vec<f64>>>()?;
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by(|&a, &b| costs[tasks[b].0].total_cmp(&costs[tasks[a].0]).then(a.cmp(&b)));
     let mut load: BinaryHeap<Reverse<Load>> =
