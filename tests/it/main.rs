@@ -14,6 +14,7 @@ mod dataset_kind;
 mod datasets;
 mod docs_links;
 mod engine_family;
+mod estimates;
 mod fetch_http;
 mod fetch_proxy;
 mod fetch_tls;
