@@ -124,14 +124,14 @@ mod tests {
             let mut loads = Vec::new();
             for index in 1..=count {
                 let mine = tasks(&exp, Some(Shard { index, count })).unwrap();
-                loads.push(mine.iter().map(|t| cost(&exp, t.0).unwrap()).sum::<f64>());
+                loads.push(mine.iter().map(|t| task_seconds(&exp, t.0).unwrap()).sum::<f64>());
                 for t in mine {
                     assert!(seen.insert(t), "{t:?} in two shards of {count}");
                 }
             }
             assert_eq!(seen.len(), 10, "{count} shards must cover the 10 tasks");
             // Five heavy tasks: no shard holds two while another holds none of them.
-            let heavy = cost(&exp, 1).unwrap();
+            let heavy = task_seconds(&exp, 1).unwrap();
             let (max, min) = (
                 loads.iter().cloned().fold(0.0, f64::max),
                 loads.iter().cloned().fold(f64::INFINITY, f64::min),
