@@ -3,7 +3,6 @@
 //! a binary kind fitted one-vs-rest) times a rate of its kind, both fitted once to the
 //! committed runs ([`KINDS`], docs/estimates.md); summed over the fits and tuning fits.
 
-use super::shard::all_tasks;
 use crate::config::Experiment;
 use crate::error::Result;
 
@@ -108,7 +107,6 @@ fn tuning_seconds(exp: &Experiment, d: usize, m: usize) -> Result<f64> {
 
 /// The estimate of a whole run of `exp`.
 pub fn estimate(exp: &Experiment) -> Result<Estimate> {
-    let tasks = all_tasks(exp);
     let per_dataset =
         (0..exp.datasets.len()).map(|d| task_seconds(exp, d)).collect::<Result<Vec<f64>>>()?;
     let mut methods = vec![MethodEstimate::default(); exp.methods.len()];
@@ -122,8 +120,8 @@ pub fn estimate(exp: &Experiment) -> Result<Estimate> {
         }
     }
     Ok(Estimate {
-        fits: tasks.len() * exp.methods.len(),
-        seconds: tasks.iter().map(|&(d, _)| per_dataset[d]).sum(),
+        fits: exp.datasets.len() * exp.splits * exp.methods.len(),
+        seconds: exp.splits as f64 * per_dataset.iter().sum::<f64>(),
         tuning,
         largest: per_dataset.iter().copied().fold(0.0, f64::max),
         methods,
