@@ -1,9 +1,9 @@
 //! Progress of a run's fits: a bar on a terminal; without one (a batch job's log, a pipe) a
 //! line on stderr when another tenth of the fits is done (at most one per [`QUIET`]), when a
 //! fit ends a minute or more after the last line, and at the end. Both give fits done of
-//! total, elapsed time and the time left, estimated from the methods' cost estimates
-//! (`Method::fit_cost`) of the fits done and still to do (not from their count: cheap fits
-//! often come first). Every fit counted is kept in the row log: the count is what an
+//! total, elapsed time and the time left, estimated from the estimated seconds
+//! ([`estimate::fit_seconds`](super::estimate::fit_seconds)) of the fits done and still to
+//! do (not from their count: cheap fits often come first). Every fit counted is kept in the row log: the count is what an
 //! interrupt reports ([`interrupt`]).
 
 use std::io::IsTerminal;
@@ -42,7 +42,7 @@ struct Lines {
     next: usize,
 }
 
-/// A number of fits and their summed cost ([`Method::fit_cost`](crate::engine::Method::fit_cost)).
+/// A number of fits and their summed estimated seconds ([`super::estimate::fit_seconds`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Fits {
     pub count: usize,
