@@ -2,7 +2,7 @@
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::{factor, solve};
-use faer::{Conj, Mat, MatMut, MatRef};
+use faer::{Conj, Mat, MatMut, MatRef, Par};
 
 use crate::error::{Error, Result};
 
@@ -14,14 +14,16 @@ pub fn spd_solve(a: MatRef<'_, f64>, b: &mut Mat<f64>, context: &'static str) ->
 }
 
 /// [`spd_solve`] factoring `a` in place (its lower triangle becomes the Cholesky factor; the
-/// strict upper one must be zero, as faer's `llt` leaves it): faer's `llt` and its solve,
-/// bit for bit, without their copy of `a`.
+/// strict upper one must be zero, as faer's `llt` leaves it): faer's sequential `llt` and
+/// its solve, bit for bit, without their copy of `a`. Always sequential: faer's parallel
+/// factorisation sums in another order from d ≈ 500 on (so results would depend on the
+/// thread count), and below that its threads' start-up costs more than they save.
 pub fn spd_solve_in_place(
     mut a: MatMut<'_, f64>,
     b: &mut Mat<f64>,
     context: &'static str,
 ) -> Result<()> {
-    let par = faer::get_global_parallelism();
+    let par = Par::Seq;
     let scratch = factor::cholesky_in_place_scratch::<f64>(a.nrows(), par, Default::default())
         .or(solve::solve_in_place_scratch::<f64>(a.nrows(), b.ncols(), par));
     let mut mem = MemBuffer::new(scratch);
@@ -51,8 +53,8 @@ mod tests {
         assert!(spd_solve(bad.as_ref(), &mut b, "test").is_err());
     }
 
-    /// The in-place factorisation gives faer's `llt` solve bit for bit (sizes of the QLDS
-    /// benches, a few right-hand sides).
+    /// The in-place factorisation gives faer's sequential `llt` solve bit for bit (sizes of
+    /// the QLDS benches, a few right-hand sides), whatever faer's global parallelism.
     #[test]
     fn in_place_has_the_bits_of_faers_llt() {
         for (d, k) in [(100, 1), (400, 1), (1000, 1), (37, 3)] {

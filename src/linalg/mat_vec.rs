@@ -1,7 +1,38 @@
-//! The product of a matrix with one vector, by faer.
+//! The product of a matrix with one vector: by faer, or as ndarray's dot row by row.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, ColMut, ColRef, MatRef};
+use ndarray::{ArrayView1, ArrayView2};
+use rayon::prelude::*;
+
+/// Rows per task of [`row_dots`].
+const DOT_ROWS: usize = 128;
+/// The size (rows × columns) from which [`row_dots`] shares its tasks among threads.
+const PARALLEL_DOT_ENTRIES: usize = 200_000;
+
+/// `f(x_i · w)` for each row x_i of `x`, each dot product ndarray's `x_i.dot(&w)` (so the
+/// bits of `x.dot(&w)`), in fixed tasks of [`DOT_ROWS`] rows shared among rayon's threads
+/// for large `x`: the same numbers at every thread count.
+pub fn row_dots(
+    x: ArrayView2<'_, f64>,
+    w: ArrayView1<'_, f64>,
+    f: impl Fn(f64) -> f64 + Sync,
+) -> Vec<f64> {
+    let mut out = vec![0.0; x.nrows()];
+    let task = |(t, out): (usize, &mut [f64])| {
+        // Scalar loops: clear the upper register halves faer's kernels may leave dirty.
+        super::clear_upper_simd();
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = f(x.row(t * DOT_ROWS + k).dot(&w));
+        }
+    };
+    if x.len() >= PARALLEL_DOT_ENTRIES {
+        out.par_chunks_mut(DOT_ROWS).enumerate().for_each(task);
+    } else {
+        out.chunks_mut(DOT_ROWS).enumerate().for_each(task);
+    }
+    out
+}
 
 /// out = A x.
 pub fn mat_vec(a: MatRef<'_, f64>, x: &[f64], out: &mut [f64]) {

@@ -7,7 +7,7 @@ use super::{Moments, Qlds};
 use crate::data::Problem;
 use crate::engine::{Linear, Model};
 use crate::error::Result;
-use crate::linalg::{clear_upper_simd, column, spd_solve_in_place, to_array1};
+use crate::linalg::{clear_upper_simd, column, row_dots, spd_solve_in_place, to_array1};
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]
@@ -63,12 +63,13 @@ impl FittedQlds {
         ))
     }
 
-    /// Scores f(x) of each row of `x` (raw, uncentred features).
+    /// Scores f(x) of each row of `x` (raw, uncentred features): the arithmetic of
+    /// `(x.dot(&ω) − meanᵀω)/√n`, the rows shared among threads.
     pub fn scores(&self, x: ArrayView2<f64>) -> Array1<f64> {
         // The dot products are scalar code after faer's solve (see `clear_upper_simd`).
         clear_upper_simd();
-        let shift = self.mean.dot(&self.omega);
-        (x.dot(&self.omega) - shift) / (self.n as f64).sqrt()
+        let (shift, root) = (self.mean.dot(&self.omega), (self.n as f64).sqrt());
+        Array1::from(row_dots(x, self.omega.view(), |v| (v - shift) / root))
     }
 
     /// Predicted labels ±1 (a score of 0 predicts +1).
