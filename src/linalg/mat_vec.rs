@@ -45,3 +45,25 @@ pub fn mat_vec(a: MatRef<'_, f64>, x: &[f64], out: &mut [f64]) {
         faer::get_global_parallelism(),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::Array2;
+
+    /// Each entry is f of ndarray's row dot product, bit for bit, with 1 and 3 threads, below
+    /// and above the parallel size (partial last tasks).
+    #[test]
+    fn row_dots_have_the_bits_of_ndarrays_product() {
+        for (n, d) in [(1900, 400), (37, 5), (300, 1001), (0, 3)] {
+            let x = Array2::from_shape_fn((n, d), |(i, j)| ((i * 7 + j * 3) as f64 * 0.37).sin());
+            let w = ndarray::Array1::from_shape_fn(d, |j| (j as f64 * 0.7).cos());
+            let want = (x.dot(&w) - 0.25) / 3.0;
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let got = pool.install(|| row_dots(x.view(), w.view(), |v| (v - 0.25) / 3.0));
+                assert!(got == want.to_vec(), "{n} × {d}, {threads} threads");
+            }
+        }
+    }
+}
