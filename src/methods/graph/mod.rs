@@ -21,7 +21,7 @@ pub use build::{
 };
 pub use decision::Decision;
 pub use family::GraphFamily;
-pub use fit::FittedGraph;
+pub use fit::{Expansion, FittedGraph, RawFit};
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
 pub(crate) use prepared::{median, normalise, sign};
