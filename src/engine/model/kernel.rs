@@ -75,7 +75,7 @@ impl PointRule {
     }
 
     /// The rule of `code` with the parameters `v` (ignored by `Plain`).
-    fn from_code(code: f64, v: Array1<f64>) -> Option<Self> {
+    pub fn from_code(code: f64, v: Array1<f64>) -> Option<Self> {
         Some(match code {
             0.0 => PointRule::Plain,
             1.0 => PointRule::Offset(v),

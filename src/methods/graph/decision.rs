@@ -94,10 +94,14 @@ impl Decision {
             .collect();
         let rule = match self {
             Decision::Plain => PointRule::Plain,
-            Decision::ClassMass => PointRule::ClassMass(Array1::from_shape_fn(c, |k| {
-                let mass = s.column(k).iter().map(|v| v.max(0.0)).sum::<f64>();
-                if mass > 0.0 { n as f64 * q[k] / mass } else { 0.0 }
-            })),
+            Decision::ClassMass => {
+                // Clipped first, so that each mass sums the view the rule then scales.
+                s.mapv_inplace(|v| v.max(0.0));
+                PointRule::ClassMass(Array1::from_shape_fn(c, |k| {
+                    let mass = s.column(k).sum();
+                    if mass > 0.0 { n as f64 * q[k] / mass } else { 0.0 }
+                }))
+            }
             Decision::Balance => return Ok(balance(s, &q)),
             Decision::ZeroMean => {
                 PointRule::Offset(Array1::from_shape_fn(c, |k| s.column(k).sum() / n as f64))
