@@ -168,11 +168,13 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
 
     def _scores(self, X):
         """Scores of the rows of ``X`` by the fitted model, in the crate. Dense ``X`` is not
-        scanned for NaN and infinity before: such a value makes its row's score non-finite,
-        and only then is ``X`` scanned, for scikit-learn's own error."""
+        scanned for NaN and infinity before by a linear model: such a value makes its row's
+        score non-finite, and only then is ``X`` scanned, for scikit-learn's own error. The
+        graph models (a pass over the fit rows per row) scan it first."""
         check_is_fitted(self)
-        X = self._validate_X(X, reset=False, ensure_all_finite=sp.issparse(X))
         model = self._model
+        scan = sp.issparse(X) or model["kind"] != "linear"
+        X = self._validate_X(X, reset=False, ensure_all_finite=scan)
         if model["kind"] == "kernel":
             score = _sslab.score_kernel
             names = ("support", "coef", "bias", "width", "rule", "rule_params")

@@ -105,10 +105,12 @@ def test_a_saved_kernel_model_scores_as_the_clis_predict(cli, tmp_path):
     loaded by numpy and scored by the extension, give `sslab predict`'s scores."""
     X, y, new = problem(n=40, d=4)
     train = tmp_path / "train.csv"
-    rows = [",".join(map(repr, x)) + f",{1 if i < 40 else -1}" for i, x in enumerate(X)]
+    label = [1] * 40 + [-1] * 40
+    rows = [",".join(repr(float(v)) for v in x) + f",{c}" for x, c in zip(X, label)]
     train.write_text("a,b,c,d,label\n" + "\n".join(rows) + "\n")
     test = tmp_path / "new.csv"
-    test.write_text("a,b,c,d,label\n" + "\n".join(",".join(map(repr, x)) + ",1" for x in new) + "\n")
+    lines = [",".join(repr(float(v)) for v in x) + ",1" for x in new]
+    test.write_text("a,b,c,d,label\n" + "\n".join(lines) + "\n")
     config = tmp_path / "k.toml"
     config.write_text(
         '[experiment]\nname = "k"\nseed = 2\nsplits = 1\nsave_models = true\n\n'
@@ -130,7 +132,8 @@ def test_a_saved_kernel_model_scores_as_the_clis_predict(cli, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "est", [sslab.Laplace(k=5), sslab.Poisson(k=5, weighting="self_tuning"), sslab.GraphTVRLS(k=5)],
+    "est",
+    [sslab.Laplace(k=5), sslab.Poisson(k=5, weighting="self_tuning"), sslab.GraphTVRLS(k=5)],
     ids=lambda e: type(e).__name__,
 )
 def test_neighbours_models_score_new_rows_without_a_refit(est):

@@ -153,7 +153,9 @@ impl KernelExpansion {
         let qq = q.dot(&q);
         out.fill(0.0);
         for (i, (x, n)) in self.rows.rows().into_iter().zip(norms).enumerate() {
-            let k = (-(qq + n - 2.0 * q.dot(&x)).max(0.0) * inv).exp();
+            // Clamped at 0 as the Gram matrix, but a NaN stays NaN (f64::max would drop it).
+            let d2 = qq + n - 2.0 * q.dot(&x);
+            let k = (-(if d2 < 0.0 { 0.0 } else { d2 }) * inv).exp();
             out.iter_mut().zip(self.coef.row(i)).for_each(|(o, a)| *o += a * k);
         }
         out.iter_mut().zip(&self.bias).for_each(|(o, b)| *o += b);
