@@ -13,6 +13,7 @@ mod method;
 mod multiclass;
 mod params;
 mod prepared;
+mod raw;
 mod solvers;
 
 pub use build::{
@@ -21,10 +22,11 @@ pub use build::{
 };
 pub use decision::Decision;
 pub use family::GraphFamily;
-pub use fit::{Expansion, FittedGraph, RawFit};
+pub use fit::FittedGraph;
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
 pub(crate) use prepared::{median, normalise, sign};
+pub use raw::{Expansion, RawFit};
 pub use solvers::{
     DualQp, EdgeOperator, QpSettings, QpSolution, RofReport, RofSettings, RofWorkspace,
     project_simplex,

@@ -9,8 +9,8 @@ use faer::{ColMut, Mat};
 
 use crate::error::Result;
 use crate::linalg::SymPacked;
-use crate::methods::graph::fit::RawFit;
 use crate::methods::graph::prepared::{Prepared, median, normalise, sign};
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};

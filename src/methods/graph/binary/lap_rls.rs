@@ -9,8 +9,8 @@ use faer::linalg::solvers::Solve;
 use crate::error::Result;
 use crate::linalg::mat_vec;
 use crate::methods::graph::GraphParams;
-use crate::methods::graph::fit::RawFit;
 use crate::methods::graph::prepared::Prepared;
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::{coefficients, smoother};
 

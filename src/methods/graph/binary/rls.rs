@@ -7,8 +7,8 @@ use crate::error::Result;
 use crate::linalg::mat_vec;
 use crate::linalg::spd_solve;
 use crate::methods::graph::GraphParams;
-use crate::methods::graph::fit::RawFit;
 use crate::methods::graph::prepared::Prepared;
+use crate::methods::graph::raw::RawFit;
 
 /// Scores f on all N points; the dense kernel's expansion is α over the labeled points.
 pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {

@@ -5,8 +5,8 @@ use faer::Mat;
 
 use crate::error::Result;
 use crate::linalg::mat_vec;
-use crate::methods::graph::fit::RawFit;
 use crate::methods::graph::prepared::Prepared;
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::{DualQp, GraphParams};
 
 /// Scores f on all N points, expanded over the labeled ones.

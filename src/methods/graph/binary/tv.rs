@@ -13,8 +13,8 @@ use faer::{ColMut, Mat, Par};
 
 use crate::error::Result;
 use crate::linalg::{SymPacked, mat_vec};
-use crate::methods::graph::fit::RawFit;
 use crate::methods::graph::prepared::{Prepared, normalise_to};
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::{coefficients, llt_solve, shifted_llt};
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
