@@ -189,7 +189,7 @@ fn graph(kind: GraphKind, n: usize, rank: Option<usize>) -> Res<()> {
     prep.graph = Some(g);
     let setup = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let (t, cpu) = (Instant::now(), cpu_seconds()?);
-    let scores = method.fit_prepared(&prep).map_err(|e| e.to_string())?;
+    let scores = method.fit_prepared(&prep).map_err(|e| e.to_string())?.scores;
     let solve = (t.elapsed().as_secs_f64(), cpu_seconds()? - cpu);
     let u = &scores[prep.n_labeled..];
     let errors = count_errors(u.iter().copied(), p.y_u.iter().copied());

@@ -22,6 +22,8 @@ fn _sslab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::fit_sparse, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_graph, m)?)?;
     m.add_function(wrap_pyfunction!(model::score, m)?)?;
+    m.add_function(wrap_pyfunction!(model::score_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(model::score_neighbours, m)?)?;
     m.add("NonFiniteInput", m.py().get_type::<fit::NonFiniteInput>())?;
     m.add_function(wrap_pyfunction!(fit::kinds, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::run, m)?)?;

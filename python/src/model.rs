@@ -1,7 +1,8 @@
 //! A fit's model as Python sees it: a dict of arrays (linear: `weights` d × K, `center` d or
-//! None, `scale`, `bias` K; the `.npz` of docs/output.md; the graph-only kinds' neighbours
-//! model: its fit rows and their scores), and scoring new rows with a linear one through
-//! the crate's `Model::score`, the arithmetic of the fit's own scores.
+//! None, `scale`, `bias` K; kernel expansion: `support`, `coef`, `bias`, `width`, `rule`,
+//! `rule_params`; neighbours: `rows`, `scores`, `k`, `weighting`; the `.npz` arrays of
+//! docs/output.md), and scoring new rows with it through the crate's `Model::score`, the
+//! arithmetic of the fit's own test scores.
 
 use ndarray::Array1;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
@@ -9,14 +10,19 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sslab::data::Features;
-use sslab::engine::{Linear, Model, Rows, Scores};
+use std::sync::Arc;
+
+use sslab::engine::{
+    KernelExpansion, KnnWeights, Linear, Model, Neighbours, PointRule, Rows, Scores,
+};
 
 use crate::csr::{CsrArrays, csr_rows};
 use crate::errors::to_py;
 
-/// A linear model as a dict of numpy arrays, its `kind` `"linear"` (a one-vs-rest model of
-/// linear ones as its K columns in one, the same scores); None for another form (the
-/// graph-only kinds' neighbours model is not handed to Python: it would copy the rows).
+/// A model as a dict of numpy arrays: `kind` `"linear"` (a one-vs-rest model of linear ones
+/// as its K columns in one, the same scores), `"kernel"` or `"neighbours"` (a copy of the
+/// fit rows, which the estimator keeps instead of X); None for a one-vs-rest model of
+/// another form.
 pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py, PyDict>>> {
     let d = PyDict::new(py);
     let m = match model {
@@ -25,13 +31,29 @@ pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py,
             Some(m) => m,
             None => return Ok(None),
         },
-        Model::Neighbours(_) => return Ok(None),
+        Model::Neighbours(m) => return arrays(py, d, "neighbours", m.arrays()),
+        Model::Kernel(m) => return arrays(py, d, "kernel", m.arrays()),
     };
     d.set_item("kind", "linear")?;
     d.set_item("weights", m.weights.into_pyarray(py))?;
     d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
     d.set_item("scale", m.scale)?;
     d.set_item("bias", m.bias.into_pyarray(py))?;
+    Ok(Some(d))
+}
+
+/// `d` with `kind` and the `.npz` arrays of a model.
+fn arrays<'py>(
+    py: Python<'py>,
+    d: Bound<'py, PyDict>,
+    kind: &str,
+    arrays: Vec<(&'static str, Vec<usize>, Vec<f64>)>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    d.set_item("kind", kind)?;
+    for (name, shape, values) in arrays {
+        let a = ndarray::ArrayD::from_shape_vec(shape, values).expect("shape of values");
+        d.set_item(name, a.into_pyarray(py))?;
+    }
     Ok(Some(d))
 }
 
@@ -64,6 +86,73 @@ pub fn score(
         scale,
         bias: Array1::from(bias.as_array().to_vec()),
     });
+    score_rows(py, &model, n_cols, dense, csr)
+}
+
+/// Scores of the rows of `dense` or `csr` (as [`score`]) by the kernel expansion of
+/// `support` (n × d), `coef` (n × K), `bias` (K), `width` and the decision rule `rule`
+/// with `rule_params` (the `.npz` arrays).
+#[pyfunction]
+#[pyo3(signature = (support, coef, bias, width, rule, rule_params, n_cols, dense=None, csr=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn score_kernel(
+    py: Python<'_>,
+    support: PyReadonlyArray2<'_, f64>,
+    coef: PyReadonlyArray2<'_, f64>,
+    bias: PyReadonlyArray1<'_, f64>,
+    width: f64,
+    rule: f64,
+    rule_params: PyReadonlyArray1<'_, f64>,
+    n_cols: usize,
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<CsrArrays<'_>>,
+) -> PyResult<Py<PyAny>> {
+    let params = Array1::from(rule_params.as_array().to_vec());
+    let rule = PointRule::from_code(rule, params)
+        .ok_or_else(|| PyValueError::new_err(format!("score_kernel: rule code {rule}")))?;
+    let model = KernelExpansion::new(
+        Arc::new(support.as_array().to_owned()),
+        coef.as_array().to_owned(),
+        Array1::from(bias.as_array().to_vec()),
+        width,
+        rule,
+    )
+    .map_err(to_py)?;
+    score_rows(py, &Model::Kernel(model), n_cols, dense, csr)
+}
+
+/// Scores of the rows of `dense` or `csr` (as [`score`]) by the neighbours model of the fit
+/// rows `rows` (n × d) with `scores` (n × K), `k` and the weight formula `weighting` (its
+/// index in `KnnWeights::ALL`).
+#[pyfunction]
+#[pyo3(signature = (rows, scores, k, weighting, n_cols, dense=None, csr=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn score_neighbours(
+    py: Python<'_>,
+    rows: PyReadonlyArray2<'_, f64>,
+    scores: PyReadonlyArray2<'_, f64>,
+    k: usize,
+    weighting: usize,
+    n_cols: usize,
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<CsrArrays<'_>>,
+) -> PyResult<Py<PyAny>> {
+    let weights = *KnnWeights::ALL
+        .get(weighting)
+        .ok_or_else(|| PyValueError::new_err(format!("score_neighbours: weighting {weighting}")))?;
+    let rows = Arc::new(rows.as_array().to_owned());
+    let model = Neighbours::new(rows, scores.as_array().to_owned(), k, weights).map_err(to_py)?;
+    score_rows(py, &Model::Neighbours(model), n_cols, dense, csr)
+}
+
+/// Scores of dense or CSR rows by `model`, the GIL released.
+fn score_rows(
+    py: Python<'_>,
+    model: &Model,
+    n_cols: usize,
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<CsrArrays<'_>>,
+) -> PyResult<Py<PyAny>> {
     let s = match (dense, csr) {
         // Read in place (C-contiguous rows: the fit's arithmetic).
         (Some(x), None) => {

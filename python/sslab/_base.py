@@ -147,11 +147,12 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         self.transduction_ = transduction
         self._model = model
         if model is not None and model["kind"] == "linear":
-            # The model scores any rows: X is not kept.
             w, s = model["weights"], model["scale"]
             shift = 0.0 if model["center"] is None else model["center"] @ w
             self.coef_ = (w / s).T
             self.intercept_ = model["bias"] - shift / s
+        if model is not None:
+            # The model scores any rows: X is not kept.
             X = None
         self._X_fit = X
         return self
@@ -167,15 +168,28 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
 
     def _scores(self, X):
         """Scores of the rows of ``X`` by the fitted model, in the crate. Dense ``X`` is not
-        scanned for NaN and infinity before: such a value makes its row's score non-finite,
-        and only then is ``X`` scanned, for scikit-learn's own error."""
+        scanned for NaN and infinity before by a linear model: such a value makes its row's
+        score non-finite, and only then is ``X`` scanned, for scikit-learn's own error. The
+        graph models (a pass over the fit rows per row) scan it first."""
         check_is_fitted(self)
-        X = self._validate_X(X, reset=False, ensure_all_finite=sp.issparse(X))
         model = self._model
-        args = (model["weights"], model["center"], model["scale"], model["bias"])
+        scan = sp.issparse(X) or model["kind"] != "linear"
+        X = self._validate_X(X, reset=False, ensure_all_finite=scan)
+        if model["kind"] == "kernel":
+            score = _sslab.score_kernel
+            names = ("support", "coef", "bias", "width", "rule", "rule_params")
+            args = tuple(model[n] for n in names)
+            args = args[:3] + (float(args[3][0]), float(args[4][0])) + args[5:]
+        elif model["kind"] == "neighbours":
+            score = _sslab.score_neighbours
+            k, weighting = int(model["k"][0]), int(model["weighting"][0])
+            args = (model["rows"], model["scores"], k, weighting)
+        else:
+            score = _sslab.score
+            args = (model["weights"], model["center"], model["scale"], model["bias"])
         if sp.issparse(X):
-            return _sslab.score(*args, X.shape[1], csr=_csr(X))
-        scores = _sslab.score(*args, X.shape[1], dense=X)
+            return score(*args, X.shape[1], csr=_csr(X))
+        scores = score(*args, X.shape[1], dense=X)
         if not np.isfinite(scores).all():
             error = _nan_inf_error(self, X)
             if error is not None:

@@ -1,5 +1,6 @@
 """The graph family of the TV paper: kernel RLS/SVM and their Laplacian, TV and Cheeger
-versions. All are transductive: they label the rows given to ``fit``."""
+versions. They label the rows given to ``fit``; on two classes with the dense kernel, all
+but Cheeger also keep their kernel expansion, which scores new rows without a refit."""
 
 from ._base import SemiSupervisedClassifier, TransductiveMixin
 
@@ -30,9 +31,15 @@ _ATTRIBUTES = """
 
     Notes
     -----
-    ``predict`` labels a row given to ``fit`` with its ``transduction_`` label and a new row
-    with the ``transduction_`` label of its nearest row of ``fit`` (Euclidean), the
-    extension through the 1-nearest-neighbour graph; the method itself is not refitted.
+    On two classes with the dense kernel (no ``kernel_rank``), RLS, SVM, Lap-RLS, Lap-SVM,
+    TV-RLS and TV-SVM keep their kernel expansion f(x) = Σᵢ aᵢ K(xᵢ, x) + b over the rows of
+    ``fit`` (RLS and SVM: the labeled ones), with the decision rule's pointwise form:
+    ``predict`` labels any rows through it, without a refit, and the
+    estimator keeps the model instead of ``X`` (TV: the expansion of its RKHS variable, which
+    its scores equal at the splitting's convergence). Otherwise ``predict`` labels a row
+    given to ``fit`` with its ``transduction_`` label and a new row with the
+    ``transduction_`` label of its nearest row of ``fit`` (Euclidean), the extension through
+    the 1-nearest-neighbour graph; the method itself is not refitted.
 """
 
 
@@ -80,6 +87,22 @@ def _params(*names):
 
 class _Graph(TransductiveMixin, SemiSupervisedClassifier):
     _multiclass = True
+
+    def predict(self, X):
+        """Labels of the rows of ``X``: through the kernel expansion when the fit kept one,
+        else through their nearest row of ``fit``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        if getattr(self, "_model", None) is not None:
+            return self._labels(self._scores(X))
+        return TransductiveMixin.predict(self, X)
 
 
 class KernelRLS(_Graph):

@@ -46,9 +46,13 @@ _GRAPH = """
 
     Notes
     -----
-    ``predict`` labels a row given to ``fit`` with its ``transduction_`` label and a new row
-    with the ``transduction_`` label of its nearest row of ``fit`` (Euclidean); with
-    ``graph="precomputed"`` it takes the matrix given to ``fit`` only.
+    On the kNN graph the estimator keeps the fit's neighbours model instead of ``X``: the
+    rows given to ``fit`` (a copy, n × d floats) and their node scores. ``predict`` scores
+    any row by the weighted mean of the scores of its k nearest rows of ``fit`` under the
+    graph's weights (a row equal to a row of ``fit`` takes that row's scores), without a
+    refit, as the CLI's saved model and ``sslab predict``. With ``graph="precomputed"``
+    there is no model (a new row has no place in the given graph): ``predict`` takes the
+    matrix given to ``fit`` only.
 """
 
 
@@ -137,7 +141,8 @@ class _SparseGraph(TransductiveMixin, SemiSupervisedClassifier):
                     "takes that matrix only"
                 )
             return self.transduction_
-        return super().predict(X)
+        check_is_fitted(self)
+        return self._labels(self._scores(X))
 
 
 class Laplace(_SparseGraph):

@@ -78,6 +78,30 @@ def score(
 ) -> npt.NDArray[np.float64]:
     """Scores of dense or CSR rows by a linear model."""
 
+def score_kernel(
+    support: npt.NDArray[np.float64],
+    coef: npt.NDArray[np.float64],
+    bias: npt.NDArray[np.float64],
+    width: float,
+    rule: float,
+    rule_params: npt.NDArray[np.float64],
+    n_cols: int,
+    dense: Optional[npt.NDArray[np.float64]] = None,
+    csr: Optional[Csr] = None,
+) -> npt.NDArray[np.float64]:
+    """Scores of dense or CSR rows by a kernel expansion (the `.npz` arrays)."""
+
+def score_neighbours(
+    rows: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64],
+    k: int,
+    weighting: int,
+    n_cols: int,
+    dense: Optional[npt.NDArray[np.float64]] = None,
+    csr: Optional[Csr] = None,
+) -> npt.NDArray[np.float64]:
+    """Scores of dense or CSR rows by a neighbours model (the `.npz` arrays)."""
+
 def run(
     config: Union[str, os.PathLike[str]],
     out: Union[str, os.PathLike[str]],

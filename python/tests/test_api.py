@@ -128,7 +128,7 @@ def test_labels_map_to_classes_and_decision_function_is_positive_for_classes_1()
 
 def test_transductive_predict_extends_through_the_nearest_fitted_row():
     X, y, truth = blobs()
-    est = sslab.TVRLS().fit(X, y)
+    est = sslab.CheegerRLS().fit(X, y)
     assert np.array_equal(est.predict(X), est.transduction_)
     new = X[[0, 70]] + 1e-3
     assert est.predict(new).tolist() == est.transduction_[[0, 70]].tolist()

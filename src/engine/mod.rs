@@ -13,7 +13,9 @@ mod scores;
 mod store;
 
 pub use fitted::{Fitted, Reported};
-pub use model::{KnnWeights, Linear, Model, Neighbours, OneVsRest, Rows};
+pub use model::{
+    KernelExpansion, KnnWeights, Linear, Model, Neighbours, OneVsRest, PointRule, Rows,
+};
 pub use one_vs_rest::fit;
 pub use scores::{Scores, argmax_rows};
 pub use store::Store;

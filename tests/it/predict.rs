@@ -1,5 +1,7 @@
 //! `save_models = true` writes one model per dataset, split and method that has one (the
-//! graph-only kinds' neighbours model too), and `sslab predict` on a file gives the test
+//! graph-only kinds' neighbours model and the RKHS kinds' kernel expansion too; on the
+//! training file the latter gives the run's unlabeled scores to rounding, which checks its
+//! rows against the dataset's shared kernel), and `sslab predict` on a file gives the test
 //! scores of a run with that file as its test set (the same text in `scores.csv`); a file of another width is refused naming the file, the
 //! line and the expected width.
 
@@ -50,16 +52,18 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let run_dir = out.join("p");
     // (split, method, row) → the score's text, of the test rows.
-    let mut want = HashMap::new();
+    let (mut want, mut unlabeled) = (HashMap::new(), HashMap::new());
     for record in csv::Reader::from_path(run_dir.join("scores.csv")).unwrap().records() {
         let f = record.unwrap();
-        if &f[3] == "test" {
-            want.insert((f[1].to_string(), f[2].to_string(), f[4].to_string()), f[6].to_string());
-        }
+        let key = (f[1].to_string(), f[2].to_string(), f[4].to_string());
+        match &f[3] {
+            "test" => want.insert(key, f[6].to_string()),
+            _ => unlabeled.insert(key, f[6].to_string()),
+        };
     }
     let mut compared = 0;
     for split in ["0", "1"] {
-        for method in ["QLDS(1,0.5)", "TSVM(S=10000, dual CD)", "Poisson"] {
+        for method in ["QLDS(1,0.5)", "TSVM(S=10000, dual CD)", "Poisson", "Lap-RLS"] {
             let model = run_dir.join(format!("models/d/{split}/{method}.npz"));
             assert!(model.exists(), "{} missing", model.display());
             let file = dir.0.join("scored.csv");
@@ -80,10 +84,24 @@ fn predict_on_a_file_gives_the_test_scores_of_a_run_with_that_file_as_test_set()
                 compared += 1;
             }
         }
-        // A transductive method leaves no model.
-        assert!(!run_dir.join(format!("models/d/{split}/Lap-RLS.npz")).exists());
+        // Lap-RLS on the training file: its unlabeled rows as the run scored them.
+        let model = run_dir.join(format!("models/d/{split}/Lap-RLS.npz"));
+        let p = sslab(&["predict", model.to_str().unwrap(), train.to_str().unwrap()]);
+        assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+        let text = String::from_utf8(p.stdout).unwrap();
+        let mut rows = 0;
+        for line in text.lines().skip(1) {
+            let (row, score) = line.split_once(',').unwrap();
+            let key = (split.to_string(), "Lap-RLS".to_string(), row.to_string());
+            if let Some(want) = unlabeled.get(&key) {
+                let (got, want): (f64, f64) = (score.parse().unwrap(), want.parse().unwrap());
+                assert!((got - want).abs() <= 1e-8, "{key:?}: {got} {want}");
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, 80 - 8, "split {split}");
     }
-    assert_eq!(compared, 2 * 3 * 24);
+    assert_eq!(compared, 2 * 4 * 24);
     // Rows of another width: the file, the line and the width the model expects.
     let csv = dir.0.join("wide.csv");
     std::fs::write(&csv, "a,b,c,d,label\n1,2,3,4,1\n").unwrap();

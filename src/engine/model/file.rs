@@ -4,7 +4,8 @@
 //! holds `coef` (K × d) and `intercept` (K,), scikit-learn's form of the same map (equal to
 //! rounding): X @ coef.T + intercept. A one-vs-rest model holds `one_vs_rest` (K) and the
 //! arrays of class k's binary model prefixed `class{k}_`. A neighbours model holds `rows`,
-//! `scores`, `k` and `weighting` ([`Neighbours::arrays`]). Any may hold the dataset's
+//! `scores`, `k` and `weighting` ([`Neighbours::arrays`]), a kernel expansion `support`, `coef`,
+//! `bias`, `width`, `rule` and `rule_params` ([`KernelExpansion::arrays`]). Any may hold the dataset's
 //! preprocessing, which raw rows take first ([`preprocessing`]).
 
 use std::path::Path;
@@ -12,7 +13,7 @@ use std::path::Path;
 use ndarray::Array1;
 
 use super::one_vs_rest::prefix;
-use super::{Linear, Model, Neighbours, OneVsRest};
+use super::{KernelExpansion, Linear, Model, Neighbours, OneVsRest};
 use crate::data::npz::{self, Npz};
 use crate::data::preprocess::{Learned, Preprocessing};
 use crate::error::{Error, Result};
@@ -71,6 +72,9 @@ impl Model {
             Model::Neighbours(m) => {
                 m.arrays().into_iter().map(|(n, shape, v)| (name(n), shape, v)).collect()
             }
+            Model::Kernel(m) => {
+                m.arrays().into_iter().map(|(n, shape, v)| (name(n), shape, v)).collect()
+            }
         }
     }
 
@@ -101,9 +105,12 @@ impl Model {
                 .collect::<Result<Vec<_>>>()?;
             return OneVsRest::new(models).map(Model::OneVsRest).map_err(|e| bad(e.to_string()));
         }
-        // A neighbours model is never one class of a one-vs-rest model: it has no prefix.
+        // Neighbours and kernel models are never one class of a one-vs-rest model: no prefix.
         if prefix_of.is_empty() && z.has("rows") {
             return Neighbours::read(z, path, hint).map(Model::Neighbours);
+        }
+        if prefix_of.is_empty() && z.has("support") {
+            return KernelExpansion::read(z, path, hint).map(Model::Kernel);
         }
         let weights = z.array(&name("weights"), hint)?.matrix(&what("weights"))?;
         let (d, k) = weights.dim();

@@ -2,15 +2,18 @@
 //! scoring any rows of that width (binary: one column; more classes: one column per class,
 //! the same [`Scores`] as the fit's). The runner scores a split's test rows through it;
 //! `save_models` writes it as `.npz` ([`file`]) and `sslab predict` reads it back. Linear
-//! models here, the graph-only methods' neighbours rule in [`neighbours`].
+//! models here, the graph-only methods' neighbours rule in [`neighbours`], the RKHS graph
+//! methods' kernel expansion in [`kernel`].
 
 pub mod file;
+pub mod kernel;
 pub mod neighbours;
 pub mod one_vs_rest;
 
 use ndarray::{Array1, Array2, ArrayView2};
 use rayon::prelude::*;
 
+pub use kernel::{KernelExpansion, PointRule};
 pub use neighbours::{KnnWeights, Neighbours};
 
 use super::Scores;
@@ -30,6 +33,8 @@ pub enum Model {
     OneVsRest(OneVsRest),
     /// The weighted mean of the scores of the nearest fit rows (graph-only methods).
     Neighbours(Neighbours),
+    /// A kernel expansion over the fit's rows (RKHS graph methods).
+    Kernel(KernelExpansion),
 }
 
 /// Linear scores, column k: f_k(x) = (x·w_k − c·w_k)/s + b_k, with the weights W (d × K),
@@ -76,6 +81,7 @@ impl Model {
             Model::Linear(m) => m.weights.nrows(),
             Model::OneVsRest(m) => m.models[0].dim(),
             Model::Neighbours(m) => m.dim(),
+            Model::Kernel(m) => m.dim(),
         }
     }
 
@@ -85,6 +91,7 @@ impl Model {
             Model::Linear(m) => m.weights.ncols(),
             Model::OneVsRest(m) => m.models.len(),
             Model::Neighbours(m) => m.scores.ncols(),
+            Model::Kernel(m) => m.coef.ncols(),
         }
     }
 
@@ -102,6 +109,7 @@ impl Model {
             Model::Linear(m) => Ok(m.score(x)),
             Model::OneVsRest(m) => m.score(x),
             Model::Neighbours(m) => Ok(m.score(x)),
+            Model::Kernel(m) => Ok(m.score(x)),
         }
     }
 }

@@ -91,7 +91,7 @@ impl PartialEq for Neighbours {
 }
 
 /// Rows `range` of `x` as a dense row-major block.
-fn dense_rows(x: Rows, range: std::ops::Range<usize>) -> Array2<f64> {
+pub(super) fn dense_rows(x: Rows, range: std::ops::Range<usize>) -> Array2<f64> {
     match x {
         Rows::Dense(x) => x.slice(ndarray::s![range, ..]).as_standard_layout().into_owned(),
         Rows::Sparse(x) => {

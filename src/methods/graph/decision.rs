@@ -4,8 +4,9 @@
 //! digits in one class; the paper describes the plain rule, our Table 1 uses `zero_mean` for
 //! Lap-RLS/Lap-SVM (configs/tv_usps_4v9.toml).
 
-use ndarray::{Array2, ArrayViewMut1, Axis};
+use ndarray::{Array1, Array2, ArrayViewMut1};
 
+use crate::engine::PointRule;
 use crate::error::{Error, Result};
 
 /// The decision rule applied to the unlabeled scores.
@@ -42,22 +43,22 @@ impl Decision {
         }
     }
 
-    /// Adjusts binary unlabeled scores `f` in place; `y_l` are the ±1 labels.
-    pub fn binary(&self, mut f: ArrayViewMut1<f64>, y_l: &[f64]) -> Result<()> {
+    /// Adjusts binary unlabeled scores `f` in place; `y_l` are the ±1 labels. Returns the
+    /// rule's pointwise form for new points (the same map of each unlabeled score).
+    pub fn binary(&self, mut f: ArrayViewMut1<f64>, y_l: &[f64]) -> Result<PointRule> {
         let n = f.len();
         if n == 0 || *self == Decision::Plain {
-            return Ok(());
+            return Ok(PointRule::Plain);
         }
         let q_pos = y_l.iter().filter(|&&y| y > 0.0).count() as f64 / y_l.len().max(1) as f64;
-        match self {
-            Decision::Plain => {}
+        let rule = match self {
+            Decision::Plain => PointRule::Plain,
             Decision::ClassMass => {
                 let member = |v: f64, sign: f64| (0.5 * (1.0 + sign * v)).max(0.0);
                 let mass = |sign: f64| f.iter().map(|&v| member(v, sign)).sum::<f64>();
                 let (m_pos, m_neg) = (mass(1.0), mass(-1.0));
                 let w = |q: f64, m: f64| if m > 0.0 { n as f64 * q / m } else { 0.0 };
-                let (w_pos, w_neg) = (w(q_pos, m_pos), w(1.0 - q_pos, m_neg));
-                f.mapv_inplace(|v| w_pos * member(v, 1.0) - w_neg * member(v, -1.0));
+                PointRule::ClassMass(Array1::from(vec![w(q_pos, m_pos), w(1.0 - q_pos, m_neg)]))
             }
             Decision::Balance => {
                 let mut sorted: Vec<f64> = f.to_vec();
@@ -68,22 +69,22 @@ impl Decision {
                     k if k >= n => sorted[n - 1] - 1.0,
                     k => 0.5 * (sorted[k - 1] + sorted[k]),
                 };
-                f.mapv_inplace(|v| v - t);
+                PointRule::Offset(Array1::from_elem(1, t))
             }
-            Decision::ZeroMean => {
-                let mean = f.sum() / n as f64;
-                f.mapv_inplace(|v| v - mean);
-            }
-        }
-        Ok(())
+            Decision::ZeroMean => PointRule::Offset(Array1::from_elem(1, f.sum() / n as f64)),
+        };
+        f.iter_mut().for_each(|v| rule.apply(std::slice::from_mut(v)));
+        Ok(rule)
     }
 
     /// Adjusts per-class unlabeled scores `s` (n_u × c) in place; `labels` are the class ids
-    /// of the labeled points.
-    pub fn per_class(&self, s: &mut Array2<f64>, labels: &[usize]) -> Result<()> {
+    /// of the labeled points. Returns the rule's pointwise form for new points: the same
+    /// map of each unlabeled row, except per-class `balance`, whose greedy assigns the
+    /// points as a group ([`PointRule::Cuts`] places one new point).
+    pub fn per_class(&self, s: &mut Array2<f64>, labels: &[usize]) -> Result<PointRule> {
         let (n, c) = s.dim();
         if n == 0 || *self == Decision::Plain {
-            return Ok(());
+            return Ok(PointRule::Plain);
         }
         if labels.is_empty() || labels.iter().any(|&l| l >= c) {
             return Err(Error::Data(format!("decision: labels must lie in 0..{c}")));
@@ -91,49 +92,63 @@ impl Decision {
         let q: Vec<f64> = (0..c)
             .map(|k| labels.iter().filter(|&&l| l == k).count() as f64 / labels.len() as f64)
             .collect();
-        match self {
-            Decision::Plain => {}
+        let rule = match self {
+            Decision::Plain => PointRule::Plain,
             Decision::ClassMass => {
-                for (k, mut col) in s.axis_iter_mut(Axis(1)).enumerate() {
-                    col.mapv_inplace(|v| v.max(0.0));
-                    let mass = col.sum();
-                    let w = if mass > 0.0 { n as f64 * q[k] / mass } else { 0.0 };
-                    col.mapv_inplace(|v| w * v);
-                }
+                // Clipped first, so that each mass sums the view the rule then scales.
+                s.mapv_inplace(|v| v.max(0.0));
+                PointRule::ClassMass(Array1::from_shape_fn(c, |k| {
+                    let mass = s.column(k).sum();
+                    if mass > 0.0 { n as f64 * q[k] / mass } else { 0.0 }
+                }))
             }
-            Decision::Balance => {
-                let mut room: Vec<usize> =
-                    q.iter().map(|qk| (qk * n as f64).round() as usize).collect();
-                // Rounding may leave points without a class: the last class with labels takes them.
-                let last = (0..c).rev().find(|&k| q[k] > 0.0).unwrap_or(c - 1);
-                room[last] += n.saturating_sub(room.iter().sum());
-                let mut pairs: Vec<(usize, usize)> =
-                    (0..n).flat_map(|i| (0..c).map(move |k| (i, k))).collect();
-                pairs.sort_by(|a, b| s[[b.0, b.1]].total_cmp(&s[[a.0, a.1]]));
-                let mut class: Vec<Option<usize>> = vec![None; n];
-                for (i, k) in pairs {
-                    if class[i].is_none() && room[k] > 0 {
-                        class[i] = Some(k);
-                        room[k] -= 1;
-                    }
-                }
-                s.indexed_iter_mut()
-                    .for_each(|((i, k), v)| *v = if class[i] == Some(k) { 1.0 } else { 0.0 });
-            }
+            Decision::Balance => return Ok(balance(s, &q)),
             Decision::ZeroMean => {
-                for mut col in s.axis_iter_mut(Axis(1)) {
-                    let mean = col.sum() / n as f64;
-                    col.mapv_inplace(|v| v - mean);
-                }
+                PointRule::Offset(Array1::from_shape_fn(c, |k| s.column(k).sum() / n as f64))
+            }
+        };
+        let mut buffer = vec![0.0; c];
+        for mut row in s.rows_mut() {
+            buffer.iter_mut().zip(row.iter()).for_each(|(b, v)| *b = *v);
+            rule.apply(&mut buffer);
+            row.iter_mut().zip(&buffer).for_each(|(v, b)| *v = *b);
+        }
+        Ok(rule)
+    }
+}
+
+/// Per-class hard balance of `s` in place (the labeled shares `q`): greedy over (point,
+/// class) pairs by decreasing score, a point to the first class with room, one-hot; the
+/// cut of each class is the score of the pair that filled it (−∞: never filled, +∞: no room).
+fn balance(s: &mut Array2<f64>, q: &[f64]) -> PointRule {
+    let (n, c) = s.dim();
+    let mut room: Vec<usize> = q.iter().map(|qk| (qk * n as f64).round() as usize).collect();
+    // Rounding may leave points without a class: the last class with labels takes them.
+    let last = (0..c).rev().find(|&k| q[k] > 0.0).unwrap_or(c - 1);
+    room[last] += n.saturating_sub(room.iter().sum());
+    let mut cut = Array1::from_shape_fn(c, |k| match room[k] {
+        0 => f64::INFINITY,
+        _ => f64::NEG_INFINITY,
+    });
+    let mut pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..c).map(move |k| (i, k))).collect();
+    pairs.sort_by(|a, b| s[[b.0, b.1]].total_cmp(&s[[a.0, a.1]]));
+    let mut class: Vec<Option<usize>> = vec![None; n];
+    for (i, k) in pairs {
+        if class[i].is_none() && room[k] > 0 {
+            class[i] = Some(k);
+            room[k] -= 1;
+            if room[k] == 0 {
+                cut[k] = s[[i, k]];
             }
         }
-        Ok(())
     }
+    s.indexed_iter_mut().for_each(|((i, k), v)| *v = if class[i] == Some(k) { 1.0 } else { 0.0 });
+    PointRule::Cuts(cut)
 }
 
 #[cfg(test)]
 mod tests {
-    use ndarray::{Array1, array};
+    use ndarray::{Array1, Axis, array};
 
     use super::*;
     use crate::engine::argmax_rows;

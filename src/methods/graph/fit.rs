@@ -4,6 +4,7 @@ use ndarray::{Array1, ArrayViewMut1};
 
 use super::binary::{cheeger, lap_rls, lap_svm, rls, svm, tv};
 use super::prepared::Prepared;
+use super::raw::RawFit;
 use super::{GraphKind, GraphMethod};
 use crate::data::Problem;
 use crate::error::{Error, Result};
@@ -33,14 +34,14 @@ impl GraphMethod {
         let p = self.params();
         let graph = p.kind.uses_graph().then_some(&p.graph);
         let prep = Prepared::new(problem, &p.kernel, graph)?;
-        let mut scores = self.fit_prepared(&prep)?;
+        let mut scores = self.fit_prepared(&prep)?.scores;
         p.decision.binary(ArrayViewMut1::from(&mut scores[prep.n_labeled..]), &prep.y)?;
         Ok(FittedGraph { scores, n_labeled: prep.n_labeled, kernel_width: prep.gram.width })
     }
 
-    /// Scores of all points from a prepared kernel and graph (built with this method's
-    /// kernel and graph settings).
-    pub fn fit_prepared(&self, prep: &Prepared) -> Result<Vec<f64>> {
+    /// Raw scores of all points and their expansion from a prepared kernel and graph (built
+    /// with this method's kernel and graph settings).
+    pub fn fit_prepared(&self, prep: &Prepared) -> Result<RawFit> {
         let p = self.params();
         if prep.n_labeled == 0 {
             return Err(Error::Data("graph methods need at least one labeled point".into()));

@@ -4,17 +4,20 @@
 //! once per dataset and setting (in the dataset's store) and permuted for each split;
 //! other splits get their own. The methods of one split share its kernel and graph.
 //! Two classes are scored by sign, more by the per-class scores, after the method's
-//! decision rule; methods of a split that differ only in that rule share one fit.
+//! decision rule; methods of a split that differ only in that rule share one fit. A binary
+//! fit with a kernel expansion ([`RawFit`]) leaves a [`KernelExpansion`] model with the
+//! rule's pointwise form, which scores the test rows; the unlabeled rows keep the solve's
+//! scores (the model's equal them to rounding, TV's to the splitting's convergence).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use faer::Mat;
-use ndarray::{Array1, Axis, concatenate};
+use ndarray::{Array1, Array2, Axis, concatenate};
 
 use super::solvers::smoother::compute;
-use super::{Decision, GraphMethod, Prepared};
+use super::{Decision, GraphKind, GraphMethod, Prepared, RawFit};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Method, Split};
+use crate::engine::{Fitted, KernelExpansion, Method, Model, PointRule, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 
@@ -39,6 +42,22 @@ impl Method for GraphMethod {
         let n = n as f64;
         let width = self.params().kernel.rank.map_or(n, |m| m.min(n as usize) as f64);
         8.0 * (n * dim as f64 + 3.0 * n * width)
+    }
+
+    fn no_model(&self) -> Option<String> {
+        let p = self.params();
+        match p.kind {
+            GraphKind::CheegerRls | GraphKind::CheegerSvm => {
+                Some("its scores are a graph ROF solution, not a kernel expansion".into())
+            }
+            _ if p.kernel.rank.is_some() => {
+                Some("the Nyström kernel's expansion is not formed yet (kernel_rank)".into())
+            }
+            _ if p.tv_project_all => {
+                Some("tv_project = \"fhg\" rescales f after its kernel step".into())
+            }
+            _ => None,
+        }
     }
 
     fn fit(&self, split: &Split) -> Result<Fitted> {
@@ -73,12 +92,36 @@ impl Method for GraphMethod {
             self.params().decision.per_class(&mut scores, &problem.classes_l)?;
             Ok(Fitted::per_class(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
         } else {
-            let s: Arc<Vec<f64>> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
-            let mut scores = Array1::from(s[nl..].to_vec());
-            self.params().decision.binary(scores.view_mut(), &prep.y)?;
-            Ok(Fitted::binary(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
+            let s: Arc<RawFit> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
+            let mut scores = Array1::from(s.scores[nl..].to_vec());
+            let rule = self.params().decision.binary(scores.view_mut(), &prep.y)?;
+            let mut fitted = Fitted::binary(scores);
+            if let Some(model) = expansion(&s, split, prep.gram.width, rule)? {
+                fitted.test = split.test.map(|x| model.score(x)).transpose()?;
+                fitted.model = Some(model);
+            }
+            Ok(fitted.labelled("lambda_policy", "fixed").with("lambda", lambda))
         }
     }
+}
+
+/// The kernel expansion model of a binary fit over the split's rows (labeled first), if the
+/// fit has one.
+fn expansion(raw: &RawFit, split: &Split, width: f64, rule: PointRule) -> Result<Option<Model>> {
+    let Some(e) = &raw.expansion else { return Ok(None) };
+    let (problem, n) = (split.problem, e.coef.len());
+    let nl = problem.n_labeled().min(n);
+    let rows = concatenate(
+        Axis(0),
+        &[
+            problem.x_l.to_dense().slice(ndarray::s![..nl, ..]),
+            problem.x_u.to_dense().slice(ndarray::s![..n - nl, ..]),
+        ],
+    )
+    .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
+    let coef = Array2::from_shape_vec((n, 1), e.coef.clone()).expect("n × 1");
+    let bias = Array1::from_elem(1, e.bias);
+    Ok(Some(Model::Kernel(KernelExpansion::new(Arc::new(rows), coef, bias, width, rule)?)))
 }
 
 /// The kernel and graph settings that share one [`Prepared`].

@@ -13,6 +13,7 @@ mod method;
 mod multiclass;
 mod params;
 mod prepared;
+mod raw;
 mod solvers;
 
 pub use build::{
@@ -25,6 +26,7 @@ pub use fit::FittedGraph;
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
 pub(crate) use prepared::{median, normalise, sign};
+pub use raw::{Expansion, RawFit};
 pub use solvers::{
     DualQp, EdgeOperator, QpSettings, QpSolution, RofReport, RofSettings, RofWorkspace,
     project_simplex,

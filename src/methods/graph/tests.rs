@@ -53,7 +53,10 @@ fn low_rank_kernel_with_every_point_a_landmark_equals_the_dense_one() {
         let z = low.gram.factor().unwrap();
         assert!((z * z.transpose() - dense.gram.dense().unwrap()).norm_max() < 1e-10);
         let method = p.check().unwrap();
-        let (a, b) = (method.fit_prepared(&dense).unwrap(), method.fit_prepared(&low).unwrap());
+        let (a, b) = (
+            method.fit_prepared(&dense).unwrap().scores,
+            method.fit_prepared(&low).unwrap().scores,
+        );
         let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let gap = a.iter().zip(&b).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
         assert!(gap < 1e-8 * scale, "{}: max gap {gap:e} (scale {scale})", kind.label());
@@ -71,7 +74,7 @@ fn tv_and_cheeger_outputs_are_normalised() {
     for kind in [GraphKind::TvRls, GraphKind::TvSvm, GraphKind::CheegerRls, GraphKind::CheegerSvm] {
         let p = GraphParams::new(kind);
         let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
-        let f = p.check().unwrap().fit_prepared(&prep).unwrap();
+        let f = p.check().unwrap().fit_prepared(&prep).unwrap().scores;
         let n = f.len() as f64;
         let norm = f.iter().map(|v| v * v).sum::<f64>().sqrt();
         if matches!(kind, GraphKind::TvRls | GraphKind::TvSvm) {
@@ -95,7 +98,7 @@ fn tv_options_change_the_norm_and_keep_the_scheme_working() {
         let mut p = GraphParams::new(kind);
         p.tv_norm_n = true;
         let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
-        let f = p.check().unwrap().fit_prepared(&prep).unwrap();
+        let f = p.check().unwrap().fit_prepared(&prep).unwrap().scores;
         let (n, norm) = (f.len() as f64, f.iter().map(|v| v * v).sum::<f64>().sqrt());
         assert!(norm <= n * (1.0 + 1e-12) && norm > n.sqrt(), "{}: norm {norm}", kind.label());
         let mut p = GraphParams::new(kind);

@@ -2,13 +2,15 @@
 //! SVM(g); h = ROF(e) with fidelity E/(2c), E the current Cheeger ratio; recentre by the
 //! median; keep t or −t, whichever has the lower ratio (28) once the labels are clamped
 //! (our addition: the ratio is sign-symmetric, so this only lowers the objective); clamp
-//! the labeled entries to y; f ← √N s/‖s‖. The scores are the final f.
+//! the labeled entries to y; f ← √N s/‖s‖. The scores are the final f, a graph ROF
+//! solution clamped and rescaled: no kernel expansion (no model for new rows).
 
 use faer::{ColMut, Mat};
 
 use crate::error::Result;
 use crate::linalg::SymPacked;
 use crate::methods::graph::prepared::{Prepared, median, normalise, sign};
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::smoother;
 use crate::methods::graph::solvers::svm_step::{SvmStep, svm_steps};
@@ -16,7 +18,7 @@ use crate::methods::graph::{EdgeOperator, GraphParams, RofSettings, RofWorkspace
 
 /// Cheeger-RLS: e = K(λI + rK)⁻¹ r g = r M g (eq. 38), r = r1 (M on r × r with a
 /// Nyström kernel).
-pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     if let Some(z) = prep.gram.factor() {
         let op = LowRankOperator::smoother(z, p.lambda, p.r1)?;
         return iterate(prep, p, |g, e| {
@@ -35,7 +37,7 @@ pub(crate) fn cheeger_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> 
 }
 
 /// Cheeger-SVM: e = SVM(g) (eqs. 92–96), r = r1.
-pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let m = smoother(prep, p.lambda, p.r1, 0.0)?;
     let m: &Mat<f64> = &m;
     let mut steps = [SvmStep::new(m, &prep.y)];
@@ -52,7 +54,7 @@ fn iterate(
     prep: &Prepared,
     p: &GraphParams,
     mut e_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>,
-) -> Result<Vec<f64>> {
+) -> Result<RawFit> {
     let n = prep.n();
     let op = EdgeOperator::new(prep.graph()?)?;
     let mut state = CheegerState::new(n);
@@ -69,7 +71,7 @@ fn iterate(
         clamp(prep.n_labeled, &prep.y, &state.h, &mut f);
         normalise(&mut f);
     }
-    Ok(f)
+    Ok(RawFit::scores_only(f))
 }
 
 /// Buffers of one Cheeger iteration for one score vector. One iteration is

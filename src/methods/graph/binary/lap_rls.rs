@@ -10,18 +10,20 @@ use crate::error::Result;
 use crate::linalg::mat_vec;
 use crate::methods::graph::GraphParams;
 use crate::methods::graph::prepared::Prepared;
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
-use crate::methods::graph::solvers::smoother::smoother;
+use crate::methods::graph::solvers::smoother::{coefficients, smoother};
 
-/// Scores f on all N points.
-pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+/// Scores f on all N points; the dense kernel's expansion α = B⁻¹ E_l c over all of them
+/// ([`coefficients`]).
+pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let (n, nl) = (prep.n(), prep.n_labeled);
     if let Some(z) = prep.gram.factor() {
         let op = LowRankOperator::laplacian(z, nl, p.eta, p.lambda, p.gamma, prep.graph()?)?;
         let eta_y: Vec<f64> = prep.padded_labels().iter().map(|v| p.eta * v).collect();
         let mut f = vec![0.0; n];
         op.apply(&eta_y, &mut f);
-        return Ok(f);
+        return Ok(RawFit::scores_only(f));
     }
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);
@@ -31,7 +33,8 @@ pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let c: Vec<f64> = (0..nl).map(|i| c[(i, 0)]).collect();
     let mut f = vec![0.0; n];
     mat_vec(Mat::as_ref(&m).subcols(0, nl), &c, &mut f);
-    Ok(f)
+    let coef = coefficients(prep, &c, &f, (p.lambda, 0.0, p.gamma))?;
+    Ok(RawFit::expanded(f, coef, 0.0))
 }
 
 #[cfg(test)]
@@ -51,7 +54,7 @@ mod tests {
         p.gamma = 0.3;
         p.kernel.scale = 0.5;
         let prep = Prepared::new(&problem, &p.kernel, Some(&p.graph)).unwrap();
-        let f = lap_rls(&prep, &p).unwrap();
+        let f = lap_rls(&prep, &p).unwrap().scores;
         let (n, nl, k) = (prep.n(), prep.n_labeled, prep.gram.dense().unwrap());
         let l = laplacian(prep.graph().unwrap());
         let j = Mat::from_fn(n, n, |a, b| if a == b && a < nl { 1.0 } else { 0.0 });

@@ -7,11 +7,12 @@ use faer::Mat;
 use crate::error::Result;
 use crate::linalg::mat_vec;
 use crate::methods::graph::prepared::Prepared;
-use crate::methods::graph::solvers::smoother::smoother;
+use crate::methods::graph::raw::RawFit;
+use crate::methods::graph::solvers::smoother::{coefficients, smoother};
 use crate::methods::graph::{DualQp, GraphParams};
 
-/// Scores f on all N points.
-pub(crate) fn lap_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+/// Scores f on all N points; expansion α = B⁻¹ E_l Yβ over all of them ([`coefficients`]).
+pub(crate) fn lap_svm(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let (n, nl, y) = (prep.n(), prep.n_labeled, &prep.y);
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let q = Mat::from_fn(nl, nl, |i, j| y[i] * y[j] * m[(i, j)]);
@@ -20,8 +21,9 @@ pub(crate) fn lap_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
     let y_beta: Vec<f64> = sol.beta.iter().zip(y).map(|(b, y)| b * y).collect();
     let mut f = vec![0.0; n];
     mat_vec(Mat::as_ref(&m).subcols(0, nl), &y_beta, &mut f);
+    let coef = coefficients(prep, &y_beta, &f, (p.lambda, 0.0, p.gamma))?;
     f.iter_mut().for_each(|v| *v += sol.bias);
-    Ok(f)
+    Ok(RawFit::expanded(f, coef, sol.bias))
 }
 
 #[cfg(test)]
@@ -49,7 +51,7 @@ mod tests {
             DualQp { q: q.as_ref(), p: &vec![-1.0; nl], y, c: p.mu }.solve(None, p.qp).unwrap();
         let y_beta = Mat::from_fn(nl, 1, |i, _| sol.beta[i] * y[i]);
         let reference = &kz * &y_beta;
-        let f = lap_svm(&prep, &p).unwrap();
+        let f = lap_svm(&prep, &p).unwrap().scores;
         for i in 0..n {
             assert!(
                 (f[i] - reference[(i, 0)] - sol.bias).abs() < 1e-6,

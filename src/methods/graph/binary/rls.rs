@@ -8,9 +8,10 @@ use crate::linalg::mat_vec;
 use crate::linalg::spd_solve;
 use crate::methods::graph::GraphParams;
 use crate::methods::graph::prepared::Prepared;
+use crate::methods::graph::raw::RawFit;
 
-/// Scores f on all N points.
-pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+/// Scores f on all N points; the dense kernel's expansion is α over the labeled points.
+pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let n = prep.n_labeled;
     let factor = prep.gram.factor();
     let k_ll = match factor {
@@ -27,8 +28,11 @@ pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
             let mut t = vec![0.0; z.ncols()];
             mat_vec(z.as_ref().subrows(0, n).transpose(), &alpha, &mut t);
             mat_vec(z.as_ref(), &t, &mut f);
+            Ok(RawFit::scores_only(f))
         }
-        None => mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f),
+        None => {
+            mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f);
+            Ok(RawFit::expanded(f, alpha, 0.0))
+        }
     }
-    Ok(f)
 }

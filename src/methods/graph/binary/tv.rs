@@ -3,7 +3,9 @@
 //! over M; else factored once per fit; with a Nyström kernel on r × r,
 //! `solvers/low_rank.rs`), h-step (diagonal for RLS, a small
 //! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
-//! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g. Options (ablations):
+//! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g; the kernel expansion is
+//! the last f-step's f = K α (dense kernel, no `tv_project = "fhg"`), which g equals only
+//! at the splitting's convergence. Options (ablations):
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
@@ -12,12 +14,13 @@ use faer::{ColMut, Mat, Par};
 use crate::error::Result;
 use crate::linalg::{SymPacked, mat_vec};
 use crate::methods::graph::prepared::{Prepared, normalise_to};
+use crate::methods::graph::raw::RawFit;
 use crate::methods::graph::solvers::low_rank::LowRankOperator;
-use crate::methods::graph::solvers::smoother::{llt_solve, shifted_llt};
+use crate::methods::graph::solvers::smoother::{coefficients, llt_solve, shifted_llt};
 use crate::methods::graph::{DualQp, EdgeOperator, GraphParams};
 
 /// TV-RLS: h = (ηJ + r2 I)⁻¹(ηy + r2 e) with e = g − λ2/r2 (eq. 18).
-pub(crate) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let y = prep.padded_labels();
     let nl = prep.n_labeled;
     split(prep, p, |e, h| {
@@ -31,7 +34,7 @@ pub(crate) fn tv_rls(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
 
 /// TV-SVM: min μΣξ + (r2/2)‖h − e‖² s.t. y_i(h_i + b) ≥ 1 − ξ_i on the labeled points;
 /// dual Q = I/r2, linear term y∘e − 1 (eqs. 67–70); h_l = e_l + Yβ/r2, h_u = e_u.
-pub(crate) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<Vec<f64>> {
+pub(crate) fn tv_svm(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let (nl, y) = (prep.n_labeled, &prep.y);
     let q = Mat::from_fn(nl, nl, |i, j| if i == j { 1.0 / p.r2 } else { 0.0 });
     let mut beta = vec![0.0; nl];
@@ -55,7 +58,7 @@ fn split(
     prep: &Prepared,
     p: &GraphParams,
     mut h_step: impl FnMut(&[f64], &mut [f64]) -> Result<()>,
-) -> Result<Vec<f64>> {
+) -> Result<RawFit> {
     let n = prep.n();
     let f_step = match prep.gram.factor() {
         Some(z) => FStep::LowRank(LowRankOperator::smoother(z, p.lambda, p.r1)?),
@@ -107,7 +110,17 @@ fn split(
             l2[i] += p.r2 * (h[i] - g[i]);
         }
     }
-    Ok(g)
+    // After the loop `alpha` holds the last f-step's α (factored) or its right-hand side.
+    let coef = match f_step {
+        _ if p.tv_project_all || p.iterations == 0 => None,
+        FStep::Dense(..) => Some(alpha),
+        FStep::Smoother(_) => Some(coefficients(prep, &alpha, &f, (p.lambda, p.r1, 0.0))?),
+        FStep::LowRank(_) => None,
+    };
+    Ok(match coef {
+        Some(coef) => RawFit::expanded(g, coef, 0.0),
+        None => RawFit::scores_only(g),
+    })
 }
 
 /// f = K(λI + r1K)⁻¹ b: the smoother M = K(λI + r1K)⁻¹ the dataset keeps (computed once
@@ -148,8 +161,8 @@ mod tests {
             let mut p = GraphParams::new(kind);
             p.iterations = 40;
             let fit = |prep: &Prepared| match kind {
-                GraphKind::TvRls => tv_rls(prep, &p).unwrap(),
-                _ => tv_svm(prep, &p).unwrap(),
+                GraphKind::TvRls => tv_rls(prep, &p).unwrap().scores,
+                _ => tv_svm(prep, &p).unwrap().scores,
             };
             let factored = fit(&prep);
             let m = compute(&prep, p.lambda, p.r1, 0.0, 1).unwrap();

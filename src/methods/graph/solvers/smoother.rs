@@ -75,6 +75,25 @@ fn compute_with(
     Ok(Mat::from_fn(n, n, |i, j| 0.5 * (m[(i, j)] + m[(j, i)])))
 }
 
+/// The expansion coefficients α = B⁻¹ v of f = M v = K α, B = λI + rK + γLK: M = K B⁻¹ is
+/// symmetric, so Bᵀ M = K gives B⁻¹ = (I − rM − γLM)/λ and α = (v − r f − γ L f)/λ from f
+/// alone (no solve with the often ill-conditioned K). `v` holds the first v.len() entries
+/// of the right-hand side (zeros after); the graph is read when γ > 0.
+pub(crate) fn coefficients(
+    prep: &Prepared,
+    v: &[f64],
+    f: &[f64],
+    (lambda, r, gamma): (f64, f64, f64),
+) -> Result<Vec<f64>> {
+    let lf = match gamma {
+        0.0 => Mat::zeros(f.len(), 1),
+        _ => laplacian_times(prep.graph()?, &Mat::from_fn(f.len(), 1, |i, _| f[i])),
+    };
+    Ok((0..f.len())
+        .map(|i| (v.get(i).copied().unwrap_or(0.0) - r * f[i] - gamma * lf[(i, 0)]) / lambda)
+        .collect())
+}
+
 /// The Cholesky factor L of λI + rK (lower triangle, zeros above), as faer's `Llt` computes
 /// it with parallelism `par` (`context` names the caller in its error).
 pub(crate) fn shifted_llt(

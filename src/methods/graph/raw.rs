@@ -1,0 +1,32 @@
+//! What a binary fit returns before its decision rule: the raw scores of all points and,
+//! for the kinds that have one, their kernel expansion.
+
+/// A binary fit's raw scores on all N points (labeled first) and, for the kinds that have
+/// one, their kernel expansion.
+#[derive(Debug, Clone)]
+pub struct RawFit {
+    pub scores: Vec<f64>,
+    pub expansion: Option<Expansion>,
+}
+
+/// Raw scores f(x) = Σᵢ coefᵢ K(xᵢ, x) + bias over the first coef.len() points (RLS and
+/// SVM: the labeled ones; the others: all N). TV: the RKHS variable f of the last
+/// f-step, which the scores g (a graph ROF solution) equal only at the splitting's
+/// convergence.
+#[derive(Debug, Clone)]
+pub struct Expansion {
+    pub coef: Vec<f64>,
+    pub bias: f64,
+}
+
+impl RawFit {
+    /// Scores with no kernel expansion (Cheeger, the Nyström kernel, TV's `tv_project = "fhg"`).
+    pub fn scores_only(scores: Vec<f64>) -> Self {
+        RawFit { scores, expansion: None }
+    }
+
+    /// Scores `f` = Σ coefᵢ K(xᵢ, ·) + `bias` on the fit's points.
+    pub fn expanded(scores: Vec<f64>, coef: Vec<f64>, bias: f64) -> Self {
+        RawFit { scores, expansion: Some(Expansion { coef, bias }) }
+    }
+}
