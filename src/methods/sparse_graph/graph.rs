@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use super::aggregates::{Aggregates, AggregatesCache};
 use crate::error::{Error, Result};
 
 /// Rows per parallel task of [`Graph::for_rows`].
@@ -51,6 +52,8 @@ pub struct Graph {
     /// Recall@k of the neighbour lists it was built from against exact neighbours on a
     /// sample (approximate searches only).
     recall: Option<f64>,
+    /// The aggregates of the deflated solves, once computed.
+    aggregates: AggregatesCache,
 }
 
 impl Graph {
@@ -136,7 +139,7 @@ impl Graph {
             }
             indptr.push(indices.len());
         }
-        Ok(Graph { indptr, indices, weights, symmetric: both, recall: None })
+        Ok(Graph { indptr, indices, weights, symmetric: both, recall: None, aggregates: Default::default() })
     }
 
     /// From the CSR arrays of a weight matrix (as scipy.sparse stores it), symmetrised by
@@ -189,7 +192,14 @@ impl Graph {
                     && row.iter().all(|&j| (j as usize) < n && j as usize != i)
             })
             && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
-        ok.then_some(Graph { indptr, indices, weights, symmetric, recall: None })
+        ok.then_some(Graph {
+            indptr,
+            indices,
+            weights,
+            symmetric,
+            recall: None,
+            aggregates: Default::default(),
+        })
     }
 
     /// The same graph carrying the measured recall of its search.
@@ -206,6 +216,12 @@ impl Graph {
     /// Whether W = Wᵀ (every rule but [`Symmetrise::None`]).
     pub fn is_symmetric(&self) -> bool {
         self.symmetric
+    }
+
+    /// The aggregates of the deflated solves of Laplace and Poisson learning
+    /// (`aggregates.rs`), computed on the first call and kept.
+    pub fn aggregates(&self) -> &Aggregates {
+        self.aggregates.get(self)
     }
 
     /// Number of nodes.
@@ -378,6 +394,13 @@ impl Graph {
             weights.extend(row.iter().map(|e| e.1));
             indptr.push(indices.len());
         }
-        Graph { indptr, indices, weights, symmetric: self.symmetric, recall: self.recall }
+        Graph {
+            indptr,
+            indices,
+            weights,
+            symmetric: self.symmetric,
+            recall: self.recall,
+            aggregates: Default::default(),
+        }
     }
 }
