@@ -75,7 +75,8 @@ pub fn aggregates(g: &Graph) -> Aggregates {
             if !small(sizes[group[i] as usize]) {
                 continue;
             }
-            let big = g.row(i).0.iter().map(|&j| group[j as usize]).find(|&q| !small(sizes[q as usize]));
+            let big =
+                g.row(i).0.iter().map(|&j| group[j as usize]).find(|&q| !small(sizes[q as usize]));
             if let Some(q) = big {
                 sizes[group[i] as usize] -= 1;
                 sizes[q as usize] += 1;

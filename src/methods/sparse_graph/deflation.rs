@@ -71,7 +71,9 @@ impl<'a> Deflation<'a> {
             let (diag, cols, vals) = a.row(i);
             row.clear();
             row.push((group[i], diag * z[i]));
-            row.extend(cols.iter().zip(vals).map(|(&j, &v)| (group[j as usize], v * z[j as usize])));
+            row.extend(
+                cols.iter().zip(vals).map(|(&j, &v)| (group[j as usize], v * z[j as usize])),
+            );
             row.sort_by_key(|&(q, _)| q);
             for &(q, v) in &row {
                 match az_col.last() {
@@ -123,7 +125,12 @@ impl<'a> Deflation<'a> {
 
     /// Σ_i of `add(i, v_i, acc)` into an m × c block, over fixed chunks of rows added in
     /// order (the same bits on any number of threads).
-    fn gather(&self, v: &[f64], c: usize, add: impl Fn(usize, &[f64], &mut [f64]) + Sync) -> Vec<f64> {
+    fn gather(
+        &self,
+        v: &[f64],
+        c: usize,
+        add: impl Fn(usize, &[f64], &mut [f64]) + Sync,
+    ) -> Vec<f64> {
         let step = CG_CHUNK * c;
         let parts = v
             .par_chunks(step)

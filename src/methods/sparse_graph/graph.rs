@@ -139,7 +139,14 @@ impl Graph {
             }
             indptr.push(indices.len());
         }
-        Ok(Graph { indptr, indices, weights, symmetric: both, recall: None, aggregates: Default::default() })
+        Ok(Graph {
+            indptr,
+            indices,
+            weights,
+            symmetric: both,
+            recall: None,
+            aggregates: Default::default(),
+        })
     }
 
     /// From the CSR arrays of a weight matrix (as scipy.sparse stores it), symmetrised by
