@@ -7,14 +7,17 @@
 //! b − Ax = Pb − PAx̃ is CG's own residual, so the stopping rule ‖b − Ax‖_F ≤ tol keeps its
 //! meaning; the smooth error that makes plain CG slow is solved on the coarse space.
 
-use faer::Mat;
+use faer::diag::Diag;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::evd::{ComputeEigenvectors, self_adjoint_evd, self_adjoint_evd_scratch};
+use faer::{Mat, Par};
 use rayon::prelude::*;
 
 use super::aggregates::Aggregates;
 use super::laplace::CgSettings;
 use super::operator::Operator;
-use crate::error::Result;
-use crate::linalg::{CG_CHUNK, CgReport, block_cg, clear_upper_simd, sum_parts, sym_eigen};
+use crate::error::{Error, Result};
+use crate::linalg::{CG_CHUNK, CgReport, block_cg, clear_upper_simd, sum_parts};
 
 /// Eigenvalues of E at most this fraction of its largest count as zero in E⁺.
 const RANK_TOL: f64 = 1e-12;
@@ -38,6 +41,31 @@ pub fn deflated_cg(
     };
     let (xt, report) = block_cg(&pb, c, cg.tol, cg.max_iter, &pa)?;
     Ok((d.extend(b, xt, c), report))
+}
+
+/// The eigenvalues and eigenvectors (columns) of a symmetric matrix by faer on one thread:
+/// its parallel decomposition's bits depend on the number of threads.
+fn sequential_eigen(a: Mat<f64>) -> Result<(Vec<f64>, Mat<f64>)> {
+    let m = a.nrows();
+    let (mut values, mut vectors) = (Diag::<f64>::zeros(m), Mat::<f64>::zeros(m, m));
+    let scratch =
+        self_adjoint_evd_scratch::<f64>(m, ComputeEigenvectors::Yes, Par::Seq, Default::default());
+    let mut mem = MemBuffer::new(scratch);
+    let stack = MemStack::new(&mut mem);
+    self_adjoint_evd(
+        a.as_ref(),
+        values.as_mut(),
+        Some(vectors.as_mut()),
+        Par::Seq,
+        stack,
+        Default::default(),
+    )
+    .map_err(|e| Error::Linalg {
+        context: "deflated conjugate gradients (coarse matrix)",
+        message: format!("eigen-decomposition failed: {e:?}"),
+    })?;
+    clear_upper_simd();
+    Ok((values.column_vector().iter().copied().collect(), vectors))
 }
 
 /// Z (as each node's aggregate and normalised z), AZ and E⁺.
@@ -92,16 +120,15 @@ impl<'a> Deflation<'a> {
             }
         }
         let sym = Mat::from_fn(m, m, |p, q| 0.5 * (e[(p, q)] + e[(q, p)]));
-        let eig = sym_eigen(sym.as_ref(), "deflated conjugate gradients (coarse matrix)")?;
-        clear_upper_simd();
-        let top = eig.values.iter().fold(0.0f64, |t, v| t.max(v.abs()));
+        let (values, vectors) = sequential_eigen(sym)?;
+        let top = values.iter().fold(0.0f64, |t, v| t.max(v.abs()));
         let mut e_pinv = vec![0.0; m * m];
-        for (k, &lambda) in eig.values.iter().enumerate() {
+        for (k, &lambda) in values.iter().enumerate() {
             if lambda > RANK_TOL * top {
                 for p in 0..m {
-                    let up = eig.vectors[(p, k)] / lambda;
+                    let up = vectors[(p, k)] / lambda;
                     for q in 0..m {
-                        e_pinv[p * m + q] += up * eig.vectors[(q, k)];
+                        e_pinv[p * m + q] += up * vectors[(q, k)];
                     }
                 }
             }
