@@ -5,8 +5,6 @@
 use std::collections::VecDeque;
 use std::sync::OnceLock;
 
-use super::Graph;
-
 /// Aggregates aimed at per graph (fewer on small graphs: at least [`MIN_SIZE`] nodes each).
 pub const TARGET: usize = 200;
 /// The least aggregate size aimed at.
@@ -30,9 +28,10 @@ impl PartialEq for AggregatesCache {
 }
 
 impl AggregatesCache {
-    /// The aggregates of `g` (computed on the first call).
-    pub fn get(&self, g: &Graph) -> &Aggregates {
-        self.0.get_or_init(|| aggregates(g))
+    /// The aggregates of the graph of n nodes whose row i's neighbours are `row(i)`
+    /// (computed on the first call).
+    pub fn get<'g>(&self, n: usize, row: impl Fn(usize) -> &'g [u32]) -> &Aggregates {
+        self.0.get_or_init(|| aggregates(n, row))
     }
 }
 
@@ -41,8 +40,7 @@ impl AggregatesCache {
 /// joins the group of its first neighbour in a group of at least s/2 (repeated until none
 /// moves), and the groups are numbered in order of their first node. A group never spans
 /// two connected components.
-pub fn aggregates(g: &Graph) -> Aggregates {
-    let n = g.n();
+pub fn aggregates<'g>(n: usize, row: impl Fn(usize) -> &'g [u32]) -> Aggregates {
     let size = n.div_ceil(TARGET).max(MIN_SIZE);
     let mut group = vec![u32::MAX; n];
     let mut sizes = Vec::new();
@@ -57,7 +55,7 @@ pub fn aggregates(g: &Graph) -> Aggregates {
         queue.clear();
         queue.push_back(start);
         while let Some(i) = queue.pop_front().filter(|_| count < size) {
-            for &j in g.row(i).0 {
+            for &j in row(i) {
                 if group[j as usize] == u32::MAX && count < size {
                     group[j as usize] = id;
                     count += 1;

@@ -2,10 +2,9 @@
 //! form with `u32` column indices and `f32` weights (8 bytes per stored entry), no self
 //! loops. Built once per dataset (`knn.rs`) or read from a file (`graph_file.rs`).
 
-use rayon::prelude::*;
-
 use super::aggregates::{Aggregates, AggregatesCache};
 use crate::error::{Error, Result};
+use rayon::prelude::*;
 
 /// Rows per parallel task of [`Graph::for_rows`].
 const CHUNK: usize = 2048;
@@ -52,8 +51,7 @@ pub struct Graph {
     /// Recall@k of the neighbour lists it was built from against exact neighbours on a
     /// sample (approximate searches only).
     recall: Option<f64>,
-    /// The aggregates of the deflated solves, once computed.
-    aggregates: AggregatesCache,
+    aggregates: AggregatesCache, // of the deflated solves, once computed
 }
 
 impl Graph {
@@ -139,14 +137,7 @@ impl Graph {
             }
             indptr.push(indices.len());
         }
-        Ok(Graph {
-            indptr,
-            indices,
-            weights,
-            symmetric: both,
-            recall: None,
-            aggregates: Default::default(),
-        })
+        Ok(Graph::assemble(indptr, indices, weights, both, None))
     }
 
     /// From the CSR arrays of a weight matrix (as scipy.sparse stores it), symmetrised by
@@ -199,14 +190,7 @@ impl Graph {
                     && row.iter().all(|&j| (j as usize) < n && j as usize != i)
             })
             && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
-        ok.then_some(Graph {
-            indptr,
-            indices,
-            weights,
-            symmetric,
-            recall: None,
-            aggregates: Default::default(),
-        })
+        ok.then_some(Graph::assemble(indptr, indices, weights, symmetric, None))
     }
 
     /// The same graph carrying the measured recall of its search.
@@ -225,10 +209,20 @@ impl Graph {
         self.symmetric
     }
 
-    /// The aggregates of the deflated solves of Laplace and Poisson learning
-    /// (`aggregates.rs`), computed on the first call and kept.
+    /// A graph of these arrays, its aggregates not yet computed.
+    fn assemble(
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        weights: Vec<f32>,
+        symmetric: bool,
+        recall: Option<f64>,
+    ) -> Graph {
+        Graph { indptr, indices, weights, symmetric, recall, aggregates: Default::default() }
+    }
+
+    /// The aggregates of Laplace and Poisson's deflated solves, computed once (`aggregates.rs`).
     pub fn aggregates(&self) -> &Aggregates {
-        self.aggregates.get(self)
+        self.aggregates.get(self.n(), |i| self.row(i).0)
     }
 
     /// Number of nodes.
@@ -401,13 +395,6 @@ impl Graph {
             weights.extend(row.iter().map(|e| e.1));
             indptr.push(indices.len());
         }
-        Graph {
-            indptr,
-            indices,
-            weights,
-            symmetric: self.symmetric,
-            recall: self.recall,
-            aggregates: Default::default(),
-        }
+        Graph::assemble(indptr, indices, weights, self.symmetric, self.recall)
     }
 }
