@@ -74,7 +74,7 @@ pub fn aggregates<'g>(n: usize, row: impl Fn(usize) -> &'g [u32]) -> Aggregates 
                 continue;
             }
             let big =
-                g.row(i).0.iter().map(|&j| group[j as usize]).find(|&q| !small(sizes[q as usize]));
+                row(i).iter().map(|&j| group[j as usize]).find(|&q| !small(sizes[q as usize]));
             if let Some(q) = big {
                 sizes[group[i] as usize] -= 1;
                 sizes[q as usize] += 1;
