@@ -14,7 +14,6 @@ use faer::{Mat, Par};
 use rayon::prelude::*;
 
 use super::aggregates::Aggregates;
-use super::laplace::CgSettings;
 use super::operator::Operator;
 use crate::error::{Error, Result};
 use crate::linalg::{CG_CHUNK, CgReport, block_cg, clear_upper_simd, sum_parts};
@@ -22,15 +21,15 @@ use crate::linalg::{CG_CHUNK, CgReport, block_cg, clear_upper_simd, sum_parts};
 /// Eigenvalues of E at most this fraction of its largest count as zero in E⁺.
 const RANK_TOL: f64 = 1e-12;
 
-/// Solves A x = b (n × c row-major) by deflated CG on the aggregates `agg`, with z the
-/// system's near-null vector; the report's residual is ‖b − Ax‖_F as CG tracks it.
+/// Solves A x = b (n × c row-major) by deflated CG on the aggregates `agg` (CG's `tol` and
+/// `max_iter`), with z the system's near-null vector; the report's residual is ‖b − Ax‖_F as CG tracks it.
 pub fn deflated_cg(
     a: &Operator,
     agg: &Aggregates,
     z: &[f64],
     b: &[f64],
     c: usize,
-    cg: CgSettings,
+    (tol, max_iter): (f64, usize),
 ) -> Result<(Vec<f64>, CgReport)> {
     let d = Deflation::new(a, agg, z)?;
     let mut pb = b.to_vec();
@@ -39,7 +38,7 @@ pub fn deflated_cg(
         a.apply(c, p, out);
         d.project(out, c);
     };
-    let (xt, report) = block_cg(&pb, c, cg.tol, cg.max_iter, &pa)?;
+    let (xt, report) = block_cg(&pb, c, tol, max_iter, &pa)?;
     Ok((d.extend(b, xt, c), report))
 }
 

@@ -46,7 +46,7 @@ pub fn laplace(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
         (0..n).map(|i| if labeled[i] { 0.0 } else { degrees[i] * m[i] * m[i] }).collect();
     let a = Operator::scaled_laplacian(g, &m, |i| !labeled[i], diag);
     let z: Vec<f64> = (0..n).map(|i| if labeled[i] { 0.0 } else { 1.0 / m[i] }).collect();
-    let (v, report) = deflated_cg(&a, g.aggregates(), &z, &b, c, cg)?;
+    let (v, report) = deflated_cg(&a, g.aggregates(), &z, &b, c, (cg.tol, cg.max_iter))?;
     let mut u = v;
     for i in 0..n {
         for k in 0..c {

@@ -40,7 +40,7 @@ pub fn poisson(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
     let b: Vec<f64> = (0..n * c).map(|e| s[e / c] * source[e]).collect();
     let a = Operator::scaled_laplacian(g, &s, |_| true, vec![1.0; n]);
     let z: Vec<f64> = degrees.iter().map(|d| d.sqrt()).collect();
-    let (mut u, report) = deflated_cg(&a, g.aggregates(), &z, &b, c, cg)?;
+    let (mut u, report) = deflated_cg(&a, g.aggregates(), &z, &b, c, (cg.tol, cg.max_iter))?;
     for i in 0..n {
         u[i * c..(i + 1) * c].iter_mut().for_each(|x| *x *= s[i]);
     }

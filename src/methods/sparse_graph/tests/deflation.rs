@@ -36,7 +36,7 @@ fn deflated_cg_equals_plain_cg_in_fewer_steps_on_any_number_of_threads() {
         let (plain, plain_report) = block_cg(b, c, cg.tol, cg.max_iter, a).unwrap();
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| deflated_cg(a, agg, z, b, c, cg).unwrap())
+            pool.install(|| deflated_cg(a, agg, z, b, c, (cg.tol, cg.max_iter)).unwrap())
         };
         let (x, report) = run(1);
         assert_eq!((x.clone(), report), run(2));
