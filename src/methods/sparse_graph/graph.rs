@@ -2,9 +2,9 @@
 //! form with `u32` column indices and `f32` weights (8 bytes per stored entry), no self
 //! loops. Built once per dataset (`knn.rs`) or read from a file (`graph_file.rs`).
 
-use rayon::prelude::*;
-
+use super::aggregates::{Aggregates, AggregatesCache};
 use crate::error::{Error, Result};
+use rayon::prelude::*;
 
 /// Rows per parallel task of [`Graph::for_rows`].
 const CHUNK: usize = 2048;
@@ -51,6 +51,7 @@ pub struct Graph {
     /// Recall@k of the neighbour lists it was built from against exact neighbours on a
     /// sample (approximate searches only).
     recall: Option<f64>,
+    aggregates: AggregatesCache, // of the deflated solves, once computed
 }
 
 impl Graph {
@@ -136,7 +137,7 @@ impl Graph {
             }
             indptr.push(indices.len());
         }
-        Ok(Graph { indptr, indices, weights, symmetric: both, recall: None })
+        Ok(Graph::assemble(indptr, indices, weights, both, None))
     }
 
     /// From the CSR arrays of a weight matrix (as scipy.sparse stores it), symmetrised by
@@ -189,7 +190,7 @@ impl Graph {
                     && row.iter().all(|&j| (j as usize) < n && j as usize != i)
             })
             && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
-        ok.then_some(Graph { indptr, indices, weights, symmetric, recall: None })
+        ok.then_some(Graph::assemble(indptr, indices, weights, symmetric, None))
     }
 
     /// The same graph carrying the measured recall of its search.
@@ -206,6 +207,22 @@ impl Graph {
     /// Whether W = Wᵀ (every rule but [`Symmetrise::None`]).
     pub fn is_symmetric(&self) -> bool {
         self.symmetric
+    }
+
+    /// A graph of these arrays, its aggregates not yet computed.
+    fn assemble(
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        weights: Vec<f32>,
+        symmetric: bool,
+        recall: Option<f64>,
+    ) -> Graph {
+        Graph { indptr, indices, weights, symmetric, recall, aggregates: Default::default() }
+    }
+
+    /// The aggregates of Laplace and Poisson's deflated solves, computed once (`aggregates.rs`).
+    pub fn aggregates(&self) -> &Aggregates {
+        self.aggregates.get(self.n(), |i| self.row(i).0)
     }
 
     /// Number of nodes.
@@ -378,6 +395,6 @@ impl Graph {
             weights.extend(row.iter().map(|e| e.1));
             indptr.push(indices.len());
         }
-        Graph { indptr, indices, weights, symmetric: self.symmetric, recall: self.recall }
+        Graph::assemble(indptr, indices, weights, self.symmetric, self.recall)
     }
 }

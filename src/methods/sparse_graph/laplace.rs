@@ -1,12 +1,14 @@
 //! Laplace learning (harmonic functions; Zhu, Ghahramani & Lafferty 2003) as GraphLearning's
 //! `laplace` computes it: one-hot labels fixed on the labeled nodes, L u = 0 on the others
 //! (L = D − W), i.e. L_uu u_u = W_ul y_l, solved by conjugate gradients on
-//! M L_uu M v = M W_ul y_l with M = diag(1/√(d_i + 10⁻¹⁰)), u_u = M v.
+//! M L_uu M v = M W_ul y_l with M = diag(1/√(d_i + 10⁻¹⁰)), u_u = M v, deflated on the
+//! graph's aggregates (`deflation.rs`, z = M⁻¹1 on the unlabeled nodes).
 
+use super::deflation::deflated_cg;
 use super::operator::Operator;
 use super::{Graph, Seeds};
 use crate::error::{Error, Result};
-use crate::linalg::{CgReport, block_cg};
+use crate::linalg::CgReport;
 
 /// Conjugate-gradient settings: GraphLearning's `tol` (Frobenius norm of the preconditioned
 /// residual block) and a cap on the steps.
@@ -43,7 +45,8 @@ pub fn laplace(g: &Graph, seeds: &Seeds, cg: CgSettings) -> Result<(Vec<f64>, Cg
     let diag: Vec<f64> =
         (0..n).map(|i| if labeled[i] { 0.0 } else { degrees[i] * m[i] * m[i] }).collect();
     let a = Operator::scaled_laplacian(g, &m, |i| !labeled[i], diag);
-    let (v, report) = block_cg(&b, c, cg.tol, cg.max_iter, &a)?;
+    let z: Vec<f64> = (0..n).map(|i| if labeled[i] { 0.0 } else { 1.0 / m[i] }).collect();
+    let (v, report) = deflated_cg(&a, g.aggregates(), &z, &b, c, (cg.tol, cg.max_iter))?;
     let mut u = v;
     for i in 0..n {
         for k in 0..c {

@@ -6,7 +6,9 @@
 //! (`knn.rs`) and shared by every split and method of a run (`method.rs`); `solve.rs` runs
 //! any kind on it.
 
+mod aggregates;
 mod cheeger;
+mod deflation;
 mod family;
 mod graph;
 mod graph_file;
@@ -25,6 +27,7 @@ mod spreading;
 mod tv_rls;
 
 pub use crate::engine::KnnWeights;
+pub use aggregates::Aggregates;
 pub use cheeger::{CheegerSettings, cheeger_rls};
 pub use family::SparseGraphFamily;
 pub use graph::{Graph, Symmetrise};

@@ -52,6 +52,18 @@ impl<'g> Operator<'g> {
         self
     }
 
+    /// Row i: its diagonal entry (0 without a diagonal), its columns and V's entries there.
+    pub fn row(&self, i: usize) -> (f64, &[u32], &[f64]) {
+        let (indptr, indices, _) = self.graph.csr();
+        let (a, b) = (indptr[i], indptr[i + 1]);
+        (self.diag.as_ref().map_or(0.0, |d| d[i]), &indices[a..b], &self.values[a..b])
+    }
+
+    /// The number of rows.
+    pub fn n(&self) -> usize {
+        self.graph.n()
+    }
+
     /// out = (diag(a) + V) p for n × c row-major blocks: out_i = a_i p_i (or 0), then
     /// + v_ij p_j for the stored j in order.
     pub fn apply(&self, c: usize, p: &[f64], out: &mut [f64]) {

@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
+mod deflation;
 mod engine;
 mod node_rls;
 mod tv_optimality;
