@@ -202,29 +202,13 @@ pub fn class_counts(y: ArrayView1<f64>) -> (usize, usize) {
 /// Column means of the rows of `blocks` stacked (the global mean used for centring), without
 /// copying them together: rows added in order from 0, then divided by their count, as
 /// ndarray's `mean_axis(Axis(0))` of the stacked rows computes them; zeros without rows.
-/// Columns are summed in fixed groups of [`MEAN_COLUMNS`], shared among rayon's threads from
-/// [`PARALLEL_MEAN_ENTRIES`] entries on: each sum is the same at every thread count.
 pub fn column_means(blocks: &[ArrayView2<f64>]) -> Array1<f64> {
-    use rayon::prelude::*;
     let d = blocks.first().map_or(0, |b| b.ncols());
-    let rows: usize = blocks.iter().map(|b| b.nrows()).sum();
     let mut sum = Array1::<f64>::zeros(d);
-    let group = |(g, sum): (usize, &mut [f64])| {
-        let cols = ndarray::s![g * MEAN_COLUMNS..g * MEAN_COLUMNS + sum.len()];
-        for row in blocks.iter().flat_map(|b| b.rows()) {
-            sum.iter_mut().zip(row.slice(cols)).for_each(|(s, &x)| *s += x);
-        }
-    };
-    let sums = sum.as_slice_mut().expect("a new array");
-    if rows * d >= PARALLEL_MEAN_ENTRIES {
-        sums.par_chunks_mut(MEAN_COLUMNS).enumerate().for_each(group);
-    } else {
-        sums.chunks_mut(MEAN_COLUMNS).enumerate().for_each(group);
+    let mut rows = 0;
+    for row in blocks.iter().flat_map(|b| b.rows()) {
+        ndarray::Zip::from(&mut sum).and(&row).for_each(|s, &x| *s += x);
+        rows += 1;
     }
     if rows > 0 { sum / rows as f64 } else { sum }
 }
-
-/// Columns summed together by [`column_means`] (one task).
-const MEAN_COLUMNS: usize = 64;
-/// The size (rows × columns) from which [`column_means`] shares its groups among threads.
-const PARALLEL_MEAN_ENTRIES: usize = 200_000;

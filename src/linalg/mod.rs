@@ -34,7 +34,7 @@ pub use cholesky::{spd_solve, spd_solve_in_place};
 pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
 pub use gram::{centred_grams, gram};
 pub use knn_rank::{rank, rank_query};
-pub use mat_vec::{mat_vec, row_dots};
+pub use mat_vec::mat_vec;
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, Level, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;

@@ -7,7 +7,7 @@ use super::{Moments, Qlds};
 use crate::data::Problem;
 use crate::engine::{Linear, Model};
 use crate::error::Result;
-use crate::linalg::{clear_upper_simd, column, row_dots, spd_solve_in_place, to_array1};
+use crate::linalg::{clear_upper_simd, column, spd_solve_in_place, to_array1};
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]
@@ -29,24 +29,18 @@ impl Qlds {
     /// Fits from precomputed moments, so a grid of parameters shares one [`Moments`].
     pub fn fit_prepared(&self, prep: &Moments) -> Result<FittedQlds> {
         let p = self.params();
+        let lambda = prep.lambda(p.lambda)?;
         let d = prep.dim();
         // The lower triangle only (the Cholesky solve reads no other, factoring it in place),
-        // column by column, formed while λ is computed (on another thread when there is one).
-        let form = || {
-            let mut a = Mat::<f64>::zeros(d, d);
-            for j in 0..d {
-                let (l, u) = (column(prep.c_l.as_ref(), j), column(prep.c_u.as_ref(), j));
-                let out = a.col_mut(j).try_as_col_major_mut().expect("contiguous").as_slice_mut();
-                for i in j..d {
-                    out[i] = p.alpha_l * l[i] - p.alpha_u * u[i];
-                }
-            }
-            a
-        };
-        let (lambda, mut a) = rayon::join(|| prep.lambda(p.lambda), form);
-        let lambda = lambda?;
+        // column by column.
+        let mut a = Mat::<f64>::zeros(d, d);
         for j in 0..d {
-            a[(j, j)] += lambda;
+            let (l, u) = (column(prep.c_l.as_ref(), j), column(prep.c_u.as_ref(), j));
+            let out = a.col_mut(j).try_as_col_major_mut().expect("contiguous").as_slice_mut();
+            for i in j..d {
+                out[i] = p.alpha_l * l[i] - p.alpha_u * u[i];
+            }
+            out[j] += lambda;
         }
         let mut omega = prep.rhs.clone();
         spd_solve_in_place(a.as_mut(), &mut omega, "QLDS system λI + α_l C_l − α_u C_u")?;
@@ -69,13 +63,12 @@ impl FittedQlds {
         ))
     }
 
-    /// Scores f(x) of each row of `x` (raw, uncentred features): the arithmetic of
-    /// `(x.dot(&ω) − meanᵀω)/√n`, the rows shared among threads.
+    /// Scores f(x) of each row of `x` (raw, uncentred features).
     pub fn scores(&self, x: ArrayView2<f64>) -> Array1<f64> {
         // The dot products are scalar code after faer's solve (see `clear_upper_simd`).
         clear_upper_simd();
-        let (shift, root) = (self.mean.dot(&self.omega), (self.n as f64).sqrt());
-        Array1::from(row_dots(x, self.omega.view(), |v| (v - shift) / root))
+        let shift = self.mean.dot(&self.omega);
+        (x.dot(&self.omega) - shift) / (self.n as f64).sqrt()
     }
 
     /// Predicted labels ±1 (a score of 0 predicts +1).

@@ -267,25 +267,3 @@ fn fit_without_the_unlabeled_copy_has_the_bits_of_the_full_moments() {
         }
     }
 }
-
-/// The fit and its scores are the same bits with 1 and 2 threads (the column means and the
-/// scores are shared among threads in fixed tasks, the Cholesky solve is sequential), and
-/// the scores have the bits of `(x.dot(&ω) − meanᵀω)/√n`.
-#[test]
-fn fit_and_scores_have_the_same_bits_at_every_thread_count() {
-    let p = problem(400, 50, 950, 1.5, 11);
-    let x = raw_unlabeled(&p);
-    let q = QldsParams::new(0.5, 1.0).check().unwrap();
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| {
-            let f = q.fit(&p).unwrap();
-            let s = f.scores(x.view());
-            (f.omega, f.mean, s)
-        })
-    };
-    let (one, two) = (run(1), run(2));
-    assert!(one == two);
-    let shift = one.1.dot(&one.0);
-    assert!(one.2 == (x.dot(&one.0) - shift) / ((p.n_labeled() + p.n_unlabeled()) as f64).sqrt());
-}

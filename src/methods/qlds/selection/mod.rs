@@ -113,13 +113,9 @@ impl SelectQlds {
         }
     }
 
-    /// Selects on the problem, then fits the chosen point once with the empirical λ (the
-    /// theory reads no centred unlabeled rows, so its moments keep none).
+    /// Selects on the problem, then fits the chosen point once with the empirical λ.
     pub fn run(&self, problem: &Problem) -> Result<Selected> {
-        let prep = match self.policy {
-            Policy::Theory { .. } | Policy::GeneralTheory => Moments::for_fit(problem)?,
-            Policy::CrossValidation { .. } | Policy::Oracle => Moments::new(problem)?,
-        };
+        let prep = Moments::new(problem)?;
         self.run_prepared(&prep, problem, || EigenBasis::new(&prep).map(Arc::new))
     }
 
