@@ -52,7 +52,7 @@ fn relabel(b: &mut Problem, p: &Problem, k: usize) {
 }
 
 /// One binary fit per class, gathered: per-class scores (unlabeled and test rows), the
-/// [`OneVsRest`] model (when every class's fit left one), the summed measured time (when
+/// [`OneVsRest`] model (when every class's fit left a linear one), the summed measured time (when
 /// every fit measured its own) and the reported parameters ([`merge_reported`]).
 pub fn one_vs_rest(method: &dyn Method, split: &Split) -> Result<Fitted> {
     let p = split.problem;
@@ -75,7 +75,8 @@ pub fn one_vs_rest(method: &dyn Method, split: &Split) -> Result<Fitted> {
         let rows = split.test.map_or(0, |t| t.nrows());
         out.test = Some(per_class(fits.iter().filter_map(|f| f.test.as_ref()), rows)?);
     }
-    if fits.iter().all(|f| f.model.is_some()) {
+    // Only linear class models make a one-vs-rest model (its file form has no other).
+    if fits.iter().all(|f| matches!(f.model, Some(Model::Linear(_)))) {
         let models = fits.iter_mut().filter_map(|f| f.model.take()).collect();
         out.model = Some(Model::OneVsRest(OneVsRest::new(models)?));
     }

@@ -183,7 +183,8 @@ fn every_binary_kind_fits_three_classes_as_a_loop_over_its_binary_fits() {
         // The argmax learns: below 1/2 (chance is 2/3) with 5 labels per class in 12
         // dimensions (RLS with λ = 0.01 overfits them: 0.28).
         assert!(f.scores.error(&p) < 0.5, "{}: error {}", m.name, f.scores.error(&p));
-        // The model (every kind here but the kernel ones leaves one).
+        // The model (every kind here but the kernel ones, whose class models are kernel
+        // expansions, leaves one).
         match &f.model {
             Some(model) => {
                 assert!(matches!(model, Model::OneVsRest(_)), "{}", m.name);

@@ -173,7 +173,11 @@ fn every_family_predicts_the_same_in_any_unlabeled_order() {
             let scale = g.iter().fold(0.0f64, |a, v| a.max(v.abs())).max(1e-300);
             let diff = g.iter().zip(&r).fold(0.0f64, |a, (x, y)| a.max((x - y).abs())) / scale;
             let flips = g.iter().zip(&r).filter(|(x, y)| (**x >= 0.0) != (**y >= 0.0)).count();
-            if flips > 0 || diff > 1e-6 {
+            // Laplace and Poisson learning stop at a residual tolerance, and their deflation
+            // groups follow the node numbering: the iterates (not the solution) depend on the
+            // row order, so their scores agree to the solver's tolerance, not to 1e-6.
+            let tol = if matches!(m.kind.as_str(), "laplace" | "poisson") { 1e-3 } else { 1e-6 };
+            if flips > 0 || diff > tol {
                 moved.push(format!("{} split {split}: {flips} flips, rel diff {diff:.1e}", m.name));
             }
         }

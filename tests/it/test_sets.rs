@@ -31,6 +31,9 @@ alpha_u = 0.5
 
 [[methods]]
 kind = "lap_rls"
+
+[[methods]]
+kind = "cheeger_rls"
 "#;
 
 #[test]
@@ -38,7 +41,7 @@ fn a_linear_methods_test_error_is_its_fitted_model_scored_on_the_test_rows() {
     let exp = parse(SYNTHETIC, Path::new("t.toml")).unwrap();
     let dir = TempDir::new("test-sets");
     let rows = run(&exp, &RunOptions::default(), &dir.0).unwrap();
-    assert_eq!(rows.len(), 6);
+    assert_eq!(rows.len(), 9);
     for r in rows.iter().filter(|r| r.kind == "qlds") {
         let drawn = draw(&exp.datasets[0], exp.seed, r.split).unwrap();
         let test = drawn.test.expect("a test set");
@@ -53,12 +56,12 @@ fn a_linear_methods_test_error_is_its_fitted_model_scored_on_the_test_rows() {
         let p = draw(&plain.datasets[0], plain.seed, r.split).unwrap().problem;
         assert_eq!(p.x_u.to_dense(), drawn.problem.x_u.to_dense());
     }
-    // A transductive method has no test columns.
-    assert!(
-        rows.iter()
-            .filter(|r| r.kind == "lap_rls")
-            .all(|r| r.test_error.is_none() && r.test_prbep.is_none())
-    );
+    // Lap-RLS scores the test rows through its kernel expansion; Cheeger-RLS leaves no model
+    // (its scores are a graph ROF solution), so it has no test columns.
+    let of = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind);
+    assert!(of("lap_rls").all(|r| r.test_error.is_some() && r.test_prbep.is_some()));
+    assert!(of("cheeger_rls").all(|r| r.test_error.is_none() && r.test_prbep.is_none()));
+    assert_eq!(of("cheeger_rls").count(), of("lap_rls").count());
 }
 
 /// An svmlight file: `n` rows per class, class +1 around (2, 0), class −1 around (−2, 0).
