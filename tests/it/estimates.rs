@@ -20,6 +20,7 @@ const OUTSIDE: &[&str] = &[
     "configs/grand_table_sklearn_qlds7.toml",
     "configs/grand_table_sklearn_qlds7_graph.toml",
     "configs/graph_fashion_mnist.toml",
+    "configs/graph_fashion_mnist_sklearn.toml",
     "configs/qlds_curves_theory.toml",
     "configs/qlds_multiclass.toml",
     "configs/qlds_table2.toml",
