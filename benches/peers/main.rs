@@ -147,7 +147,7 @@ fn sparse(
         Details::Da(r) => {
             format!("solves={} objective={:.12}", r.solves, r.best_objective)
         }
-        Details::Rls { iterations, .. } => format!("cg={iterations}"),
+        Details::Rls { iterations } => format!("cg={iterations}"),
     };
     println!("RESULT seconds={secs:.4} cpu_seconds={cpu:.2} errors={errors} of={} {work}", y.len());
     match out {

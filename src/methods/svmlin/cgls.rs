@@ -173,11 +173,17 @@ fn run<const PRE: bool>(
         if omega <= opts.epsilon * opts.epsilon * zz {
             // Confirm with the explicit residual before stopping.
             x.t_mul_vec_rows(&sub.rows, z, r, spare);
-            [omega, rho, _] = finish(r, w, s, m_inv);
+            let ss;
+            [omega, rho, ss] = finish(r, w, s, m_inv);
             if omega <= opts.epsilon * opts.epsilon * zz {
                 converged = true;
                 break;
             }
+            // The recursive residual drifted from the true one: restart along the true
+            // one, since the step length ρ/pᵀAp assumes r ⟂ p (ill-conditioned problems
+            // diverged without the restart).
+            p.copy_from_slice(if PRE { s } else { r });
+            pp = ss;
         }
         if iterations == opts.max_iter {
             break;
@@ -319,6 +325,47 @@ mod tests {
             }
             assert!(o_bar[1].is_nan());
         }
+    }
+
+    /// Columns over four orders of magnitude and a small λ (condition about 10¹⁶): the
+    /// recursive residual drifts from the true one, and CG must restart along the true one
+    /// rather than step on with the old direction (which diverged to |w| ≈ 10⁸⁰).
+    #[test]
+    fn ill_conditioned_cgls_restarts_and_converges() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (n, cols, lambda) = (20, 40, 1e-4);
+        let scale: Vec<f64> = (0..cols).map(|_| 10f64.powf(rng.random_range(0.0..4.0))).collect();
+        let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
+        for _ in 0..n {
+            for (j, sj) in scale.iter().enumerate() {
+                indices.push(j as u32);
+                values.push(sj * rng.random_range(-1.7..1.7));
+            }
+            indptr.push(indices.len());
+        }
+        let f = Features::Sparse(Csr::new(cols, indptr, indices, values).unwrap());
+        let x = with_bias(&[&f]).unwrap();
+        let sub = Subset {
+            rows: (0..n as u32).collect(),
+            target: (0..n).map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 }).collect(),
+            cost: vec![1.0; n],
+        };
+        let mut w = vec![0.0; cols + 1];
+        let opts = CglsOptions { epsilon: 1e-6, max_iter: 10_000, precondition: false };
+        let mut work = CglsWork::default();
+        let rep = cgls(&x, &sub, lambda, &opts, &mut w, |_| 0.0, &mut vec![0.0; n], &mut work);
+        assert!(rep.converged, "{rep:?}");
+        // ½λ‖w‖² ≤ the objective at w = 0, ½ Σ t² = n/2.
+        let norm = dot(&w, &w).sqrt();
+        assert!(norm <= (n as f64 / lambda).sqrt(), "|w| = {norm}");
+        // The gradient λw − Xᵀ(t − Xw), recomputed densely, is small against Xᵀt.
+        let dense = x.to_dense();
+        let w_a = Array1::from(w);
+        let res = Array1::from(sub.target.clone()) - dense.dot(&w_a);
+        let grad = lambda * &w_a - dense.t().dot(&res);
+        let xt = dense.t().dot(&Array1::from(sub.target.clone()));
+        assert!(grad.dot(&grad).sqrt() <= 1e-5 * xt.dot(&xt).sqrt(), "gradient {grad}");
     }
 
     /// Preconditioned CGLS against a dense Cholesky solve of (X_JᵀCX_J + λI) w = X_JᵀCt, on

@@ -19,10 +19,9 @@ use crate::error::{Error, Result};
 /// What the solver reported.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Details {
-    /// CGLS iterations of RLS and whether it converged.
+    /// CGLS iterations of RLS (a fit that does not converge is an error).
     Rls {
         iterations: usize,
-        converged: bool,
     },
     Svm(MfnReport),
     /// `linear_svm` solved by dual coordinate descent.
@@ -109,7 +108,14 @@ impl Svmlin {
                     &mut vec![0.0; l],
                     &mut CglsWork::default(),
                 );
-                (w, None, Details::Rls { iterations: rep.iterations, converged: rep.converged })
+                if !rep.converged {
+                    return Err(Error::Data(format!(
+                        "RLS: CGLS did not converge in {} iterations (epsilon {}, lambda {}); \
+                         a larger lambda or precondition = true may help",
+                        rep.iterations, mfn_opts.epsilon, p.lambda
+                    )));
+                }
+                (w, None, Details::Rls { iterations: rep.iterations })
             }
             Kind::Svm => {
                 let mut ex = Examples::with_capacity(l, l);
