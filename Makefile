@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory qlds-multiclass lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
+.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory qlds-multiclass-theory-holdout qlds-multiclass lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -91,6 +91,10 @@ validate-theory: build
 # equal and unequal counts, d = 100 to 400, 72 settings × 10 draws, error within ±0.01.
 qlds-multiclass-theory: build
 	$(SSLAB) study configs/qlds_multiclass_theory.toml
+
+# The hold-out grid of the K-class theory's finite-n rule (240 settings, 10 draws).
+qlds-multiclass-theory-holdout: build
+	$(SSLAB) study configs/qlds_multiclass_theory_holdout.toml
 
 # Multi-class QLDS on data (issue 44, item 4): QLDS(th)/(cv)/(or) and LS-SVM, one-vs-rest
 # beside native, on USPS's ten digits and the SSL-book COIL set, 20 splits.
