@@ -77,30 +77,25 @@ fn grid(
     norms: &[f64],
     alphas: &[(f64, f64)],
 ) -> Vec<MulticlassCheckSetting> {
-    let mut out = Vec::new();
-    for &classes in classes {
-        for balanced in [true, false] {
-            for &dim in dims {
-                for &(labeled_per_class, unlabeled_per_class) in counts {
-                    for &mean_norm in norms {
-                        for &(alpha_l, alpha_u) in alphas {
-                            out.push(MulticlassCheckSetting {
-                                classes,
-                                balanced,
-                                dim,
-                                labeled_per_class,
-                                unlabeled_per_class,
-                                mean_norm,
-                                alpha_l,
-                                alpha_u,
-                            });
-                        }
-                    }
-                }
+    let points = classes.iter().flat_map(|&k| [true, false].map(|b| (k, b)));
+    let points = points.flat_map(|p| dims.iter().map(move |&d| (p, d)));
+    let points = points.flat_map(|p| counts.iter().map(move |&c| (p, c)));
+    let points = points.flat_map(|p| norms.iter().map(move |&r| (p, r)));
+    let points = points.flat_map(|p| alphas.iter().map(move |&a| (p, a)));
+    points
+        .map(|(((((classes, balanced), dim), (labeled, unlabeled)), mean_norm), (al, au))| {
+            MulticlassCheckSetting {
+                classes,
+                balanced,
+                dim,
+                labeled_per_class: labeled,
+                unlabeled_per_class: unlabeled,
+                mean_norm,
+                alpha_l: al,
+                alpha_u: au,
             }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// Theory and simulation for one setting (`theory_*` empty where the theory is invalid).
