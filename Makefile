@@ -164,7 +164,7 @@ redraw-figures: build
 	$(GRAPH_FASHION_CURVES)
 	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
 	$(SSLAB) theory-check --multiclass --from-csv results/qlds_multiclass_theory.csv --figure figures/qlds_multiclass_theory.png
-	$(SSLAB) theory-check --multiclass --from-csv results/qlds_multiclass_theory_holdout.csv --figure figures/qlds_multiclass_theory_holdout.png
+	$(SSLAB) theory-check --multiclass --seed 4401 --from-csv results/qlds_multiclass_theory_holdout.csv --figure figures/qlds_multiclass_theory_holdout.png
 	$(CARGO) build --release --locked --example scale
 	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
 	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png
