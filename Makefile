@@ -10,7 +10,7 @@ export RAYON_NUM_THREADS := $(THREADS)
 endif
 RUN := $(SSLAB) run --force
 
-.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory qlds-multiclass lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
+.PHONY: qlds-theory-fit qlds-theory-tables qlds-multiclass-theory qlds-multiclass-theory-holdout qlds-multiclass lint test-simd ablations fuzz build test quickstart bench reproduce-tables qlds-tables validate-theory bench-selection data bench-data bench-svmlin bench-svmlin-scaling svmlin-tables svmlin-figures figures qlds-table1 qlds-table4 bench-graph bench-tv-usps tv-tables tv-tables-tuned bench-peers bench-graph-peers
 
 build:
 	$(CARGO) build --release --locked
@@ -92,6 +92,10 @@ validate-theory: build
 qlds-multiclass-theory: build
 	$(SSLAB) study configs/qlds_multiclass_theory.toml
 
+# The hold-out grid of the K-class theory's finite-n rule (240 settings, 10 draws).
+qlds-multiclass-theory-holdout: build
+	$(SSLAB) study configs/qlds_multiclass_theory_holdout.toml
+
 # Multi-class QLDS on data (issue 44, item 4): QLDS(th)/(cv)/(or) and LS-SVM, one-vs-rest
 # beside native, on USPS's ten digits and the SSL-book COIL set, 20 splits.
 qlds-multiclass: build
@@ -160,6 +164,7 @@ redraw-figures: build
 	$(GRAPH_FASHION_CURVES)
 	$(SSLAB) theory-check --from-csv results/theory_check.csv --figure figures/theory_check.png
 	$(SSLAB) theory-check --multiclass --from-csv results/qlds_multiclass_theory.csv --figure figures/qlds_multiclass_theory.png
+	$(SSLAB) theory-check --multiclass --seed 4401 --from-csv results/qlds_multiclass_theory_holdout.csv --figure figures/qlds_multiclass_theory_holdout.png
 	$(CARGO) build --release --locked --example scale
 	$(CARGO_TARGET_DIR)/release/examples/scale plot results/scaling figures
 	$(SSLAB) plot-scores configs/quickstart.toml --method GB-SSL --out figures/quickstart_scores.png

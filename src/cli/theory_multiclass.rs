@@ -3,7 +3,9 @@
 
 use faer::Mat;
 use sslab::methods::qlds::LambdaPolicy;
-use sslab::methods::qlds::theory::{MulticlassSetting, multiclass_lambda, predict_multiclass};
+use sslab::methods::qlds::theory::{
+    MulticlassSetting, SPLIT_LIMIT, multiclass_lambda, predict_multiclass,
+};
 use sslab::{Error, Result};
 
 use super::output::json_number;
@@ -46,12 +48,13 @@ pub fn run(
                 m.iter().map(|r| format!("[{}]", list(r))).collect::<Vec<_>>().join(", ")
             };
             println!(
-                "{{\"valid\": true, \"classes\": {k}, \"means\": [{}], \"covariance\": [{}], \"class_errors\": [{}], \"error\": {}, \"delta\": {}, \"lambda\": {}}}",
+                "{{\"valid\": true, \"classes\": {k}, \"means\": [{}], \"covariance\": [{}], \"class_errors\": [{}], \"error\": {}, \"delta\": {}, \"split_ratio\": {}, \"lambda\": {}}}",
                 matrix(&p.means),
                 matrix(&rows(&p.covariance)),
                 list(&p.class_errors),
                 json_number(p.error),
                 json_number(p.delta),
+                json_number(p.split_ratio),
                 json_number(lambda)
             );
         }
@@ -70,7 +73,10 @@ pub fn run(
             for r in rows(&p.covariance) {
                 println!("  {}", fixed(&r));
             }
-            println!("error = {:.6}\nvalid: yes (δ = {:.6})", p.error, p.delta);
+            println!(
+                "error = {:.6}\nvalid: yes (δ = {:.6}; finite-n spike split {:.3} < {SPLIT_LIMIT})",
+                p.error, p.delta, p.split_ratio
+            );
         }
         (Err(why), false) => {
             println!("λ = {lambda:.6} ({}), K = {k} classes\nvalid: no ({why})", policy.name())

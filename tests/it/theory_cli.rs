@@ -205,3 +205,22 @@ fn two_classes_are_the_binary_command_and_bad_counts_are_errors() {
     let (ok, out) = theory(&[&POINT[..], &["--classes", "3", "--g=9,0,9"]].concat());
     assert!(!ok && out.contains("upper triangle"), "{out}");
 }
+
+#[test]
+fn the_finite_n_rule_prints_its_reason() {
+    // Equal counts at α_u = 1: the K − 1 spikes coincide close below λ (split_ratio ≈ 0.41).
+    let near = ["--dim", "200", "--labeled", "20", "--unlabeled", "300", "--mean-norm", "3"];
+    let (ok, out) =
+        theory(&[&near[..], &["--classes", "3", "--alpha-l", "0.1", "--alpha-u", "1"]].concat());
+    assert!(ok && out.contains("valid: no (coinciding signal spikes split at finite n"), "{out}");
+    // Unequal counts: distinct spikes, the rule does not apply (split_ratio 0).
+    let apart = ["--dim", "200", "--labeled", "40,30,20", "--unlabeled", "600,450,300"];
+    let (ok, out) = theory(
+        &[
+            &apart[..],
+            &["--mean-norm", "3", "--classes", "3", "--alpha-l", "0.1", "--alpha-u", "1"],
+        ]
+        .concat(),
+    );
+    assert!(ok && out.contains("finite-n spike split 0.000 < 0.1"), "{out}");
+}

@@ -30,6 +30,11 @@ pub enum Invalid {
     Variance,
     #[error("a non-finite quantity")]
     NonFinite,
+    /// K classes only: see `multiclass_split`.
+    #[error(
+        "coinciding signal spikes split at finite n by ≥ 10% of λ's distance above them (K-class finite-n rule)"
+    )]
+    SplitSpikes,
 }
 
 const MAX_ITER: usize = 200_000;

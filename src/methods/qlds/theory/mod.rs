@@ -15,6 +15,7 @@ mod multiclass;
 mod multiclass_check;
 mod multiclass_estimate;
 mod multiclass_setting;
+mod multiclass_split;
 mod normal;
 mod orthant;
 mod overlay;
@@ -30,13 +31,15 @@ pub use isotropic::{Invalid, Prediction, predict};
 pub use monte_carlo::{Empirical, simulate, theory_at_policy};
 pub use multiclass::{
     ARGMAX_DRAWS, MulticlassPrediction, multiclass_edge, multiclass_lambda, predict_multiclass,
+    predict_multiclass_limit,
 };
 pub use multiclass_check::{
     EmpiricalMulticlass, MulticlassCheckRow, MulticlassCheckSetting, multiclass_grid,
-    run_multiclass_check, simulate_multiclass,
+    multiclass_holdout_grid, run_multiclass_check, simulate_multiclass,
 };
 pub use multiclass_estimate::{MulticlassEstimate, estimate_multiclass_setting};
 pub use multiclass_setting::MulticlassSetting;
+pub use multiclass_split::SPLIT_LIMIT;
 pub use normal::normal_cdf;
 pub use orthant::{inverse_normal_cdf, orthant_probability};
 pub use overlay::score_gaussians;

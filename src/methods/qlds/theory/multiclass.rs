@@ -10,6 +10,7 @@ use faer::{Mat, Side};
 
 use super::edge::{EdgeMatrix, edge_along};
 use super::isotropic::{self, Invalid, fixed_point};
+use super::multiclass_split::{SPLIT_LIMIT, split_ratio};
 use super::{MulticlassSetting, orthant_probability};
 use crate::error::{Error, Result};
 use crate::methods::qlds::{LambdaPolicy, label_matrix};
@@ -28,6 +29,9 @@ pub struct MulticlassPrediction {
     pub error: f64,
     /// The fixed point δ.
     pub delta: f64,
+    /// The finite-n spread of coinciding signal spikes over λ's distance above them
+    /// (`multiclass_split`; the theory is used below [`SPLIT_LIMIT`]).
+    pub split_ratio: f64,
 }
 
 /// Uniform draws of the argmax integral for K ≥ 3 (for K = 2 it is exact); its seed.
@@ -73,8 +77,24 @@ fn top_eig(s: &MulticlassSetting, phi: &[f64]) -> f64 {
     m.self_adjoint_eigenvalues(Side::Lower).ok().and_then(|v| v.last().copied()).unwrap_or(f64::NAN)
 }
 
-/// The K-class Theorem 1 at (α_l, α_u, λ) for the setting, or why it has no value there.
+/// The K-class Theorem 1 at (α_l, α_u, λ) for the setting, or why it has no value there
+/// (the limit's conditions, then the finite-n rule: `split_ratio` < [`SPLIT_LIMIT`]).
 pub fn predict_multiclass(
+    s: &MulticlassSetting,
+    al: f64,
+    au: f64,
+    lambda: f64,
+) -> Result<MulticlassPrediction, Invalid> {
+    let p = predict_multiclass_limit(s, al, au, lambda)?;
+    if !(p.split_ratio < SPLIT_LIMIT) {
+        return Err(Invalid::SplitSpikes);
+    }
+    Ok(p)
+}
+
+/// The K-class Theorem 1 under the limit's validity conditions only, without the finite-n
+/// rule (for the check against simulation, which reports both).
+pub fn predict_multiclass_limit(
     s: &MulticlassSetting,
     al: f64,
     au: f64,
@@ -104,6 +124,7 @@ pub fn predict_multiclass(
     if !(1.0 - t2 * psi_total > 0.0) {
         return Err(Invalid::Variance);
     }
+    let split_ratio = split_ratio(s, &phi, &psi, sv);
     let theta = t2 / (1.0 - t2 * psi_total);
     let a = 1.0 / (1.0 + al * delta);
     // The statistics g_k = (1/n) Σ_{labeled i of class k} x_iᵀQx: means ν_j, covariance S.
@@ -130,7 +151,7 @@ pub fn predict_multiclass(
     let class_errors: Vec<f64> = (0..k).map(|j| argmax_error(&means[j], &covariance, j)).collect();
     let rho = s.unlabeled_proportions();
     let error = rho.iter().zip(&class_errors).map(|(p, e)| p * e).sum();
-    Ok(MulticlassPrediction { means, covariance, class_errors, error, delta })
+    Ok(MulticlassPrediction { means, covariance, class_errors, error, delta, split_ratio })
 }
 
 /// 1 − P(f_j > f_c for all c ≠ j) for f ~ N(`mean`, `cov`): the orthant of the differences.

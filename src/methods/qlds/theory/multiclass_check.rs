@@ -7,7 +7,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::check::over_settings;
-use super::{MulticlassSetting, multiclass_lambda, predict_multiclass};
+use super::{
+    MulticlassSetting, SPLIT_LIMIT, multiclass_lambda, predict_multiclass, predict_multiclass_limit,
+};
 use crate::data::ClassMixture;
 use crate::error::Result;
 use crate::methods::qlds::{LambdaPolicy, QldsParams};
@@ -44,26 +46,56 @@ impl MulticlassCheckSetting {
 /// d ∈ {100, 200, 400}, 20 labeled and 300 unlabeled points in the smallest class,
 /// ‖μ_j‖ = 3, (α_l, α_u) ∈ {(1, 0), (0.5, 0.5), (0.1, 1), (1, 0.3)}: 72 settings.
 pub fn multiclass_grid() -> Vec<MulticlassCheckSetting> {
-    let mut out = Vec::new();
-    for classes in [3, 4, 10] {
-        for balanced in [true, false] {
-            for dim in [100, 200, 400] {
-                for (alpha_l, alpha_u) in [(1.0, 0.0), (0.5, 0.5), (0.1, 1.0), (1.0, 0.3)] {
-                    out.push(MulticlassCheckSetting {
-                        classes,
-                        balanced,
-                        dim,
-                        labeled_per_class: 20,
-                        unlabeled_per_class: 300,
-                        mean_norm: 3.0,
-                        alpha_l,
-                        alpha_u,
-                    });
-                }
+    grid(
+        &[3, 4, 10],
+        &[100, 200, 400],
+        &[(20, 300)],
+        &[3.0],
+        &[(1.0, 0.0), (0.5, 0.5), (0.1, 1.0), (1.0, 0.3)],
+    )
+}
+
+/// The hold-out grid of the finite-n rule (`make qlds-multiclass-theory-holdout`), fixed
+/// before it was run: K ∈ {3, 5, 8}, balanced and not, d ∈ {150, 300}, (15, 250) or
+/// (30, 500) points in the smallest class, ‖μ_j‖ ∈ {2.5, 3.5}, (α_l, α_u) ∈ {(0, 1),
+/// (0.1, 1), (0.2, 0.9), (0.5, 0.5), (1, 0.3)}: 240 settings.
+pub fn multiclass_holdout_grid() -> Vec<MulticlassCheckSetting> {
+    grid(
+        &[3, 5, 8],
+        &[150, 300],
+        &[(15, 250), (30, 500)],
+        &[2.5, 3.5],
+        &[(0.0, 1.0), (0.1, 1.0), (0.2, 0.9), (0.5, 0.5), (1.0, 0.3)],
+    )
+}
+
+/// Every combination, balanced and not, in the order of the arguments.
+fn grid(
+    classes: &[usize],
+    dims: &[usize],
+    counts: &[(usize, usize)],
+    norms: &[f64],
+    alphas: &[(f64, f64)],
+) -> Vec<MulticlassCheckSetting> {
+    let points = classes.iter().flat_map(|&k| [true, false].map(|b| (k, b)));
+    let points = points.flat_map(|p| dims.iter().map(move |&d| (p, d)));
+    let points = points.flat_map(|p| counts.iter().map(move |&c| (p, c)));
+    let points = points.flat_map(|p| norms.iter().map(move |&r| (p, r)));
+    let points = points.flat_map(|p| alphas.iter().map(move |&a| (p, a)));
+    points
+        .map(|(((((classes, balanced), dim), (labeled, unlabeled)), mean_norm), (al, au))| {
+            MulticlassCheckSetting {
+                classes,
+                balanced,
+                dim,
+                labeled_per_class: labeled,
+                unlabeled_per_class: unlabeled,
+                mean_norm,
+                alpha_l: al,
+                alpha_u: au,
             }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// Theory and simulation for one setting (`theory_*` empty where the theory is invalid).
@@ -79,7 +111,13 @@ pub struct MulticlassCheckRow {
     pub alpha_u: f64,
     pub lambda_policy: &'static str,
     pub draws: usize,
+    /// The limit's conditions hold and `split_ratio` < 0.1 (the finite-n rule).
     pub theory_valid: bool,
+    /// Finite-n spread of coinciding signal spikes over λ's distance above them (empty
+    /// where the limit's conditions fail).
+    pub split_ratio: Option<f64>,
+    /// The theory's error without the finite-n rule (empty where the limit's conditions fail).
+    pub theory_error_limit: Option<f64>,
     /// Mean over classes j of the mean score of the own class, m_j[j].
     pub theory_own_mean: Option<f64>,
     /// Mean over classes c of the standard deviation of f_c.
@@ -169,7 +207,8 @@ pub fn run_multiclass_check(
         let s =
             MulticlassSetting::orthogonal(c.dim, labeled.clone(), unlabeled.clone(), c.mean_norm)?;
         let lambda = multiclass_lambda(&s, policy, 1.0)?;
-        let th = predict_multiclass(&s, c.alpha_l, c.alpha_u, lambda).ok();
+        let limit = predict_multiclass_limit(&s, c.alpha_l, c.alpha_u, lambda).ok();
+        let th = limit.as_ref().filter(|p| p.split_ratio < SPLIT_LIMIT);
         let emp = simulate_multiclass(c, policy, draws, seed + 1000 * i as u64)?;
         let k = c.classes as f64;
         let list = |v: &[usize]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",");
@@ -185,18 +224,17 @@ pub fn run_multiclass_check(
             lambda_policy: policy.name(),
             draws,
             theory_valid: th.is_some(),
-            theory_own_mean: th
-                .as_ref()
-                .map(|t| (0..c.classes).map(|j| t.means[j][j]).sum::<f64>() / k),
+            split_ratio: limit.as_ref().map(|p| p.split_ratio),
+            theory_error_limit: limit.as_ref().map(|p| p.error),
+            theory_own_mean: th.map(|t| (0..c.classes).map(|j| t.means[j][j]).sum::<f64>() / k),
             theory_sd: th
-                .as_ref()
                 .map(|t| (0..c.classes).map(|j| t.covariance[(j, j)].sqrt()).sum::<f64>() / k),
-            theory_error: th.as_ref().map(|t| t.error),
+            theory_error: th.map(|t| t.error),
             empirical_own_mean: emp.own_mean,
             empirical_sd: emp.sd,
             empirical_error: emp.error,
             empirical_error_std: emp.error_std,
-            error_within_001: th.as_ref().is_some_and(|t| (t.error - emp.error).abs() <= 0.01),
+            error_within_001: th.is_some_and(|t| (t.error - emp.error).abs() <= 0.01),
             theory_lambda: lambda,
             empirical_lambda: emp.lambda,
             theory_error_at_empirical_lambda: predict_multiclass(
