@@ -13,7 +13,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::draw::{Drawn, draw_for};
+use super::draw::Drawn;
+use super::draw_for;
 use super::estimate;
 use super::fit::fit;
 use super::lock::RunLock;
