@@ -85,6 +85,12 @@ impl Csr {
         Ok(Csr::from_parts(n_cols, indptr, indices, values))
     }
 
+    /// An n_rows × n_cols matrix with no stored entry (its rows share one empty row).
+    pub fn zeros(n_rows: usize, n_cols: usize) -> Csr {
+        Csr::from_parts::<u32>(n_cols, vec![0, 0], Vec::new(), Vec::new())
+            .with_rows(vec![0; n_rows])
+    }
+
     /// The matrix of checked CSR arrays (fewer than 2³² rows).
     fn from_parts<I: Column>(
         n_cols: usize,

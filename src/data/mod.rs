@@ -108,11 +108,29 @@ impl Dataset {
     /// Splits rows into a [`Problem`]: `labeled` rows keep their labels, `unlabeled` rows
     /// keep theirs only as the hidden truth used to score the transductive error.
     pub fn problem(&self, labeled: &[usize], unlabeled: &[usize]) -> Problem {
+        self.problem_of(labeled, unlabeled, |rows| self.x.select_rows(rows))
+    }
+
+    /// [`problem`](Self::problem) without the features, for methods that read none (the
+    /// graph methods on the graph of all the dataset's rows): `x_l` and `x_u` are sparse rows
+    /// of the dataset's width with no stored entry ([`Csr::zeros`]), not a copy of the rows.
+    pub fn problem_without_features(&self, labeled: &[usize], unlabeled: &[usize]) -> Problem {
+        let none = |rows: &[usize]| Features::Sparse(Csr::zeros(rows.len(), self.dim()));
+        self.problem_of(labeled, unlabeled, none)
+    }
+
+    /// The problem of these rows with features `x(rows)`.
+    fn problem_of(
+        &self,
+        labeled: &[usize],
+        unlabeled: &[usize],
+        x: impl Fn(&[usize]) -> Features,
+    ) -> Problem {
         let pick = |rows: &[usize]| rows.iter().map(|&i| self.classes[i]).collect();
         Problem {
-            x_l: self.x.select_rows(labeled),
+            x_l: x(labeled),
             y_l: self.y.select(Axis(0), labeled),
-            x_u: self.x.select_rows(unlabeled),
+            x_u: x(unlabeled),
             y_u: self.y.select(Axis(0), unlabeled),
             classes_l: pick(labeled),
             classes_u: pick(unlabeled),

@@ -98,6 +98,14 @@ pub trait Method: Any + Debug + Send + Sync {
         16.0 * n as f64 * dim as f64
     }
 
+    /// Whether a fit on the rows `rows` (labeled first) of `source` reads their features
+    /// (`problem.x_l`, `x_u`); true by default. When no method of a split reads them, the
+    /// runner does not copy them ([`Dataset::problem_without_features`](crate::data::Dataset::problem_without_features)).
+    fn reads_features(&self, source: &DataSource, rows: &[usize]) -> bool {
+        let _ = (source, rows);
+        true
+    }
+
     /// Why this method's fits leave no model although it could score new rows otherwise
     /// (a graph given as a file: no features to place a new row); None by default. A run
     /// with `save_models = true` refuses such a method.

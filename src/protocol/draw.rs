@@ -26,6 +26,18 @@ pub struct Drawn {
 /// (equal class shares), then fresh test points; loaded datasets take an official split or
 /// a stratified random one (test rows drawn with it, or the fixed test part).
 pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
+    draw_for(spec, seed, split, |_| true)
+}
+
+/// [`draw`], the features of a loaded dataset's rows copied into the problem only when
+/// `features(rows)` (the split's rows, labeled first) says a method will read them
+/// ([`Dataset::problem_without_features`] otherwise). Generated datasets always draw theirs.
+pub fn draw_for(
+    spec: &DatasetSpec,
+    seed: u64,
+    split: usize,
+    features: impl FnOnce(&[usize]) -> bool,
+) -> Result<Drawn> {
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &spec.name, split));
     let per_class = match spec.test {
         Some(Test::PerClass(n)) => Some([n, n]),
@@ -45,18 +57,17 @@ pub fn draw(spec: &DatasetSpec, seed: u64, split: usize) -> Result<Drawn> {
         DataSource::Loaded(_) => {
             let data = spec.loaded()?.ok_or_else(|| Error::Data("no rows".into()))?;
             let rows = loaded_split(spec, data, split, &mut rng)?;
-            let problem = data.dataset.problem(&rows.labeled, &rows.unlabeled);
+            let all: Vec<usize> = rows.labeled.iter().chain(&rows.unlabeled).copied().collect();
+            let problem = match features(&all) {
+                true => data.dataset.problem(&rows.labeled, &rows.unlabeled),
+                false => data.dataset.problem_without_features(&rows.labeled, &rows.unlabeled),
+            };
             let (test, test_rows) = match (&data.test, rows.test.is_empty()) {
                 (Some(fixed), _) => (Some(fixed.clone()), Some((0..fixed.len()).collect())),
                 (None, false) => (Some(Arc::new(data.dataset.subset(&rows.test))), Some(rows.test)),
                 (None, true) => (None, None),
             };
-            Ok(Drawn {
-                problem,
-                rows: Some(rows.labeled.into_iter().chain(rows.unlabeled).collect()),
-                test,
-                test_rows,
-            })
+            Ok(Drawn { problem, rows: Some(all), test, test_rows })
         }
     }
 }

@@ -19,7 +19,7 @@ pub mod splits;
 pub mod status;
 pub mod tune;
 
-pub use draw::{draw, split_problem};
+pub use draw::{draw, draw_for, split_problem};
 pub use lock::copy_config;
 pub use merge::merge;
 #[cfg(test)]

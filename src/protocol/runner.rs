@@ -1,6 +1,7 @@
 //! Runs every (dataset, split, method) of an experiment in parallel with rayon.
-//! Each (dataset, split) is one task: its problem is drawn once from the split's seed and
-//! all methods fit it, sharing the split's store; datasets reading the same rows share a
+//! Each (dataset, split) is one task: its problem is drawn once from the split's seed (the
+//! rows' features copied only when one of its methods reads them) and all methods fit it,
+//! sharing the split's store; datasets reading the same rows share a
 //! dataset store. faer stays sequential inside a task. Every finished row goes to the row
 //! log at once; a method that fails records a `failed` row and the run goes on.
 
@@ -12,7 +13,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::draw::{Drawn, draw};
+use super::draw::Drawn;
+use super::draw_for;
 use super::estimate;
 use super::fit::fit;
 use super::lock::RunLock;
@@ -212,7 +214,14 @@ impl Task<'_> {
         if todo.is_empty() {
             return Ok(Vec::new());
         }
-        let drawn = draw(spec, self.exp.seed, split)?;
+        // The rows' features only when a method will read them (a copy per split).
+        let drawn = draw_for(spec, self.exp.seed, split, |rows| {
+            todo.iter().any(|&m| {
+                self.choices
+                    .method(self.exp, d, m)
+                    .is_ok_and(|(method, _)| method.reads_features(&spec.source, rows))
+            })
+        })?;
         let (problem, test) = (&drawn.problem, drawn.test.as_deref());
         let split_store = Store::default();
         let view = Split {

@@ -20,7 +20,7 @@ use ndarray::{Array2, Axis, concatenate};
 use super::read_npz;
 use super::{Graph, GraphSource, Seeds, SparseGraphMethod, SparseKind, cached, node_scores};
 use super::{KnnWeights, NodeScores};
-use crate::data::DataSource;
+use crate::data::{DataSource, LoadedData};
 use crate::engine::{Fitted, Method, Model, Neighbours, Split};
 use crate::error::{Error, Result};
 
@@ -49,6 +49,17 @@ impl Method for SparseGraphMethod {
         let (n, k) = (n as f64, self.params().graph.k as f64);
         let rof = if self.params().kind.on_nodes() { 16.0 * k + 64.0 } else { 0.0 };
         n * (8.0 * dim as f64 + 16.0 * k + 5.0 * 8.0 * 16.0 + rof)
+    }
+
+    /// None when its graph is a file or the kNN graph of all of a loaded dataset's rows
+    /// (both read from the dataset, [`graph_of`]); the kNN graph of a split's own rows reads them.
+    fn reads_features(&self, source: &DataSource, rows: &[usize]) -> bool {
+        match self.source() {
+            GraphSource::Knn { .. } => {
+                !matches!(loaded(Some(source), Some(rows)), Ok(Some((data, rows))) if whole(data, rows))
+            }
+            GraphSource::File(_) | GraphSource::Given(_) => false,
+        }
     }
 
     fn no_model(&self) -> Option<String> {
@@ -133,10 +144,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
         let nodes = split.rows.map_or_else(|| (0..n).collect(), <[usize]>::to_vec);
         return Ok(Placed { graph: graph.clone(), nodes, fit_rows: None });
     }
-    let loaded = match (split.source, split.rows) {
-        (Some(DataSource::Loaded(file)), Some(rows)) => Some((file.data()?, rows)),
-        _ => None,
-    };
+    let loaded = loaded(split.source, split.rows)?;
     if let GraphSource::File(path) = m.source() {
         let Some((data, rows)) = loaded else {
             return Err(Error::Data(format!(
@@ -163,7 +171,7 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
     }
     let key = format!("sparse graph {}", spec.describe());
     if let Some((data, rows)) = loaded
-        && rows.len() == data.dataset.len()
+        && whole(data, rows)
     {
         let local = split.dataset_store.get(&key, || {
             let x = data.dataset.x.to_dense().into_owned();
@@ -189,6 +197,22 @@ fn graph_of(m: &SparseGraphMethod, split: &Split) -> Result<Placed> {
     })?;
     let nodes = own.node.to_vec();
     Ok(Placed { graph: own.graph.clone(), nodes, fit_rows: Some(own.clone()) })
+}
+
+/// For a split of a dataset read from files: the dataset and the split's rows of it.
+fn loaded<'a, 'r>(
+    source: Option<&'a DataSource>,
+    rows: Option<&'r [usize]>,
+) -> Result<Option<(&'a LoadedData, &'r [usize])>> {
+    match (source, rows) {
+        (Some(DataSource::Loaded(file)), Some(rows)) => Ok(Some((file.data()?, rows))),
+        _ => Ok(None),
+    }
+}
+
+/// Whether a split's rows are all of the dataset's (the transductive protocol).
+fn whole(data: &LoadedData, rows: &[usize]) -> bool {
+    rows.len() == data.dataset.len()
 }
 
 /// A kNN graph, the rows it was built on and each row's node.

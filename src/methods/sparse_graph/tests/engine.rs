@@ -31,20 +31,25 @@ fn run_config(tag: &str, datasets: &str) -> Vec<ResultRow> {
         datasets.replace("DIR", &dir.display().to_string())
     );
     if datasets.contains("svmlight") {
-        // Three clusters of 12 rows, labels 1, 2, 3, centres 5 apart on the first axis.
-        let data: String = (0..36)
-            .map(|i| {
-                let x = (i % 3) as f64 * 5.0 + 0.3 * (i as f64 * 0.37).sin();
-                let y = 0.3 * (i as f64).cos();
-                format!("{} 1:{x} 2:{y}\n", i % 3 + 1)
-            })
-            .collect();
-        std::fs::write(dir.join("d.svm"), data).unwrap();
+        three_clusters(&dir.join("d.svm"));
     }
     let exp = parse(&src, &dir.join("c.toml")).unwrap();
     let rows = run(&exp, &RunOptions::default(), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     rows
+}
+
+/// Writes an SVMlight file of three clusters of 12 rows, labels 1, 2, 3, centres 5 apart
+/// on the first axis.
+pub(super) fn three_clusters(path: &std::path::Path) {
+    let data: String = (0..36)
+        .map(|i| {
+            let x = (i % 3) as f64 * 5.0 + 0.3 * (i as f64 * 0.37).sin();
+            let y = 0.3 * (i as f64).cos();
+            format!("{} 1:{x} 2:{y}\n", i % 3 + 1)
+        })
+        .collect();
+    std::fs::write(path, data).unwrap();
 }
 
 fn check(rows: &[ResultRow]) {

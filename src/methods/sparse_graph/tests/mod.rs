@@ -8,6 +8,7 @@ use super::*;
 
 mod deflation;
 mod engine;
+mod features;
 mod node_rls;
 mod tv_optimality;
 
