@@ -161,3 +161,83 @@ fn a_saved_model_takes_raw_rows_through_the_datasets_preprocessing() {
         }
     }
 }
+
+/// A csv file of three classes (`a`, `b`, `c`) in 3 features, `n` rows each, shifted by
+/// `offset`.
+fn three_classes(path: &Path, n: usize, offset: f64) {
+    let mut text = String::from("x,y,z,label\n");
+    for i in 0..3 * n {
+        let (class, t) = (i % 3, i as f64);
+        let centre = [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]][class];
+        let v: Vec<String> = (0..3)
+            .map(|j| format!("{}", centre[j] + offset + 0.6 * (1.7 * t + 2.3 * j as f64).sin()))
+            .collect();
+        text.push_str(&format!("{},{}\n", v.join(","), ["a", "b", "c"][class]));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn predict_on_three_classes_gives_the_per_class_test_scores_of_the_run() {
+    // RLS and SVM fit one-vs-rest (K kernel expansions).
+    let dir = TempDir::new("predict-three");
+    let (train, test) = (dir.0.join("train.csv"), dir.0.join("test.csv"));
+    three_classes(&train, 20, 0.0);
+    three_classes(&test, 5, 0.3);
+    let config = dir.0.join("p.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[experiment]\nname = \"p\"\nseed = 3\nsplits = 1\nsave_scores = true\nsave_models = true\n\n\
+             [[datasets]]\nname = \"d\"\nkind = \"csv\"\npath = \"{}\"\nlabel = \"label\"\n\
+             labeled_per_class = 3\nunlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\n\n\
+             [[methods]]\nkind = \"rls\"\n[[methods]]\nkind = \"svm\"\n",
+            train.display(),
+            test.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.0.join("out");
+    let run = sslab(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run_dir = out.join("p");
+    // (method, row, class) → the score's text, test and unlabeled rows apart.
+    let (mut want, mut unlabeled) = (HashMap::new(), HashMap::new());
+    for record in csv::Reader::from_path(run_dir.join("scores.csv")).unwrap().records() {
+        let f = record.unwrap();
+        let key = (f[2].to_string(), f[4].to_string(), f[5].to_string());
+        match &f[3] {
+            "test" => want.insert(key, f[6].to_string()),
+            _ => unlabeled.insert(key, f[6].to_string()),
+        };
+    }
+    let methods = ["RLS", "SVM"];
+    for method in methods {
+        let model = run_dir.join(format!("models/d/0/{method}.npz"));
+        let p = sslab(&["predict", model.to_str().unwrap(), test.to_str().unwrap()]);
+        assert!(p.status.success(), "{method}: {}", String::from_utf8_lossy(&p.stderr));
+        let text = String::from_utf8(p.stdout).unwrap();
+        assert_eq!(text.lines().next(), Some("row,class,score"));
+        assert_eq!(text.lines().count(), 1 + 15 * 3, "{method}");
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let key = (method.to_string(), f[0].to_string(), f[1].to_string());
+            assert_eq!(Some(&f[2].to_string()), want.get(&key), "{key:?}");
+        }
+        // On the training file: the unlabeled rows as the run scored them, to rounding.
+        let p = sslab(&["predict", model.to_str().unwrap(), train.to_str().unwrap()]);
+        assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+        let text = String::from_utf8(p.stdout).unwrap();
+        let mut rows = 0;
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let key = (method.to_string(), f[0].to_string(), f[1].to_string());
+            if let Some(want) = unlabeled.get(&key) {
+                let (got, want): (f64, f64) = (f[2].parse().unwrap(), want.parse().unwrap());
+                assert!((got - want).abs() <= 1e-12 * want.abs().max(1.0), "{key:?}: {got} {want}");
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, 3 * (60 - 9), "{method}");
+    }
+}

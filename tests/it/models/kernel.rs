@@ -221,3 +221,35 @@ fn per_class_cuts_place_a_point_where_the_greedy_would() {
         assert_eq!((hot, s.iter().sum::<f64>()), (vec![class], 1.0), "{s:?}");
     }
 }
+
+#[test]
+fn a_one_vs_rest_model_of_mixed_kinds_scores_by_columns_and_survives_a_file() {
+    // Class 0 a kernel expansion, class 1 a linear model, class 2 a neighbours model.
+    let support = array![[0.0, 1.0], [2.0, -1.0], [0.5, 0.5], [1.0, 1.0]];
+    let kernel = KernelExpansion::new(
+        Arc::new(support.clone()),
+        array![[0.7], [-1.1], [0.3], [0.2]],
+        array![0.05],
+        0.8,
+        PointRule::Offset(array![0.1]),
+    )
+    .unwrap();
+    let linear = sslab::engine::Linear::affine(array![0.5, -2.0], 0.25);
+    let scores = array![[1.0], [-1.0], [0.5], [0.0]];
+    let neighbours =
+        sslab::engine::Neighbours::new(Arc::new(support), scores, 2, Default::default()).unwrap();
+    let classes = vec![Model::Kernel(kernel), Model::Linear(linear), Model::Neighbours(neighbours)];
+    let model = Model::OneVsRest(sslab::engine::OneVsRest::new(classes.clone()).unwrap());
+    let x = Features::Dense(array![[0.1, 0.9], [3.0, 3.0], [-1.0, 0.2], [2.0, -1.0]]);
+    let Scores::PerClass(got) = model.score(&x).unwrap() else { panic!("three columns") };
+    for (k, class) in classes.iter().enumerate() {
+        assert!(same_bits(&got.column(k).to_owned(), binary(&class.score(&x).unwrap())), "{k}");
+    }
+    let dir = TempDir::new("mixed-one-vs-rest");
+    let path = dir.0.join("m.npz");
+    model.save(&path).unwrap();
+    assert_eq!(Model::load(&path).unwrap(), model);
+    // Class k's arrays carry the prefix `class{k}_` (stored uncompressed: names in the bytes).
+    let text = std::fs::read(&path).unwrap();
+    assert!(text.windows(14).any(|w| w == b"class0_support"));
+}
