@@ -179,7 +179,8 @@ fn three_classes(path: &Path, n: usize, offset: f64) {
 
 #[test]
 fn predict_on_three_classes_gives_the_per_class_test_scores_of_the_run() {
-    // RLS and SVM fit one-vs-rest (K kernel expansions).
+    // RLS and SVM fit one-vs-rest (K kernel expansions), Lap-RLS and TV-SVM natively (one
+    // expansion of K columns).
     let dir = TempDir::new("predict-three");
     let (train, test) = (dir.0.join("train.csv"), dir.0.join("test.csv"));
     three_classes(&train, 20, 0.0);
@@ -191,7 +192,8 @@ fn predict_on_three_classes_gives_the_per_class_test_scores_of_the_run() {
             "[experiment]\nname = \"p\"\nseed = 3\nsplits = 1\nsave_scores = true\nsave_models = true\n\n\
              [[datasets]]\nname = \"d\"\nkind = \"csv\"\npath = \"{}\"\nlabel = \"label\"\n\
              labeled_per_class = 3\nunlabeled = \"rest\"\ntest = {{ path = \"{}\" }}\n\n\
-             [[methods]]\nkind = \"rls\"\n[[methods]]\nkind = \"svm\"\n",
+             [[methods]]\nkind = \"rls\"\n[[methods]]\nkind = \"svm\"\n\
+             [[methods]]\nkind = \"lap_rls\"\n[[methods]]\nkind = \"tv_svm\"\n",
             train.display(),
             test.display()
         ),
@@ -211,7 +213,7 @@ fn predict_on_three_classes_gives_the_per_class_test_scores_of_the_run() {
             _ => unlabeled.insert(key, f[6].to_string()),
         };
     }
-    let methods = ["RLS", "SVM"];
+    let methods = ["RLS", "SVM", "Lap-RLS", "TV-SVM"];
     for method in methods {
         let model = run_dir.join(format!("models/d/0/{method}.npz"));
         let p = sslab(&["predict", model.to_str().unwrap(), test.to_str().unwrap()]);

@@ -1,5 +1,8 @@
-//! What a binary fit returns before its decision rule: the raw scores of all points and,
-//! for the kinds that have one, their kernel expansion.
+//! What a fit returns before its decision rule: the raw scores of all points and, for the
+//! kinds that have one, their kernel expansion (binary: [`RawFit`]; more classes:
+//! [`RawMulticlass`]).
+
+use faer::Mat;
 
 /// A binary fit's raw scores on all N points (labeled first) and, for the kinds that have
 /// one, their kernel expansion.
@@ -29,4 +32,13 @@ impl RawFit {
     pub fn expanded(scores: Vec<f64>, coef: Vec<f64>, bias: f64) -> Self {
         RawFit { scores, expansion: Some(Expansion { coef, bias }) }
     }
+}
+
+/// A multi-class fit's raw scores F (N × c) on all N points (labeled first) and, for the
+/// kinds with a kernel expansion (all but Cheeger), its coefficients a (N × c): the RKHS
+/// variable F = K a over all N points, no bias (the scores themselves).
+#[derive(Debug, Clone)]
+pub struct RawMulticlass {
+    pub scores: Mat<f64>,
+    pub coef: Option<Mat<f64>>,
 }

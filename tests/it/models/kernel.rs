@@ -253,3 +253,96 @@ fn a_one_vs_rest_model_of_mixed_kinds_scores_by_columns_and_survives_a_file() {
     let text = std::fs::read(&path).unwrap();
     assert!(text.windows(14).any(|w| w == b"class0_support"));
 }
+
+/// The native multi-class kinds with an expansion, under each decision rule.
+const MULTICLASS: &str = r#"
+[experiment]
+name = "kx3"
+seed = 4
+splits = 1
+
+[[datasets]]
+name = "g"
+kind = "synthetic"
+dim = 4
+mean_norm = 2.0
+labeled_per_class = 4
+unlabeled = 60
+
+[[methods]]
+kind = "lap_rls"
+[[methods]]
+kind = "lap_rls"
+name = "lap zero_mean"
+decision = "zero_mean"
+laplacian = "symmetric"
+[[methods]]
+kind = "lap_svm"
+decision = "class_mass"
+[[methods]]
+kind = "lap_svm"
+name = "lap balance"
+decision = "balance"
+[[methods]]
+kind = "tv_rls"
+[[methods]]
+kind = "tv_svm"
+decision = "zero_mean"
+[[methods]]
+kind = "cheeger_rls"
+"#;
+
+#[test]
+fn multi_class_kinds_leave_an_expansion_of_one_column_per_class() {
+    let exp = parse(MULTICLASS, Path::new("kx3.toml")).unwrap();
+    let mixture = sslab::data::ClassMixture::orthogonal(6, 3, 2.5).unwrap();
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(8);
+    let p = mixture.sample_problem(&[4; 3], &[40; 3], &mut rng).unwrap();
+    let test = Features::Dense(
+        mixture.sample_problem(&[1; 3], &[10; 3], &mut rng).unwrap().x_u.to_dense().into_owned(),
+    );
+    let dir = TempDir::new("kernel-models-3");
+    for m in &exp.methods {
+        assert!(m.multiclass, "{}", m.name);
+        let (a, b) = (Default::default(), Default::default());
+        let view = Split {
+            problem: &p,
+            source: Some(&exp.datasets[0].source),
+            rows: None,
+            dataset_store: &a,
+            split_store: &b,
+            test: Some(&test),
+            seed: 3,
+            index: 0,
+        };
+        let f = sslab::engine::fit(m.method.as_ref(), true, &view).unwrap();
+        if m.kind.starts_with("cheeger") {
+            assert!(f.model.is_none() && f.test.is_none(), "{}", m.name);
+            continue;
+        }
+        let Some(Model::Kernel(k)) = &f.model else { panic!("{}: no kernel expansion", m.name) };
+        assert_eq!((k.rows.nrows(), k.coef.ncols()), (132, 3), "{}", m.name);
+        assert!(k.bias.iter().all(|b| *b == 0.0), "{}", m.name);
+        let model = f.model.as_ref().unwrap();
+        let on_test = per_class(&model.score(&test).unwrap()).clone();
+        assert!(on_test.iter().zip(per_class(f.test.as_ref().unwrap())).all(|(a, b)| a == b));
+        let path = dir.0.join(format!("{}.npz", m.name.replace(['(', ')', ' '], "_")));
+        model.save(&path).unwrap();
+        let back = Model::load(&path).unwrap();
+        assert_eq!(&back, model, "{}: read back", m.name);
+        // The fit's unlabeled rows: the solve's scores F = K a, to rounding (measured: 2.8e-13
+        // of the largest score at most; per-class balance: one-hot through the cuts, the
+        // fit's classes).
+        let (ours, fit) = (per_class(&model.score(&p.x_u).unwrap()).clone(), per_class(&f.scores));
+        let scale = fit.iter().fold(1e-300f64, |a, v| a.max(v.abs()));
+        let gap = (&ours - fit).iter().fold(0.0f64, |a, v| a.max(v.abs())) / scale;
+        assert!(gap <= 1e-12, "{}: unlabeled rows differ by {gap:e} of the scale", m.name);
+    }
+}
+
+fn per_class(s: &Scores) -> &Array2<f64> {
+    match s {
+        Scores::PerClass(v) => v,
+        Scores::Binary(_) => panic!("three classes give one column per class"),
+    }
+}
