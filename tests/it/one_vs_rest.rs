@@ -18,6 +18,7 @@ use sslab::engine::{self, Fitted, Method, Model, Scores, Split, Store};
 use sslab::methods::qlds::{LambdaPolicy, Qlds, QldsParams};
 
 use crate::common::TempDir;
+use crate::models::per_class;
 
 /// Every binary kind (each family and selection), on a synthetic dataset whose rows are
 /// replaced below by a three-class problem.
@@ -116,13 +117,6 @@ fn binary(s: &Scores) -> &Array1<f64> {
     match s {
         Scores::Binary(v) => v,
         Scores::PerClass(_) => panic!("a binary fit gives one column"),
-    }
-}
-
-fn per_class(s: &Scores) -> &Array2<f64> {
-    match s {
-        Scores::PerClass(v) => v,
-        Scores::Binary(_) => panic!("three classes give one column per class"),
     }
 }
 

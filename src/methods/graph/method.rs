@@ -18,7 +18,7 @@ use ndarray::{Array1, Array2, Axis, concatenate};
 use super::solvers::smoother::compute;
 use super::{Decision, GraphKind, GraphMethod, Prepared, RawFit, RawMulticlass};
 use crate::data::DataSource;
-use crate::engine::{Fitted, KernelExpansion, Method, Model, PointRule, Split};
+use crate::engine::{Fitted, KernelExpansion, Method, Model, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 
@@ -50,9 +50,6 @@ impl Method for GraphMethod {
         match p.kind {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => {
                 Some("its scores are a graph ROF solution, not a kernel expansion".into())
-            }
-            _ if p.kernel.rank.is_some() => {
-                Some("the Nyström kernel's expansion is not formed yet (kernel_rank)".into())
             }
             _ if p.tv_project_all => {
                 Some("tv_project = \"fhg\" rescales f after its kernel step".into())
@@ -93,7 +90,7 @@ impl Method for GraphMethod {
             let mut scores = to_array2(f.subrows(nl, f.nrows() - nl));
             let rule = self.params().decision.per_class(&mut scores, &problem.classes_l)?;
             let bias = Array1::zeros(f.ncols());
-            let expanded = s.coef.as_ref().map(|a| (to_array2(a.as_ref()), bias, rule));
+            let expanded = s.coef.as_ref().map(|a| (to_array2(a.as_ref()), bias, rule, false));
             (Fitted::per_class(scores), expanded)
         } else {
             let s: Arc<RawFit> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
@@ -102,12 +99,18 @@ impl Method for GraphMethod {
             let expanded = s.expansion.as_ref().map(|e| {
                 let coef =
                     Array2::from_shape_vec((e.coef.len(), 1), e.coef.clone()).expect("n × 1");
-                (coef, Array1::from_elem(1, e.bias), rule)
+                (coef, Array1::from_elem(1, e.bias), rule, e.landmarks)
             });
             (Fitted::binary(scores), expanded)
         };
-        if let Some((coef, bias, rule)) = expanded {
-            let model = expansion(coef, bias, split, prep.gram.width, rule)?;
+        if let Some((coef, bias, rule, landmarks)) = expanded {
+            // Over the Nyström landmarks, or the split's first rows (labeled first).
+            let rows = match prep.gram.landmarks().filter(|_| landmarks) {
+                Some(l) => l.rows.clone(),
+                None => Arc::new(fit_rows(split, coef.nrows())?),
+            };
+            let model =
+                Model::Kernel(KernelExpansion::new(rows, coef, bias, prep.gram.width, rule)?);
             fitted.test = split.test.map(|x| model.score(x)).transpose()?;
             fitted.model = Some(model);
         }
@@ -115,16 +118,9 @@ impl Method for GraphMethod {
     }
 }
 
-/// The kernel expansion model of `coef` (n × K) and `bias` (K) over the split's first n
-/// rows (labeled first).
-fn expansion(
-    coef: Array2<f64>,
-    bias: Array1<f64>,
-    split: &Split,
-    width: f64,
-    rule: PointRule,
-) -> Result<Model> {
-    let (problem, n) = (split.problem, coef.nrows());
+/// The split's first `n` rows (labeled first).
+fn fit_rows(split: &Split, n: usize) -> Result<Array2<f64>> {
+    let problem = split.problem;
     let nl = problem.n_labeled().min(n);
     let rows = concatenate(
         Axis(0),
@@ -134,7 +130,7 @@ fn expansion(
         ],
     )
     .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
-    Ok(Model::Kernel(KernelExpansion::new(Arc::new(rows), coef, bias, width, rule)?))
+    Ok(rows)
 }
 
 /// The kernel and graph settings that share one [`Prepared`].

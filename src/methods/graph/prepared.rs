@@ -85,9 +85,10 @@ impl Prepared {
             gram: Gram {
                 k: match &self.gram.k {
                     KernelMatrix::Dense(k) => KernelMatrix::Dense(permute(k, order)),
-                    KernelMatrix::LowRank(z) => {
-                        KernelMatrix::LowRank(Mat::from_fn(n, z.ncols(), |i, j| z[(order[i], j)]))
-                    }
+                    KernelMatrix::LowRank(z, l) => KernelMatrix::LowRank(
+                        Mat::from_fn(n, z.ncols(), |i, j| z[(order[i], j)]),
+                        l.clone(),
+                    ),
                 },
                 width: self.gram.width,
             },

@@ -4,6 +4,8 @@
 
 use faer::Mat;
 
+use super::build::Landmarks;
+
 /// A binary fit's raw scores on all N points (labeled first) and, for the kinds that have
 /// one, their kernel expansion.
 #[derive(Debug, Clone)]
@@ -13,24 +15,33 @@ pub struct RawFit {
 }
 
 /// Raw scores f(x) = Σᵢ coefᵢ K(xᵢ, x) + bias over the first coef.len() points (RLS and
-/// SVM: the labeled ones; the others: all N). TV: the RKHS variable f of the last
-/// f-step, which the scores g (a graph ROF solution) equal only at the splitting's
-/// convergence.
+/// SVM: the labeled ones; the others: all N) or over the Nyström landmarks. TV: the RKHS
+/// variable f of the last f-step, which the scores g (a graph ROF solution) equal only at
+/// the splitting's convergence.
 #[derive(Debug, Clone)]
 pub struct Expansion {
     pub coef: Vec<f64>,
     pub bias: f64,
+    /// Over the landmarks of the Nyström kernel (`Gram::landmarks`), not the fit's points.
+    pub landmarks: bool,
 }
 
 impl RawFit {
-    /// Scores with no kernel expansion (Cheeger, the Nyström kernel, TV's `tv_project = "fhg"`).
+    /// Scores with no kernel expansion (Cheeger, TV's `tv_project = "fhg"`).
     pub fn scores_only(scores: Vec<f64>) -> Self {
         RawFit { scores, expansion: None }
     }
 
     /// Scores `f` = Σ coefᵢ K(xᵢ, ·) + `bias` on the fit's points.
     pub fn expanded(scores: Vec<f64>, coef: Vec<f64>, bias: f64) -> Self {
-        RawFit { scores, expansion: Some(Expansion { coef, bias }) }
+        RawFit { scores, expansion: Some(Expansion { coef, bias, landmarks: false }) }
+    }
+
+    /// Scores `f` = Z w of the Nyström kernel: the expansion over its landmarks
+    /// (coefficients W w, no bias).
+    pub fn over_landmarks(scores: Vec<f64>, landmarks: &Landmarks, w: &[f64]) -> Self {
+        let coef = landmarks.coef(w);
+        RawFit { scores, expansion: Some(Expansion { coef, bias: 0.0, landmarks: true }) }
     }
 }
 

@@ -4,8 +4,8 @@
 //! `solvers/low_rank.rs`), h-step (diagonal for RLS, a small
 //! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
 //! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g; the kernel expansion is
-//! the last f-step's f = K α (dense kernel, no `tv_project = "fhg"`), which g equals only
-//! at the splitting's convergence. Options (ablations):
+//! the last f-step's f = K α (Nyström: f = Z w over the landmarks; no `tv_project = "fhg"`),
+//! which g equals only at the splitting's convergence. Options (ablations):
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
@@ -76,6 +76,8 @@ fn split(
     let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
     let (mut alpha, mut f, mut h, mut e, mut z) =
         (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    // The low-rank f-step's f = Z w.
+    let mut w = Vec::new();
     let rs = p.r1 + p.r2;
     let norm = if p.tv_norm_n { n as f64 } else { (n as f64).sqrt() };
     for _ in 0..p.iterations {
@@ -88,7 +90,7 @@ fn split(
                 llt_solve(llt.as_ref(), ColMut::from_slice_mut(&mut alpha).as_mat_mut(), Par::Seq);
                 mat_vec(k.as_ref(), &alpha, &mut f);
             }
-            FStep::LowRank(op) => op.apply(&alpha, &mut f),
+            FStep::LowRank(op) => w = op.apply(&alpha, &mut f),
         }
         if p.tv_project_all {
             project(&mut f, norm);
@@ -111,15 +113,16 @@ fn split(
         }
     }
     // After the loop `alpha` holds the last f-step's α (factored) or its right-hand side.
-    let coef = match f_step {
-        _ if p.tv_project_all || p.iterations == 0 => None,
-        FStep::Dense(..) => Some(alpha),
-        FStep::Smoother(_) => Some(coefficients(prep, &alpha, &f, (p.lambda, p.r1, 0.0))?),
-        FStep::LowRank(_) => None,
-    };
-    Ok(match coef {
-        Some(coef) => RawFit::expanded(g, coef, 0.0),
-        None => RawFit::scores_only(g),
+    Ok(match f_step {
+        _ if p.tv_project_all || p.iterations == 0 => RawFit::scores_only(g),
+        FStep::Dense(..) => RawFit::expanded(g, alpha, 0.0),
+        FStep::Smoother(_) => {
+            let coef = coefficients(prep, &alpha, &f, (p.lambda, p.r1, 0.0))?;
+            RawFit::expanded(g, coef, 0.0)
+        }
+        FStep::LowRank(_) => {
+            RawFit::over_landmarks(g, prep.gram.landmarks().expect("a factor"), &w)
+        }
     })
 }
 
