@@ -69,6 +69,7 @@ def test_sparse_rows_of_a_sparse_fit_score_without_densifying():
 KERNEL = [
     sslab.KernelRLS(), sslab.KernelSVM(), sslab.LapRLS(), sslab.LapSVM(decision="class_mass"),
     sslab.TVRLS(), sslab.TVSVM(decision="zero_mean"),
+    sslab.TVRLS(tv_project="fhg", iterations=300),
 ]
 
 

@@ -51,9 +51,6 @@ impl Method for GraphMethod {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => {
                 Some("its scores are a graph ROF solution, not a kernel expansion".into())
             }
-            _ if p.tv_project_all => {
-                Some("tv_project = \"fhg\" rescales f after its kernel step".into())
-            }
             _ => None,
         }
     }

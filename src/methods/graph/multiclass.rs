@@ -134,6 +134,11 @@ impl GraphMethod {
     }
 }
 
+/// An f-step of [`split`]: given the targets T, writes F and the V with F = M V.
+trait FStep: FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()> {}
+
+impl<S: FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()>> FStep for S {}
+
 /// ±1 labels of class k against the rest on the labeled points.
 fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
     (0..nl).map(|i| 2.0 * onehot[(i, k)] - 1.0).collect()
@@ -149,7 +154,7 @@ fn rls_step<'a>(
     p: &'a GraphParams,
     onehot: &'a Mat<f64>,
     laplacian: bool,
-) -> Result<impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()> + 'a> {
+) -> Result<impl FStep + 'a> {
     let nl = prep.n_labeled;
     let m = smoother(prep, p.lambda, p.r1, if laplacian { p.gamma } else { 0.0 })?;
     let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 })
@@ -188,7 +193,7 @@ fn split(
     p: &GraphParams,
     onehot: &Mat<f64>,
     tv: bool,
-    mut f_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()>,
+    mut f_step: impl FStep,
 ) -> Result<(Mat<f64>, Mat<f64>)> {
     let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
     let op = if tv { Some(EdgeOperator::new(prep.graph()?)?) } else { None };

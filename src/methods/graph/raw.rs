@@ -27,7 +27,7 @@ pub struct Expansion {
 }
 
 impl RawFit {
-    /// Scores with no kernel expansion (Cheeger, TV's `tv_project = "fhg"`).
+    /// Scores with no kernel expansion (Cheeger; TV after no iteration).
     pub fn scores_only(scores: Vec<f64>) -> Self {
         RawFit { scores, expansion: None }
     }
@@ -37,11 +37,11 @@ impl RawFit {
         RawFit { scores, expansion: Some(Expansion { coef, bias, landmarks: false }) }
     }
 
-    /// Scores `f` = Z w of the Nyström kernel: the expansion over its landmarks
-    /// (coefficients W w, no bias).
-    pub fn over_landmarks(scores: Vec<f64>, landmarks: &Landmarks, w: &[f64]) -> Self {
+    /// Scores `f` = Z w + `bias` of the Nyström kernel: the expansion over its landmarks
+    /// (coefficients W w).
+    pub fn over_landmarks(scores: Vec<f64>, landmarks: &Landmarks, w: &[f64], bias: f64) -> Self {
         let coef = landmarks.coef(w);
-        RawFit { scores, expansion: Some(Expansion { coef, bias: 0.0, landmarks: true }) }
+        RawFit { scores, expansion: Some(Expansion { coef, bias, landmarks: true }) }
     }
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
         let eta_y: Vec<f64> = prep.padded_labels().iter().map(|v| p.eta * v).collect();
         let mut f = vec![0.0; n];
         let w = op.apply(&eta_y, &mut f);
-        return Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &w));
+        return Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &w, 0.0));
     }
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);

@@ -29,7 +29,7 @@ pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
             let mut t = vec![0.0; z.ncols()];
             mat_vec(z.as_ref().subrows(0, n).transpose(), &alpha, &mut t);
             mat_vec(z.as_ref(), &t, &mut f);
-            Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &t))
+            Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &t, 0.0))
         }
         None => {
             mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f);
