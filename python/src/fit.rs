@@ -361,7 +361,7 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 fn scores(py: Python<'_>, (fitted, seconds): (Fitted, f64)) -> PyResult<FitScores> {
     let out = |s: Scores| crate::model::to_numpy(py, s);
     let model = match fitted.model {
-        Some(m) => crate::model::to_dict(py, m)?.map(Bound::unbind),
+        Some(m) => Some(crate::model::to_dict(py, m)?.unbind()),
         None => None,
     };
     Ok((out(fitted.scores), fitted.test.map(out), seconds, model))

@@ -1,8 +1,8 @@
 //! A fit's model as Python sees it: a dict of arrays (linear: `weights` d × K, `center` d or
 //! None, `scale`, `bias` K; kernel expansion: `support`, `coef`, `bias`, `width`, `rule`,
 //! `rule_params`; neighbours: `rows`, `scores`, `k`, `weighting`; the `.npz` arrays of
-//! docs/output.md), and scoring new rows with it through the crate's `Model::score`, the
-//! arithmetic of the fit's own test scores.
+//! docs/output.md; one-vs-rest: the list of its class models' dicts), and scoring new rows
+//! with it through the crate's `Model::score`, the arithmetic of the fit's own test scores.
 
 use ndarray::Array1;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
@@ -21,15 +21,20 @@ use crate::errors::to_py;
 
 /// A model as a dict of numpy arrays: `kind` `"linear"` (a one-vs-rest model of linear ones
 /// as its K columns in one, the same scores), `"kernel"` or `"neighbours"` (a copy of the
-/// fit rows, which the estimator keeps instead of X); None for a one-vs-rest model of
-/// another form.
-pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py, PyDict>>> {
+/// fit rows, which the estimator keeps instead of X), or `"one_vs_rest"` with `classes`, the
+/// list of the K class models' dicts (any other one-vs-rest model).
+pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let m = match model {
         Model::Linear(m) => m,
         Model::OneVsRest(m) => match m.linear() {
             Some(m) => m,
-            None => return Ok(None),
+            None => {
+                let classes = m.models.into_iter().map(|c| to_dict(py, c));
+                d.set_item("kind", "one_vs_rest")?;
+                d.set_item("classes", classes.collect::<PyResult<Vec<_>>>()?)?;
+                return Ok(d);
+            }
         },
         Model::Neighbours(m) => return arrays(py, d, "neighbours", m.arrays()),
         Model::Kernel(m) => return arrays(py, d, "kernel", m.arrays()),
@@ -39,7 +44,7 @@ pub fn to_dict<'py>(py: Python<'py>, model: Model) -> PyResult<Option<Bound<'py,
     d.set_item("center", m.center.map(|c| c.into_pyarray(py)))?;
     d.set_item("scale", m.scale)?;
     d.set_item("bias", m.bias.into_pyarray(py))?;
-    Ok(Some(d))
+    Ok(d)
 }
 
 /// `d` with `kind` and the `.npz` arrays of a model.
@@ -48,13 +53,13 @@ fn arrays<'py>(
     d: Bound<'py, PyDict>,
     kind: &str,
     arrays: Vec<(&'static str, Vec<usize>, Vec<f64>)>,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
+) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("kind", kind)?;
     for (name, shape, values) in arrays {
         let a = ndarray::ArrayD::from_shape_vec(shape, values).expect("shape of values");
         d.set_item(name, a.into_pyarray(py))?;
     }
-    Ok(Some(d))
+    Ok(d)
 }
 
 /// Scores as a numpy array: (n,) binary, (n, K) per class.

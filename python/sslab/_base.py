@@ -175,22 +175,8 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         model = self._model
         scan = sp.issparse(X) or model["kind"] != "linear"
         X = self._validate_X(X, reset=False, ensure_all_finite=scan)
-        if model["kind"] == "kernel":
-            score = _sslab.score_kernel
-            names = ("support", "coef", "bias", "width", "rule", "rule_params")
-            args = tuple(model[n] for n in names)
-            args = args[:3] + (float(args[3][0]), float(args[4][0])) + args[5:]
-        elif model["kind"] == "neighbours":
-            score = _sslab.score_neighbours
-            k, weighting = int(model["k"][0]), int(model["weighting"][0])
-            args = (model["rows"], model["scores"], k, weighting)
-        else:
-            score = _sslab.score
-            args = (model["weights"], model["center"], model["scale"], model["bias"])
-        if sp.issparse(X):
-            return score(*args, X.shape[1], csr=_csr(X))
-        scores = score(*args, X.shape[1], dense=X)
-        if not np.isfinite(scores).all():
+        scores = _score_model(model, X)
+        if not sp.issparse(X) and not np.isfinite(scores).all():
             error = _nan_inf_error(self, X)
             if error is not None:
                 raise error
@@ -220,6 +206,28 @@ class SemiSupervisedClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = True
         return tags
 
+
+def _score_model(model, X):
+    """Scores of the checked rows ``X`` (dense or CSR) by the model dict of a fit (the
+    crate's ``Model::score``); a one-vs-rest model's column k is class k's binary score."""
+    kind = model["kind"]
+    if kind == "one_vs_rest":
+        return np.column_stack([_score_model(m, X) for m in model["classes"]])
+    if kind == "kernel":
+        score = _sslab.score_kernel
+        names = ("support", "coef", "bias", "width", "rule", "rule_params")
+        args = tuple(model[n] for n in names)
+        args = args[:3] + (float(args[3][0]), float(args[4][0])) + args[5:]
+    elif kind == "neighbours":
+        score = _sslab.score_neighbours
+        k, weighting = int(model["k"][0]), int(model["weighting"][0])
+        args = (model["rows"], model["scores"], k, weighting)
+    else:
+        score = _sslab.score
+        args = (model["weights"], model["center"], model["scale"], model["bias"])
+    if sp.issparse(X):
+        return score(*args, X.shape[1], csr=_csr(X))
+    return score(*args, X.shape[1], dense=X)
 
 class BinaryDecisionMixin:
     """``decision_function`` of a binary method: positive for ``classes_[1]``; with more

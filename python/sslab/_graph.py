@@ -1,6 +1,6 @@
 """The graph family of the TV paper: kernel RLS/SVM and their Laplacian, TV and Cheeger
-versions. They label the rows given to ``fit``; on two classes with the dense kernel, all
-but Cheeger also keep their kernel expansion, which scores new rows without a refit."""
+versions. They label the rows given to ``fit``; all but Cheeger also keep their kernel
+expansion, which scores new rows without a refit."""
 
 from ._base import SemiSupervisedClassifier, TransductiveMixin
 
@@ -31,9 +31,10 @@ _ATTRIBUTES = """
 
     Notes
     -----
-    On two classes with the dense kernel (no ``kernel_rank``), RLS, SVM, Lap-RLS, Lap-SVM,
-    TV-RLS and TV-SVM keep their kernel expansion f(x) = Σᵢ aᵢ K(xᵢ, x) + b over the rows of
-    ``fit`` (RLS and SVM: the labeled ones), with the decision rule's pointwise form:
+    RLS, SVM, Lap-RLS, Lap-SVM, TV-RLS and TV-SVM keep their kernel expansion
+    f(x) = Σᵢ aᵢ K(xᵢ, x) + b over the rows of ``fit`` (RLS and SVM: the labeled ones; on
+    more classes one column per class, RLS and SVM one expansion per class, one-vs-rest),
+    with the decision rule's pointwise form:
     ``predict`` labels any rows through it, without a refit, and the
     estimator keeps the model instead of ``X`` (TV: the expansion of its RKHS variable, which
     its scores equal at the splitting's convergence). Otherwise ``predict`` labels a row

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 import pytest
 
 import sslab
-from sslab._base import _fit
+from sslab._base import _fit, _score_model
 
 LINEAR = [
     sslab.QLDS(alpha_l=1.0, alpha_u=0.5), sslab.LSSVM(), sslab.GBSSL(), sslab.Spectral(),
@@ -69,6 +69,7 @@ def test_sparse_rows_of_a_sparse_fit_score_without_densifying():
 KERNEL = [
     sslab.KernelRLS(), sslab.KernelSVM(), sslab.LapRLS(), sslab.LapSVM(decision="class_mass"),
     sslab.TVRLS(), sslab.TVSVM(decision="zero_mean"),
+    sslab.TVRLS(tv_project="fhg", iterations=300),
 ]
 
 
@@ -92,43 +93,120 @@ def test_kernel_expansions_score_new_rows_without_a_refit(est):
     assert np.array_equal(back._scores(new), scores)
 
 
-def test_cheeger_and_more_classes_keep_no_expansion():
+def test_cheeger_keeps_no_expansion():
     X, y, new = problem(n=60, d=5)
     assert sslab.CheegerRLS().fit(X, y)._model is None
-    y3 = y.copy()
-    y3[60:63] = 2
-    assert sslab.LapRLS().fit(X, y3)._model is None
+    assert sslab.CheegerRLS().fit(*three_classes()[:2])._model is None
 
 
-def test_a_saved_kernel_model_scores_as_the_clis_predict(cli, tmp_path):
-    """`sslab run` with `save_models = true` writes the Lap-RLS expansion; its arrays,
-    loaded by numpy and scored by the extension, give `sslab predict`'s scores."""
-    X, y, new = problem(n=40, d=4)
+def three_classes(n=30, d=4, seed=5):
+    """Three classes around orthogonal centres, 3 labeled rows each, and 40 new rows."""
+    rng = np.random.default_rng(seed)
+    centres = 2.0 * np.eye(3, d)
+    X = np.vstack([rng.normal(0, 0.7, (n, d)) + c for c in centres])
+    y = np.full(3 * n, -1)
+    for k in range(3):
+        y[k * n : k * n + 3] = k
+    return X, y, rng.normal(0, 1.5, (40, d)) + centres[rng.integers(0, 3, 40)]
+
+
+@pytest.mark.parametrize(
+    "est", [sslab.KernelRLS(), sslab.KernelSVM(), sslab.LapRLS(decision="zero_mean"),
+            sslab.LapSVM(), sslab.TVRLS(), sslab.TVSVM(decision="class_mass")],
+    ids=lambda e: type(e).__name__)
+def test_multi_class_kernel_models_score_new_rows_without_a_refit(est):
+    """Kernel RLS/SVM keep three expansions (one-vs-rest), the others one of three columns."""
+    X, y, new = three_classes()
+    est.fit(X, y)
+    model = est._model
+    assert est._X_fit is None
+    if isinstance(est, (sslab.KernelRLS, sslab.KernelSVM)):
+        assert model["kind"] == "one_vs_rest"
+        assert [m["kind"] for m in model["classes"]] == ["kernel"] * 3
+    else:
+        assert model["kind"] == "kernel" and model["coef"].shape == (len(X), 3)
+    labeled = np.flatnonzero(y != -1)
+    refit = _fit(est, X, labeled, y[labeled], 3, new)[1]
+    scores = est._scores(new)
+    assert scores.shape == (40, 3) and np.array_equal(scores, refit)
+    assert np.array_equal(est.predict(new), est.classes_[scores.argmax(axis=1)])
+    u = est._scores(X[y == -1])
+    scale = np.abs(est.unlabeled_scores_).max()
+    assert np.abs(u - est.unlabeled_scores_).max() <= 1e-12 * scale
+    back = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(back._scores(new), scores)
+
+
+def saved_run(cli, tmp_path, X, classes, new, methods):
+    """`sslab run` with `save_models = true` of ``methods`` (config text) on the rows of
+    ``X`` of true classes ``classes``, 3 of them labeled per class; the folder of the saved
+    models and the csv of the rows of ``new``."""
+    d = X.shape[1]
+    header = ",".join(f"x{j}" for j in range(d)) + ",label\n"
     train = tmp_path / "train.csv"
-    label = [1] * 40 + [-1] * 40
-    rows = [",".join(repr(float(v)) for v in x) + f",{c}" for x, c in zip(X, label)]
-    train.write_text("a,b,c,d,label\n" + "\n".join(rows) + "\n")
+    rows = [",".join(repr(float(v)) for v in x) + f",{c}" for x, c in zip(X, classes)]
+    train.write_text(header + "\n".join(rows) + "\n")
     test = tmp_path / "new.csv"
-    lines = [",".join(repr(float(v)) for v in x) + ",1" for x in new]
-    test.write_text("a,b,c,d,label\n" + "\n".join(lines) + "\n")
+    test.write_text(header + "\n".join(
+        ",".join(repr(float(v)) for v in x) + ",0" for x in new) + "\n")
     config = tmp_path / "k.toml"
     config.write_text(
         '[experiment]\nname = "k"\nseed = 2\nsplits = 1\nsave_models = true\n\n'
         f'[[datasets]]\nname = "d"\nkind = "csv"\npath = "{train}"\nlabel = "label"\n'
-        'labeled_per_class = 3\nunlabeled = "rest"\n\n'
-        '[[methods]]\nkind = "lap_rls"\ndecision = "balance"\n'
+        'labeled_per_class = 3\nunlabeled = "rest"\n\n' + methods
     )
     cli("run", config, "--out", tmp_path / "out", "--quiet")
-    path = tmp_path / "out" / "k" / "models" / "d" / "0" / "Lap-RLS.npz"
-    text = cli("predict", path, test)
-    want = np.array([float(line.split(",")[1]) for line in text.splitlines()[1:]])
-    m = np.load(path)
-    from sslab import _sslab
-    got = _sslab.score_kernel(
-        m["support"], m["coef"], m["bias"], float(m["width"][0]), float(m["rule"][0]),
-        m["rule_params"], new.shape[1], dense=np.ascontiguousarray(new),
-    )
-    assert np.array_equal(got, want)
+    return tmp_path / "out" / "k" / "models" / "d" / "0", test
+
+
+def npz_model(path):
+    """The model dict of a saved model (docs/output.md), read by numpy: a one-vs-rest model's
+    class k from the arrays prefixed `class{k}_`."""
+    z = dict(np.load(path))
+    if "one_vs_rest" in z:
+        k = int(z["one_vs_rest"][0])
+        classes = [{n[len(f"class{c}_"):]: v for n, v in z.items() if n.startswith(f"class{c}_")}
+                   for c in range(k)]
+        return {"kind": "one_vs_rest", "classes": [dict(m, kind="kernel") for m in classes]}
+    return dict(z, kind="kernel")
+
+
+def clis_scores(cli, path, test):
+    """`sslab predict` of ``test`` by the model ``path``: (n,) or (n, K) scores."""
+    lines = cli("predict", path, test).splitlines()
+    if lines[0] == "row,score":
+        return np.array([float(line.split(",")[1]) for line in lines[1:]])
+    cells = [line.split(",") for line in lines[1:]]
+    n, k = 1 + max(int(c[0]) for c in cells), 1 + max(int(c[1]) for c in cells)
+    out = np.full((n, k), np.nan)
+    for row, cls, score in cells:
+        out[int(row), int(cls)] = float(score)
+    return out
+
+
+SAVED = [
+    ("Lap-RLS", 2, 'kind = "lap_rls"\ndecision = "balance"'),
+    ("RLS", 3, 'kind = "rls"'),
+    ("Lap-RLS", 3, 'kind = "lap_rls"\ndecision = "balance"'),
+]
+
+
+@pytest.mark.parametrize("method,n_classes,entry", SAVED)
+def test_a_saved_kernel_model_scores_as_the_clis_predict(cli, tmp_path, method, n_classes,
+                                                         entry):
+    """`sslab run` with `save_models = true` writes the expansion (RLS on three classes:
+    one-vs-rest, three expansions; Lap-RLS: one of three columns); its arrays, read by numpy
+    and scored by the extension, give `sslab predict`'s scores."""
+    if n_classes == 2:
+        X, _, new = problem(n=40, d=4)
+    else:
+        X, _, new = three_classes()
+    classes = np.repeat(np.arange(n_classes), len(X) // n_classes)
+    folder, test = saved_run(cli, tmp_path, X, classes, new, f"[[methods]]\n{entry}\n")
+    path = folder / f"{method}.npz"
+    got = _score_model(npz_model(path), np.ascontiguousarray(new))
+    assert got.shape == ((len(new),) if n_classes == 2 else (len(new), n_classes))
+    assert np.array_equal(got, clis_scores(cli, path, test))
 
 
 @pytest.mark.parametrize(

@@ -52,8 +52,8 @@ fn relabel(b: &mut Problem, p: &Problem, k: usize) {
 }
 
 /// One binary fit per class, gathered: per-class scores (unlabeled and test rows), the
-/// [`OneVsRest`] model (when every class's fit left a linear one), the summed measured time (when
-/// every fit measured its own) and the reported parameters ([`merge_reported`]).
+/// [`OneVsRest`] model (when every class's fit left one, of any kind), the summed measured
+/// time (when every fit measured its own) and the reported parameters ([`merge_reported`]).
 pub fn one_vs_rest(method: &dyn Method, split: &Split) -> Result<Fitted> {
     let p = split.problem;
     let k = p.n_classes;
@@ -75,8 +75,7 @@ pub fn one_vs_rest(method: &dyn Method, split: &Split) -> Result<Fitted> {
         let rows = split.test.map_or(0, |t| t.nrows());
         out.test = Some(per_class(fits.iter().filter_map(|f| f.test.as_ref()), rows)?);
     }
-    // Only linear class models make a one-vs-rest model (its file form has no other).
-    if fits.iter().all(|f| matches!(f.model, Some(Model::Linear(_)))) {
+    if fits.iter().all(|f| f.model.is_some()) {
         let models = fits.iter_mut().filter_map(|f| f.model.take()).collect();
         out.model = Some(Model::OneVsRest(OneVsRest::new(models)?));
     }

@@ -97,7 +97,7 @@ fn multiclass_rows_score_the_argmax() {
         let prep =
             Prepared::from_rows(x.view(), labels, &g.params().kernel, Some(&g.params().graph))
                 .unwrap();
-        let s = g.fit_multiclass(&prep, &classes[..6], 3).unwrap();
+        let s = g.fit_multiclass(&prep, &classes[..6], 3).unwrap().scores;
         let predicted = argmax_rows(&to_array2(s.as_ref()));
         let wrong = predicted[6..].iter().zip(&classes[6..]).filter(|(a, b)| a != b).count();
         assert_eq!((r.status.as_str(), r.n_labeled, r.n_unlabeled), ("ok", 6, 30), "{}", r.message);

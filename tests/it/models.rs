@@ -90,6 +90,13 @@ pub(crate) fn binary(s: &Scores) -> &Array1<f64> {
     }
 }
 
+pub(crate) fn per_class(s: &Scores) -> &Array2<f64> {
+    match s {
+        Scores::PerClass(v) => v,
+        Scores::Binary(_) => panic!("more classes give one column per class"),
+    }
+}
+
 /// The same bits (NaN never arises here).
 pub(crate) fn same_bits(a: &Array1<f64>, b: &Array1<f64>) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())

@@ -1,7 +1,8 @@
 //! One-vs-rest: a binary kind on a split of three classes fits class k against the rest
 //! for each k. Its per-class scores are, column by column, the binary fits of a
 //! hand-written loop (labels +1 for class k, −1 for the others, a fresh store each), bit
-//! for bit, for every binary family; its model scores the same and survives a file; and a
+//! for bit, for every binary family; its model (K linear models, or K kernel expansions)
+//! scores the same and survives a file; and a
 //! run of the CLI on a three-class CSV file gives per-class score rows and saves the
 //! one-vs-rest model.
 
@@ -17,6 +18,7 @@ use sslab::engine::{self, Fitted, Method, Model, Scores, Split, Store};
 use sslab::methods::qlds::{LambdaPolicy, Qlds, QldsParams};
 
 use crate::common::TempDir;
+use crate::models::per_class;
 
 /// Every binary kind (each family and selection), on a synthetic dataset whose rows are
 /// replaced below by a three-class problem.
@@ -118,13 +120,6 @@ fn binary(s: &Scores) -> &Array1<f64> {
     }
 }
 
-fn per_class(s: &Scores) -> &Array2<f64> {
-    match s {
-        Scores::PerClass(v) => v,
-        Scores::Binary(_) => panic!("three classes give one column per class"),
-    }
-}
-
 fn same_bits(a: impl IntoIterator<Item = f64>, b: impl IntoIterator<Item = f64>) -> bool {
     let (a, b): (Vec<f64>, Vec<f64>) = (a.into_iter().collect(), b.into_iter().collect());
     a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits())
@@ -152,7 +147,6 @@ fn every_binary_kind_fits_three_classes_as_a_loop_over_its_binary_fits() {
         };
         let f = engine::fit(m.method.as_ref(), m.multiclass, &view).unwrap();
         let scores = per_class(&f.scores);
-        // The kernel kinds are transductive here: no test scores, no model.
         let test_scores = f.test.as_ref().map(per_class);
         assert_eq!(scores.dim(), (180, 3), "{}", m.name);
         for k in 0..3 {
@@ -183,20 +177,17 @@ fn every_binary_kind_fits_three_classes_as_a_loop_over_its_binary_fits() {
         // The argmax learns: below 1/2 (chance is 2/3) with 5 labels per class in 12
         // dimensions (RLS with λ = 0.01 overfits them: 0.28).
         assert!(f.scores.error(&p) < 0.5, "{}: error {}", m.name, f.scores.error(&p));
-        // The model (every kind here but the kernel ones, whose class models are kernel
-        // expansions, leaves one).
-        match &f.model {
-            Some(model) => {
-                assert!(matches!(model, Model::OneVsRest(_)), "{}", m.name);
-                let again = per_class(&model.score(&test).unwrap()).clone();
-                let t = test_scores.expect("a model scores the test rows");
-                assert!(same_bits(again.iter().copied(), t.iter().copied()), "{}", m.name);
-                let path = dir.0.join("model.npz");
-                model.save(&path).unwrap();
-                assert_eq!(&Model::load(&path).unwrap(), model, "{}: read back", m.name);
-            }
-            None => assert!(matches!(m.kind.as_str(), "rls" | "svm"), "{} has no model", m.name),
-        }
+        // The model: K linear models, or K kernel expansions (RLS, SVM).
+        let Some(Model::OneVsRest(ovr)) = &f.model else { panic!("{}: no model", m.name) };
+        let kernel = matches!(m.kind.as_str(), "rls" | "svm");
+        assert!(ovr.models.iter().all(|c| matches!(c, Model::Kernel(_)) == kernel), "{}", m.name);
+        let model = f.model.as_ref().unwrap();
+        let again = per_class(&model.score(&test).unwrap()).clone();
+        let t = test_scores.expect("a model scores the test rows");
+        assert!(same_bits(again.iter().copied(), t.iter().copied()), "{}", m.name);
+        let path = dir.0.join("model.npz");
+        model.save(&path).unwrap();
+        assert_eq!(&Model::load(&path).unwrap(), model, "{}: read back", m.name);
     }
 }
 

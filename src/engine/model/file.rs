@@ -3,7 +3,7 @@
 //! the rows, `center` (d,): scores (X @ weights − center @ weights) / scale + bias. It also
 //! holds `coef` (K × d) and `intercept` (K,), scikit-learn's form of the same map (equal to
 //! rounding): X @ coef.T + intercept. A one-vs-rest model holds `one_vs_rest` (K) and the
-//! arrays of class k's binary model prefixed `class{k}_`. A neighbours model holds `rows`,
+//! arrays of class k's binary model (of any kind) prefixed `class{k}_`. A neighbours model holds `rows`,
 //! `scores`, `k` and `weighting` ([`Neighbours::arrays`]), a kernel expansion `support`, `coef`,
 //! `bias`, `width`, `rule` and `rule_params` ([`KernelExpansion::arrays`]). Any may hold the dataset's
 //! preprocessing, which raw rows take first ([`preprocessing`]).
@@ -105,12 +105,11 @@ impl Model {
                 .collect::<Result<Vec<_>>>()?;
             return OneVsRest::new(models).map(Model::OneVsRest).map_err(|e| bad(e.to_string()));
         }
-        // Neighbours and kernel models are never one class of a one-vs-rest model: no prefix.
-        if prefix_of.is_empty() && z.has("rows") {
-            return Neighbours::read(z, path, hint).map(Model::Neighbours);
+        if z.has(&name("rows")) {
+            return Neighbours::read(z, path, prefix_of, hint).map(Model::Neighbours);
         }
-        if prefix_of.is_empty() && z.has("support") {
-            return KernelExpansion::read(z, path, hint).map(Model::Kernel);
+        if z.has(&name("support")) {
+            return KernelExpansion::read(z, path, prefix_of, hint).map(Model::Kernel);
         }
         let weights = z.array(&name("weights"), hint)?.matrix(&what("weights"))?;
         let (d, k) = weights.dim();

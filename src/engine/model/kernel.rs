@@ -194,15 +194,22 @@ impl KernelExpansion {
         ]
     }
 
-    /// Reads the arrays of [`arrays`](Self::arrays) from `z` (the file `path`).
-    pub fn read(z: &mut crate::data::npz::Npz, path: &std::path::Path, hint: &str) -> Result<Self> {
-        let what = |name: &str| format!("{}: `{name}`", path.display());
-        let rows = z.array("support", hint)?.matrix(&what("support"))?;
-        let coef = z.array("coef", hint)?.matrix(&what("coef"))?;
-        let bias = z.array("bias", hint)?.vector(&what("bias"))?;
-        let width = z.array("width", hint)?.vector(&what("width"))?;
-        let code = z.array("rule", hint)?.vector(&what("rule"))?;
-        let params = z.array("rule_params", hint)?.vector(&what("rule_params"))?;
+    /// Reads the arrays of [`arrays`](Self::arrays), each name after `prefix`, from `z`
+    /// (the file `path`).
+    pub fn read(
+        z: &mut crate::data::npz::Npz,
+        path: &std::path::Path,
+        prefix: &str,
+        hint: &str,
+    ) -> Result<Self> {
+        let what = |name: &str| format!("{}: `{prefix}{name}`", path.display());
+        let mut get = |name: &str| z.array(&format!("{prefix}{name}"), hint);
+        let rows = get("support")?.matrix(&what("support"))?;
+        let coef = get("coef")?.matrix(&what("coef"))?;
+        let bias = get("bias")?.vector(&what("bias"))?;
+        let width = get("width")?.vector(&what("width"))?;
+        let code = get("rule")?.vector(&what("rule"))?;
+        let params = get("rule_params")?.vector(&what("rule_params"))?;
         let bad = |name: &str, why: &str| Error::Data(format!("{}: {why}", what(name)));
         let width = *width.first().ok_or_else(|| bad("width", "expected one value"))?;
         let rule = code

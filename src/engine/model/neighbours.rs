@@ -223,17 +223,19 @@ impl Neighbours {
         ]
     }
 
-    /// Reads the arrays of [`arrays`](Self::arrays) from `z` (the file `path`).
-    pub fn read(z: &mut Npz, path: &std::path::Path, hint: &str) -> Result<Self> {
-        let what = |name: &str| format!("{}: `{name}`", path.display());
-        let rows = z.array("rows", hint)?.matrix(&what("rows"))?;
-        let scores = z.array("scores", hint)?.matrix(&what("scores"))?;
+    /// Reads the arrays of [`arrays`](Self::arrays), each name after `prefix`, from `z`
+    /// (the file `path`).
+    pub fn read(z: &mut Npz, path: &std::path::Path, prefix: &str, hint: &str) -> Result<Self> {
+        let what = |name: &str| format!("{}: `{prefix}{name}`", path.display());
+        let mut get = |name: &str| z.array(&format!("{prefix}{name}"), hint);
+        let rows = get("rows")?.matrix(&what("rows"))?;
+        let scores = get("scores")?.matrix(&what("scores"))?;
         let one = |v: Array1<f64>, name: &str| match v.as_slice() {
             Some(&[x]) if x >= 0.0 && x.fract() == 0.0 => Ok(x as usize),
             _ => Err(Error::Data(format!("{}: expected one whole number", what(name)))),
         };
-        let k = one(z.array("k", hint)?.vector(&what("k"))?, "k")?;
-        let code = one(z.array("weighting", hint)?.vector(&what("weighting"))?, "weighting")?;
+        let k = one(get("k")?.vector(&what("k"))?, "k")?;
+        let code = one(get("weighting")?.vector(&what("weighting"))?, "weighting")?;
         let weights = *KnnWeights::ALL
             .get(code)
             .ok_or_else(|| Error::Data(format!("{}: 0, 1 or 2", what("weighting"))))?;

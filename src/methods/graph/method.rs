@@ -4,10 +4,11 @@
 //! once per dataset and setting (in the dataset's store) and permuted for each split;
 //! other splits get their own. The methods of one split share its kernel and graph.
 //! Two classes are scored by sign, more by the per-class scores, after the method's
-//! decision rule; methods of a split that differ only in that rule share one fit. A binary
-//! fit with a kernel expansion ([`RawFit`]) leaves a [`KernelExpansion`] model with the
-//! rule's pointwise form, which scores the test rows; the unlabeled rows keep the solve's
-//! scores (the model's equal them to rounding, TV's to the splitting's convergence).
+//! decision rule; methods of a split that differ only in that rule share one fit. A fit
+//! with a kernel expansion ([`RawFit`], [`RawMulticlass`]) leaves a [`KernelExpansion`] model
+//! with the rule's pointwise form, which scores the test rows; the unlabeled rows keep the
+//! solve's scores (the model's equal them to rounding, binary TV's to the splitting's
+//! convergence).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -15,9 +16,9 @@ use faer::Mat;
 use ndarray::{Array1, Array2, Axis, concatenate};
 
 use super::solvers::smoother::compute;
-use super::{Decision, GraphKind, GraphMethod, Prepared, RawFit};
+use super::{Decision, GraphKind, GraphMethod, Prepared, RawFit, RawMulticlass};
 use crate::data::DataSource;
-use crate::engine::{Fitted, KernelExpansion, Method, Model, PointRule, Split};
+use crate::engine::{Fitted, KernelExpansion, Method, Model, Split};
 use crate::error::{Error, Result};
 use crate::linalg::to_array2;
 
@@ -50,12 +51,6 @@ impl Method for GraphMethod {
             GraphKind::CheegerRls | GraphKind::CheegerSvm => {
                 Some("its scores are a graph ROF solution, not a kernel expansion".into())
             }
-            _ if p.kernel.rank.is_some() => {
-                Some("the Nyström kernel's expansion is not formed yet (kernel_rank)".into())
-            }
-            _ if p.tv_project_all => {
-                Some("tv_project = \"fhg\" rescales f after its kernel step".into())
-            }
             _ => None,
         }
     }
@@ -84,32 +79,45 @@ impl Method for GraphMethod {
             p.decision = Decision::Plain;
             format!("{} raw scores {}", p.kind.name(), p.describe())
         };
-        if multiclass {
-            let s: Arc<Mat<f64>> = split
+        let (mut fitted, expanded) = if multiclass {
+            let s: Arc<RawMulticlass> = split
                 .split_store
                 .get(&raw, || self.fit_multiclass(&prep, &problem.classes_l, problem.n_classes))?;
-            let mut scores = to_array2(s.as_ref().as_ref().subrows(nl, s.nrows() - nl));
-            self.params().decision.per_class(&mut scores, &problem.classes_l)?;
-            Ok(Fitted::per_class(scores).labelled("lambda_policy", "fixed").with("lambda", lambda))
+            let f = s.scores.as_ref();
+            let mut scores = to_array2(f.subrows(nl, f.nrows() - nl));
+            let rule = self.params().decision.per_class(&mut scores, &problem.classes_l)?;
+            let bias = Array1::zeros(f.ncols());
+            let expanded = s.coef.as_ref().map(|a| (to_array2(a.as_ref()), bias, rule, false));
+            (Fitted::per_class(scores), expanded)
         } else {
             let s: Arc<RawFit> = split.split_store.get(&raw, || self.fit_prepared(&prep))?;
             let mut scores = Array1::from(s.scores[nl..].to_vec());
             let rule = self.params().decision.binary(scores.view_mut(), &prep.y)?;
-            let mut fitted = Fitted::binary(scores);
-            if let Some(model) = expansion(&s, split, prep.gram.width, rule)? {
-                fitted.test = split.test.map(|x| model.score(x)).transpose()?;
-                fitted.model = Some(model);
-            }
-            Ok(fitted.labelled("lambda_policy", "fixed").with("lambda", lambda))
+            let expanded = s.expansion.as_ref().map(|e| {
+                let coef =
+                    Array2::from_shape_vec((e.coef.len(), 1), e.coef.clone()).expect("n × 1");
+                (coef, Array1::from_elem(1, e.bias), rule, e.landmarks)
+            });
+            (Fitted::binary(scores), expanded)
+        };
+        if let Some((coef, bias, rule, landmarks)) = expanded {
+            // Over the Nyström landmarks, or the split's first rows (labeled first).
+            let rows = match prep.gram.landmarks().filter(|_| landmarks) {
+                Some(l) => l.rows.clone(),
+                None => Arc::new(fit_rows(split, coef.nrows())?),
+            };
+            let model =
+                Model::Kernel(KernelExpansion::new(rows, coef, bias, prep.gram.width, rule)?);
+            fitted.test = split.test.map(|x| model.score(x)).transpose()?;
+            fitted.model = Some(model);
         }
+        Ok(fitted.labelled("lambda_policy", "fixed").with("lambda", lambda))
     }
 }
 
-/// The kernel expansion model of a binary fit over the split's rows (labeled first), if the
-/// fit has one.
-fn expansion(raw: &RawFit, split: &Split, width: f64, rule: PointRule) -> Result<Option<Model>> {
-    let Some(e) = &raw.expansion else { return Ok(None) };
-    let (problem, n) = (split.problem, e.coef.len());
+/// The split's first `n` rows (labeled first).
+fn fit_rows(split: &Split, n: usize) -> Result<Array2<f64>> {
+    let problem = split.problem;
     let nl = problem.n_labeled().min(n);
     let rows = concatenate(
         Axis(0),
@@ -119,9 +127,7 @@ fn expansion(raw: &RawFit, split: &Split, width: f64, rule: PointRule) -> Result
         ],
     )
     .map_err(|e| Error::Data(format!("labeled and unlabeled rows differ in width: {e}")))?;
-    let coef = Array2::from_shape_vec((n, 1), e.coef.clone()).expect("n × 1");
-    let bias = Array1::from_elem(1, e.bias);
-    Ok(Some(Model::Kernel(KernelExpansion::new(Arc::new(rows), coef, bias, width, rule)?)))
+    Ok(rows)
 }
 
 /// The kernel and graph settings that share one [`Prepared`].

@@ -26,7 +26,7 @@ pub use fit::FittedGraph;
 pub use params::{GraphKind, GraphMethod, GraphParams};
 pub use prepared::Prepared;
 pub(crate) use prepared::{median, normalise, sign};
-pub use raw::{Expansion, RawFit};
+pub use raw::{Expansion, RawFit, RawMulticlass};
 pub use solvers::{
     DualQp, EdgeOperator, QpSettings, QpSolution, RofReport, RofSettings, RofWorkspace,
     project_simplex,

@@ -6,7 +6,8 @@
 //! a small class from being swallowed by a neighbour (on USPS {0, 1, 4, 9}, tuning seed 7,
 //! m = 5: 1.1–2.6 % with it against 7–19 % without). The classes' ROF problems of one
 //! iteration are solved in lockstep, four at a time (each as alone, so the same result on any
-//! thread count).
+//! thread count). The scores of Lap and TV are the last f-step's F = M V (M the smoother of
+//! its (λ, r, γ)), whose expansion F = K a is a = (V − rF − γLF)/λ ([`coefficients`]).
 
 use faer::linalg::solvers::Solve;
 use faer::{Mat, MatMut, MatRef};
@@ -14,7 +15,8 @@ use rayon::prelude::*;
 
 use super::binary::cheeger::{CheegerState, clamp, smooth};
 use super::prepared::{Prepared, normalise};
-use super::solvers::smoother::smoother;
+use super::raw::RawMulticlass;
+use super::solvers::smoother::{coefficients, smoother};
 use super::solvers::svm_step::{SvmStep, svm_steps};
 use super::{EdgeOperator, GraphKind, GraphMethod, GraphParams, RofWorkspace, project_simplex};
 
@@ -24,14 +26,15 @@ use crate::error::{Error, Result};
 use crate::linalg::{SymPacked, sym_mul};
 
 impl GraphMethod {
-    /// Scores (N × c) of all points; `labels` are the class ids (< `classes`) of the
-    /// first n_l points of `prep`. Only the six semi-supervised kinds are multi-class.
+    /// Scores (N × c) of all points and their expansion (Lap and TV); `labels` are the
+    /// class ids (< `classes`) of the first n_l points of `prep`. Only the six
+    /// semi-supervised kinds are multi-class.
     pub fn fit_multiclass(
         &self,
         prep: &Prepared,
         labels: &[usize],
         classes: usize,
-    ) -> Result<Mat<f64>> {
+    ) -> Result<RawMulticlass> {
         let p = self.params();
         if p.tv_norm_n || p.tv_project_all {
             return Err(Error::param(
@@ -65,16 +68,18 @@ impl GraphMethod {
                 .map(|k| SvmStep::new(m, &one_vs_rest(&onehot, k, prep.n_labeled)))
                 .collect()
         };
-        match p.kind {
+        let gamma =
+            if matches!(p.kind, GraphKind::LapRls | GraphKind::LapSvm) { p.gamma } else { 0.0 };
+        let (f, v) = match p.kind {
             GraphKind::LapRls => split(prep, p, &onehot, false, rls_step(prep, p, &onehot, true)?),
             GraphKind::TvRls => split(prep, p, &onehot, true, rls_step(prep, p, &onehot, false)?),
             GraphKind::LapSvm | GraphKind::TvSvm => {
                 let tv = p.kind == GraphKind::TvSvm;
-                let m = smoother(prep, p.lambda, p.r1, if tv { 0.0 } else { p.gamma })?;
+                let m = smoother(prep, p.lambda, p.r1, gamma)?;
                 let mut steps = svm_labels(&m);
                 let mut mt = Mat::zeros(prep.n(), classes);
                 let packed = tv.then(|| SymPacked::new(m.as_ref().as_ref()));
-                split(prep, p, &onehot, tv, |t, f| {
+                split(prep, p, &onehot, tv, |t, f, mut v| {
                     // TV-SVM keeps the bits of faer's full product (from the lower tiles):
                     // with sym_mul's order a cell of the committed Table 2 moves
                     // (docs/benchmarks.md, "TV tables, session 6").
@@ -82,33 +87,57 @@ impl GraphMethod {
                         Some(packed) => packed.mul_mat(t, mt.as_mut()),
                         None => sym_mul(&m, t, mt.as_mut()),
                     }
-                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mt, f)
+                    // F = M V with V = r T + E_l Ỹβ.
+                    let y_beta = svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mt, f)?;
+                    for k in 0..v.ncols() {
+                        for i in 0..v.nrows() {
+                            let labeled = if i < y_beta.nrows() { y_beta[(i, k)] } else { 0.0 };
+                            v[(i, k)] = p.r1 * t[(i, k)] + labeled;
+                        }
+                    }
+                    Ok(())
                 })
             }
             GraphKind::CheegerRls => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
-                cheeger(prep, p, &onehot, |g, mut e| {
+                let scores = cheeger(prep, p, &onehot, |g, mut e| {
                     sym_mul(&m, g, e.as_mut());
                     e *= faer::Scale(p.r1);
                     Ok(())
-                })
+                })?;
+                return Ok(RawMulticlass { scores, coef: None });
             }
             GraphKind::CheegerSvm => {
                 let m = smoother(prep, p.lambda, p.r1, 0.0)?;
                 let mut steps = svm_labels(&m);
                 let mut mg = Mat::zeros(prep.n(), classes);
-                cheeger(prep, p, &onehot, |g, e| {
+                let scores = cheeger(prep, p, &onehot, |g, e| {
                     sym_mul(&m, g, mg.as_mut());
-                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mg, e)
-                })
+                    svm_steps(&mut steps, &m, p.r1, p.mu, p.qp, &mg, e).map(drop)
+                })?;
+                return Ok(RawMulticlass { scores, coef: None });
             }
-            GraphKind::Rls | GraphKind::Svm => Err(Error::param(
-                "kind",
-                format!("`{}` has no multi-class version here", p.kind.name()),
-            )),
+            GraphKind::Rls | GraphKind::Svm => {
+                return Err(Error::param(
+                    "kind",
+                    format!("`{}` has no multi-class version here", p.kind.name()),
+                ));
+            }
+        }?;
+        let mut coef = Mat::zeros(f.nrows(), f.ncols());
+        for k in 0..f.ncols() {
+            let a =
+                coefficients(prep, v.col_as_slice(k), f.col_as_slice(k), (p.lambda, p.r1, gamma))?;
+            coef.col_as_slice_mut(k).copy_from_slice(&a);
         }
+        Ok(RawMulticlass { scores: f, coef: Some(coef) })
     }
 }
+
+/// An f-step of [`split`]: given the targets T, writes F and the V with F = M V.
+trait FStep: FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()> {}
+
+impl<S: FnMut(MatRef<'_, f64>, MatMut<'_, f64>, MatMut<'_, f64>) -> Result<()>> FStep for S {}
 
 /// ±1 labels of class k against the rest on the labeled points.
 fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
@@ -119,18 +148,18 @@ fn one_vs_rest(onehot: &Mat<f64>, k: usize, nl: usize) -> Vec<f64> {
 /// B = λI + rK (+ γLK) label-free. J has rank n_l, so with the smoother M = K B⁻¹ (cached
 /// per dataset) Woodbury gives K A⁻¹ b = M b − M_{:,l} (I/η + M_ll)⁻¹ (M b)_l: one
 /// n_l × n_l LU per split and per iteration one pass over M's lower triangle
-/// ([`sym_mul`]) and one over its labeled columns.
+/// ([`sym_mul`]) and one over its labeled columns. V = b − E_l (I/η + M_ll)⁻¹ (M b)_l.
 fn rls_step<'a>(
     prep: &'a Prepared,
     p: &'a GraphParams,
     onehot: &'a Mat<f64>,
     laplacian: bool,
-) -> Result<impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()> + 'a> {
+) -> Result<impl FStep + 'a> {
     let nl = prep.n_labeled;
     let m = smoother(prep, p.lambda, p.r1, if laplacian { p.gamma } else { 0.0 })?;
     let small = Mat::from_fn(nl, nl, |i, j| m[(i, j)] + if i == j { 1.0 / p.eta } else { 0.0 })
         .partial_piv_lu();
-    Ok(move |t: MatRef<'_, f64>, mut f: MatMut<'_, f64>| {
+    Ok(move |t: MatRef<'_, f64>, mut f: MatMut<'_, f64>, mut v: MatMut<'_, f64>| {
         let m: &Mat<f64> = &m;
         let b =
             Mat::from_fn(t.nrows(), t.ncols(), |i, k| p.eta * onehot[(i, k)] + p.r1 * t[(i, k)]);
@@ -139,6 +168,8 @@ fn rls_step<'a>(
         let mut coef = mb.subrows(0, nl).to_owned();
         small.solve_in_place(coef.as_mut());
         f.copy_from(&mb - m.subcols(0, nl) * &coef);
+        v.copy_from(&b);
+        v.subrows_mut(0, nl).copy_from(b.subrows(0, nl) - &coef);
         Ok(())
     })
 }
@@ -152,17 +183,18 @@ fn project_rows(g: &mut Mat<f64>, row: &mut [f64], work: &mut Vec<f64>) {
     }
 }
 
-/// The splitting loop, r = r1: F = f_step(T = G − Λ/r) for all classes at once;
-/// ĝ^k = ROF(f^k + λ^k/r; γ, r) (TV) or f^k + λ^k/r (Laplacian); G = row-wise simplex
-/// projection, each g^k then rescaled to norm √N (TV only); Λ += r(F − G).
-/// Starts from G = one-hot labels and uniform 1/c elsewhere.
+/// The splitting loop, r = r1: F = f_step(T = G − Λ/r) for all classes at once (F = M V, the
+/// step writing V too); ĝ^k = ROF(f^k + λ^k/r; γ, r) (TV) or f^k + λ^k/r (Laplacian);
+/// G = row-wise simplex projection, each g^k then rescaled to norm √N (TV only);
+/// Λ += r(F − G). Starts from G = one-hot labels and uniform 1/c elsewhere. Returns the
+/// last F and V.
 fn split(
     prep: &Prepared,
     p: &GraphParams,
     onehot: &Mat<f64>,
     tv: bool,
-    mut f_step: impl FnMut(MatRef<'_, f64>, MatMut<'_, f64>) -> Result<()>,
-) -> Result<Mat<f64>> {
+    mut f_step: impl FStep,
+) -> Result<(Mat<f64>, Mat<f64>)> {
     let (n, c, nl, r) = (prep.n(), onehot.ncols(), prep.n_labeled, p.r1);
     let op = if tv { Some(EdgeOperator::new(prep.graph()?)?) } else { None };
     // Per block of LANES classes: its ROF workspace; per class a copy of its column of G
@@ -172,10 +204,10 @@ fn split(
     let mut cols = vec![vec![0.0; n]; c];
     let mut g = Mat::from_fn(n, c, |i, k| if i < nl { onehot[(i, k)] } else { 1.0 / c as f64 });
     let mut mult = Mat::<f64>::zeros(n, c);
-    let mut f = Mat::<f64>::zeros(n, c);
+    let (mut f, mut v) = (Mat::<f64>::zeros(n, c), Mat::<f64>::zeros(n, c));
     let (mut row, mut work) = (vec![0.0; c], Vec::with_capacity(c));
     for _ in 0..p.iterations {
-        f_step((&g - (1.0 / r) * &mult).as_ref(), f.as_mut())?;
+        f_step((&g - (1.0 / r) * &mult).as_ref(), f.as_mut(), v.as_mut())?;
         let t = &f + (1.0 / r) * &mult;
         match &op {
             Some(op) => {
@@ -200,7 +232,7 @@ fn split(
         }
         mult += r * (&f - &g);
     }
-    Ok(f)
+    Ok((f, v))
 }
 
 /// Multi-class Cheeger (eqs. 114–122 and 145–153): per class the binary Cheeger step with
@@ -269,8 +301,8 @@ mod tests {
         let t = Mat::from_fn(n, 2, |i, c| (i as f64 * 0.9 + c as f64).sin());
         for laplacian in [true, false] {
             let mut step = rls_step(&prep, &p, &onehot, laplacian).unwrap();
-            let mut f = Mat::zeros(n, 2);
-            step(t.as_ref(), f.as_mut()).unwrap();
+            let (mut f, mut v) = (Mat::zeros(n, 2), Mat::zeros(n, 2));
+            step(t.as_ref(), f.as_mut(), v.as_mut()).unwrap();
             let lk = laplacian_times(prep.graph().unwrap(), k);
             let gamma = if laplacian { p.gamma } else { 0.0 };
             let d = |i: usize| if i < nl { p.eta + p.r1 } else { p.r1 };

@@ -85,9 +85,10 @@ impl Prepared {
             gram: Gram {
                 k: match &self.gram.k {
                     KernelMatrix::Dense(k) => KernelMatrix::Dense(permute(k, order)),
-                    KernelMatrix::LowRank(z) => {
-                        KernelMatrix::LowRank(Mat::from_fn(n, z.ncols(), |i, j| z[(order[i], j)]))
-                    }
+                    KernelMatrix::LowRank(z, l) => KernelMatrix::LowRank(
+                        Mat::from_fn(n, z.ncols(), |i, j| z[(order[i], j)]),
+                        l.clone(),
+                    ),
                 },
                 width: self.gram.width,
             },
@@ -136,13 +137,15 @@ pub(crate) fn normalise(v: &mut [f64]) {
     normalise_to(v, (v.len() as f64).sqrt());
 }
 
-/// Rescales v to Euclidean norm `target` (left as is when zero).
-pub(super) fn normalise_to(v: &mut [f64], target: f64) {
+/// Rescales v to Euclidean norm `target` (left as is when zero); returns the factor.
+pub(super) fn normalise_to(v: &mut [f64], target: f64) -> f64 {
     let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
     if norm > 0.0 {
         let s = target / norm;
         v.iter_mut().for_each(|x| *x *= s);
+        return s;
     }
+    1.0
 }
 
 /// The median (mean of the two middle values for even lengths); `work` is scratch.

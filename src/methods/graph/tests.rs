@@ -154,7 +154,7 @@ mod multiclass {
                 Some(&p.graph),
             )
             .unwrap();
-            let scores = p.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap();
+            let scores = p.check().unwrap().fit_multiclass(&prep, &labels, 4).unwrap().scores;
             assert_eq!((scores.nrows(), scores.ncols()), (x.nrows(), 4));
             let predicted = argmax_rows(&to_array2(scores.as_ref()));
             let wrong =

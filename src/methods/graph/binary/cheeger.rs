@@ -45,6 +45,7 @@ pub(crate) fn cheeger_svm(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     iterate(prep, p, |g, e| {
         packed.mul_vec(g, mt.col_as_slice_mut(0));
         svm_steps(&mut steps, m, p.r1, p.mu, p.qp, &mt, ColMut::from_slice_mut(e).as_mat_mut())
+            .map(drop)
     })
 }
 

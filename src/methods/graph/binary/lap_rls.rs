@@ -15,15 +15,15 @@ use crate::methods::graph::solvers::low_rank::LowRankOperator;
 use crate::methods::graph::solvers::smoother::{coefficients, smoother};
 
 /// Scores f on all N points; the dense kernel's expansion α = B⁻¹ E_l c over all of them
-/// ([`coefficients`]).
+/// ([`coefficients`]), the Nyström kernel's f = Z w over its landmarks.
 pub(crate) fn lap_rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let (n, nl) = (prep.n(), prep.n_labeled);
     if let Some(z) = prep.gram.factor() {
         let op = LowRankOperator::laplacian(z, nl, p.eta, p.lambda, p.gamma, prep.graph()?)?;
         let eta_y: Vec<f64> = prep.padded_labels().iter().map(|v| p.eta * v).collect();
         let mut f = vec![0.0; n];
-        op.apply(&eta_y, &mut f);
-        return Ok(RawFit::scores_only(f));
+        let w = op.apply(&eta_y, &mut f);
+        return Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &w, 0.0));
     }
     let m = smoother(prep, p.lambda, 0.0, p.gamma)?;
     let mut c = Mat::from_fn(nl, 1, |i, _| prep.y[i]);

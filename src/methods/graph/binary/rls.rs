@@ -10,7 +10,8 @@ use crate::methods::graph::GraphParams;
 use crate::methods::graph::prepared::Prepared;
 use crate::methods::graph::raw::RawFit;
 
-/// Scores f on all N points; the dense kernel's expansion is α over the labeled points.
+/// Scores f on all N points; the dense kernel's expansion is α over the labeled points,
+/// the Nyström kernel's W Z_lᵀα over its landmarks.
 pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
     let n = prep.n_labeled;
     let factor = prep.gram.factor();
@@ -28,7 +29,7 @@ pub(crate) fn rls(prep: &Prepared, p: &GraphParams) -> Result<RawFit> {
             let mut t = vec![0.0; z.ncols()];
             mat_vec(z.as_ref().subrows(0, n).transpose(), &alpha, &mut t);
             mat_vec(z.as_ref(), &t, &mut f);
-            Ok(RawFit::scores_only(f))
+            Ok(RawFit::over_landmarks(f, prep.gram.landmarks().expect("a factor"), &t, 0.0))
         }
         None => {
             mat_vec(prep.gram.dense()?.as_ref().subcols(0, n), &alpha, &mut f);

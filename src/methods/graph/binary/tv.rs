@@ -4,8 +4,8 @@
 //! `solvers/low_rank.rs`), h-step (diagonal for RLS, a small
 //! SVM-type QP on the labeled points for SVM), g-step a graph ROF problem, then
 //! g ← √N ḡ/‖ḡ‖ and g ← g − mean(g). The scores are the final g; the kernel expansion is
-//! the last f-step's f = K α (dense kernel, no `tv_project = "fhg"`), which g equals only
-//! at the splitting's convergence. Options (ablations):
+//! the last f-step's f = K α (Nyström: f = Z w over the landmarks; `tv_project = "fhg"`:
+//! the projected s K α − μ, a bias −μ), which g equals only at the splitting's convergence. Options (ablations):
 //! norm N instead of √N (`tv_norm = "n"`), the projection applied to f and h too
 //! (`tv_project = "fhg"`).
 
@@ -76,6 +76,9 @@ fn split(
     let (mut l1, mut l2) = (vec![0.0; n], vec![0.0; n]);
     let (mut alpha, mut f, mut h, mut e, mut z) =
         (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    // The low-rank f-step's f = Z w; with `tv_project = "fhg"` the f-step's f before the
+    // projection and the projection's (scale, shift): f ← s f − μ.
+    let (mut w, mut f_raw, mut shift) = (Vec::new(), Vec::new(), (1.0, 0.0));
     let rs = p.r1 + p.r2;
     let norm = if p.tv_norm_n { n as f64 } else { (n as f64).sqrt() };
     for _ in 0..p.iterations {
@@ -88,10 +91,11 @@ fn split(
                 llt_solve(llt.as_ref(), ColMut::from_slice_mut(&mut alpha).as_mat_mut(), Par::Seq);
                 mat_vec(k.as_ref(), &alpha, &mut f);
             }
-            FStep::LowRank(op) => op.apply(&alpha, &mut f),
+            FStep::LowRank(op) => w = op.apply(&alpha, &mut f),
         }
         if p.tv_project_all {
-            project(&mut f, norm);
+            f_raw.clone_from(&f);
+            shift = project(&mut f, norm);
         }
         for i in 0..n {
             e[i] = g[i] - l2[i] / p.r2;
@@ -110,16 +114,22 @@ fn split(
             l2[i] += p.r2 * (h[i] - g[i]);
         }
     }
-    // After the loop `alpha` holds the last f-step's α (factored) or its right-hand side.
-    let coef = match f_step {
-        _ if p.tv_project_all || p.iterations == 0 => None,
-        FStep::Dense(..) => Some(alpha),
-        FStep::Smoother(_) => Some(coefficients(prep, &alpha, &f, (p.lambda, p.r1, 0.0))?),
-        FStep::LowRank(_) => None,
-    };
-    Ok(match coef {
-        Some(coef) => RawFit::expanded(g, coef, 0.0),
-        None => RawFit::scores_only(g),
+    // After the loop `alpha` holds the last f-step's α (factored) or its right-hand side;
+    // the projected f = s K α − μ has the coefficients s α and the bias −μ.
+    let (s, bias) = (shift.0, 0.0 - shift.1);
+    let scaled = |v: Vec<f64>| v.into_iter().map(|a| s * a).collect::<Vec<_>>();
+    Ok(match f_step {
+        _ if p.iterations == 0 => RawFit::scores_only(g),
+        FStep::Dense(..) => RawFit::expanded(g, scaled(alpha), bias),
+        FStep::Smoother(_) => {
+            let f = if p.tv_project_all { &f_raw } else { &f };
+            let coef = coefficients(prep, &alpha, f, (p.lambda, p.r1, 0.0))?;
+            RawFit::expanded(g, scaled(coef), bias)
+        }
+        FStep::LowRank(_) => {
+            let landmarks = prep.gram.landmarks().expect("a factor");
+            RawFit::over_landmarks(g, landmarks, &scaled(w), bias)
+        }
     })
 }
 
@@ -132,11 +142,13 @@ enum FStep<'a> {
     LowRank(LowRankOperator<'a>),
 }
 
-/// Eqs. 26–27: v ← norm · v/‖v‖, then v ← v − mean(v).
-fn project(v: &mut [f64], norm: f64) {
-    normalise_to(v, norm);
+/// Eqs. 26–27: v ← norm · v/‖v‖, then v ← v − mean(v); returns the scale and the mean
+/// subtracted.
+fn project(v: &mut [f64], norm: f64) -> (f64, f64) {
+    let s = normalise_to(v, norm);
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     v.iter_mut().for_each(|x| *x -= mean);
+    (s, mean)
 }
 
 #[cfg(test)]

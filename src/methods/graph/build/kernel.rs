@@ -5,6 +5,7 @@ use faer::Mat;
 use ndarray::ArrayView2;
 
 use super::distances::{exponentiate, median_width, row_norms, sq_distances_block};
+use super::nystrom::Landmarks;
 use crate::error::{Error, Result};
 
 /// K_ij = exp(−‖x_i − x_j‖² / (2 s²)) with s = `scale` × the median pairwise distance.
@@ -27,8 +28,9 @@ impl Default for RbfKernel {
 pub enum KernelMatrix {
     /// The N × N Gram matrix K.
     Dense(Mat<f64>),
-    /// Z (N × r, r ≤ m landmarks) with K ≈ Z Zᵀ = K_Nm K_mm⁻¹ K_mN (Nyström).
-    LowRank(Mat<f64>),
+    /// Z (N × r, r ≤ m landmarks) with K ≈ Z Zᵀ = K_Nm K_mm⁻¹ K_mN (Nyström), and its
+    /// landmarks (which do not depend on the order of the N points).
+    LowRank(Mat<f64>, Landmarks),
 }
 
 /// A Gram matrix (or its low-rank factor) and the width s that produced it.
@@ -42,7 +44,7 @@ impl Gram {
     /// Number of points N.
     pub fn n(&self) -> usize {
         match &self.k {
-            KernelMatrix::Dense(k) | KernelMatrix::LowRank(k) => k.nrows(),
+            KernelMatrix::Dense(k) | KernelMatrix::LowRank(k, _) => k.nrows(),
         }
     }
 
@@ -50,7 +52,7 @@ impl Gram {
     pub fn dense(&self) -> Result<&Mat<f64>> {
         match &self.k {
             KernelMatrix::Dense(k) => Ok(k),
-            KernelMatrix::LowRank(_) => Err(Error::param(
+            KernelMatrix::LowRank(..) => Err(Error::param(
                 "kernel_rank",
                 "this method needs the dense kernel (low rank: binary RLS, Lap-RLS, TV-RLS, \
                  Cheeger-RLS only)",
@@ -62,7 +64,15 @@ impl Gram {
     pub fn factor(&self) -> Option<&Mat<f64>> {
         match &self.k {
             KernelMatrix::Dense(_) => None,
-            KernelMatrix::LowRank(z) => Some(z),
+            KernelMatrix::LowRank(z, _) => Some(z),
+        }
+    }
+
+    /// The Nyström landmarks, when the kernel is low-rank.
+    pub fn landmarks(&self) -> Option<&Landmarks> {
+        match &self.k {
+            KernelMatrix::Dense(_) => None,
+            KernelMatrix::LowRank(_, l) => Some(l),
         }
     }
 }
@@ -72,8 +82,8 @@ impl RbfKernel {
     /// Nyström factor when `rank` is set.
     pub fn gram(&self, x: ArrayView2<f64>) -> Result<Gram> {
         if let Some(m) = self.rank {
-            let (z, width) = super::nystrom::factor(x, self.scale, m)?;
-            return Ok(Gram { k: KernelMatrix::LowRank(z), width });
+            let (z, width, landmarks) = super::nystrom::factor(x, self.scale, m)?;
+            return Ok(Gram { k: KernelMatrix::LowRank(z, landmarks), width });
         }
         let n = x.nrows();
         let mut k = Mat::zeros(n, n);

@@ -17,4 +17,5 @@ pub use kernel::{Gram, KernelMatrix, RbfKernel};
 pub use knn::{KnnGraph, Weighting};
 pub use laplacian::{laplacian, laplacian_times};
 pub use nearest::nearest;
+pub use nystrom::Landmarks;
 pub use sym_graph::SymGraph;

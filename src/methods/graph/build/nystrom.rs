@@ -3,10 +3,14 @@
 //! Z Zᵀ = K). K_mm = U Λ Uᵀ, Z = K_Nm U Λ^{-1/2} over the eigenvalues above 10⁻¹² of the
 //! largest (the pseudo-inverse; dropped directions only shrink Z Zᵀ, which stays ⪯ K).
 //! The width is the median distance between landmarks (every pair when m = N, as dense).
+//! A new point x has the factor row k_m(x)ᵀ W (k_m(x) its kernel values at the landmarks,
+//! W = U Λ^{-1/2}), so f = Z w extends to f(x) = Σ_j (W w)_j K(l_j, x) ([`Landmarks`]).
+
+use std::sync::Arc;
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
-use ndarray::{Array1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView2, Axis};
 
 use super::distances::{exponentiate, median_width, row_norms};
 use crate::error::{Error, Result};
@@ -22,9 +26,27 @@ pub fn landmarks(n: usize, m: usize) -> Vec<usize> {
     (0..m).map(|j| j * n / m).collect()
 }
 
-/// Z (N × r) of the rows of `x` with min(`rank`, N) landmarks, and the width `scale` × the
-/// median landmark distance.
-pub(super) fn factor(x: ArrayView2<f64>, scale: f64, rank: usize) -> Result<(Mat<f64>, f64)> {
+/// The landmark points l_j (m × d) and the map W (m × r) of a Nyström factor Z = K_Nm W.
+#[derive(Debug, Clone)]
+pub struct Landmarks {
+    pub rows: Arc<Array2<f64>>,
+    pub map: Mat<f64>,
+}
+
+impl Landmarks {
+    /// The coefficients W w over the landmarks of f = Z w.
+    pub fn coef(&self, w: &[f64]) -> Vec<f64> {
+        (0..self.map.nrows()).map(|j| (0..w.len()).map(|c| self.map[(j, c)] * w[c]).sum()).collect()
+    }
+}
+
+/// Z (N × r) of the rows of `x` with min(`rank`, N) landmarks, the width `scale` × the
+/// median landmark distance, and the landmarks.
+pub(super) fn factor(
+    x: ArrayView2<f64>,
+    scale: f64,
+    rank: usize,
+) -> Result<(Mat<f64>, f64, Landmarks)> {
     if rank == 0 {
         return Err(Error::param("kernel_rank", "must be ≥ 1"));
     }
@@ -59,7 +81,7 @@ pub(super) fn factor(x: ArrayView2<f64>, scale: f64, rank: usize) -> Result<(Mat
             faer::get_global_parallelism(),
         );
     }
-    Ok((z, width))
+    Ok((z, width, Landmarks { rows: Arc::new(xl), map: w }))
 }
 
 /// Squared distances of rows `start..start + out.nrows()` of `x` to every row of `b`,
@@ -106,7 +128,7 @@ mod tests {
         distances(x.view(), &norms, 0, x.view(), &norms, &mut k);
         let width = median_width(&k, 0.5).unwrap();
         exponentiate(&mut k, width);
-        let (z, low_width) = factor(x.view(), 0.5, 100).unwrap();
+        let (z, low_width, _) = factor(x.view(), 0.5, 100).unwrap();
         assert_eq!(low_width, width);
         assert!((&z * z.transpose() - k).norm_max() < 1e-10);
         assert!(factor(x.view(), 0.5, 0).is_err());
@@ -118,7 +140,7 @@ mod tests {
         // diagonal elsewhere (the Nyström error is positive semi-definite).
         let x = points(30);
         let (n, m) = (30, 10);
-        let (z, width) = factor(x.view(), 1.0, m).unwrap();
+        let (z, width, _) = factor(x.view(), 1.0, m).unwrap();
         let approx = &z * z.transpose();
         let xl = x.select(Axis(0), &landmarks(n, m));
         let mut d = Mat::zeros(m, m);

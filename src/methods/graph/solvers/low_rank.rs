@@ -60,8 +60,8 @@ impl<'a> LowRankOperator<'a> {
         Ok(LowRankOperator { z: z.as_ref(), llt })
     }
 
-    /// out = Z(λI_r + ZᵀBZ)⁻¹Zᵀ b.
-    pub(crate) fn apply(&self, b: &[f64], out: &mut [f64]) {
+    /// out = Z w with w = (λI_r + ZᵀBZ)⁻¹Zᵀ b; returns w.
+    pub(crate) fn apply(&self, b: &[f64], out: &mut [f64]) -> Vec<f64> {
         let par = faer::get_global_parallelism();
         let mut t = Mat::zeros(self.z.ncols(), 1);
         let b = ColRef::from_slice(b).as_mat();
@@ -69,6 +69,7 @@ impl<'a> LowRankOperator<'a> {
         self.llt.solve_in_place(t.as_mut());
         let out = ColMut::from_slice_mut(out).as_mat_mut();
         matmul(out, Accum::Replace, self.z, t.as_ref(), 1.0, par);
+        t.col_as_slice(0).to_vec()
     }
 }
 

@@ -52,7 +52,7 @@ impl SvmStep {
 
 /// F = M(r T + Ỹ_k β_k) column by column, column k of the targets T with `steps[k]`,
 /// given `mt` = M T (the caller's product, one pass over M for all columns); one more
-/// product with the labeled columns of M.
+/// product with the labeled columns of M. Returns Ỹβ (n_l × columns).
 pub(crate) fn svm_steps(
     steps: &mut [SvmStep],
     m: &Mat<f64>,
@@ -61,7 +61,7 @@ pub(crate) fn svm_steps(
     qp: QpSettings,
     mt: &Mat<f64>,
     mut f: MatMut<'_, f64>,
-) -> Result<()> {
+) -> Result<Mat<f64>> {
     let nl = steps.first().map_or(0, |s| s.y.len());
     let mut y_beta = Mat::<f64>::zeros(nl, steps.len());
     for (k, step) in steps.iter_mut().enumerate() {
@@ -73,7 +73,7 @@ pub(crate) fn svm_steps(
             f[(i, k)] += r * mt[(i, k)];
         }
     }
-    Ok(())
+    Ok(y_beta)
 }
 
 #[cfg(test)]
