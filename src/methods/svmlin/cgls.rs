@@ -7,7 +7,8 @@
 //! mat-vecs of the public release, and the curvature pᵀX_JᵀCX_Jp = Σ c_k q_k² comes with it.
 //! The residual r = X_Jᵀz − λw is then updated recursively, r ← r − γ(X_JᵀCq + λp);
 //! whenever it meets the stopping rule, r is recomputed explicitly and the rule checked
-//! again, so the answer satisfies ‖r‖² ≤ ε²‖z‖² exactly as in the two-mat-vec form. The
+//! again, so the answer satisfies ‖r‖² ≤ ε²‖z‖² exactly as in the two-mat-vec form; when
+//! the explicit r fails the rule, CG restarts along it (else it can diverge). The
 //! vector updates run in two passes over the columns per iteration, their sums in
 //! [`LANES`] fixed partial sums (the same bits on every run), and the subset's outputs are
 //! carried along (o ← o + γq), as in the public release.
