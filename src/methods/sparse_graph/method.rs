@@ -51,7 +51,7 @@ impl Method for SparseGraphMethod {
         n * (8.0 * dim as f64 + 16.0 * k + 5.0 * 8.0 * 16.0 + rof)
     }
 
-    /// None when its graph is a file or the kNN graph of all of a loaded dataset's rows
+    /// False when its graph is a file or the kNN graph of all of a loaded dataset's rows
     /// (both read from the dataset, [`graph_of`]); the kNN graph of a split's own rows reads them.
     fn reads_features(&self, source: &DataSource, rows: &[usize]) -> bool {
         match self.source() {
