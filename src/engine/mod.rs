@@ -106,6 +106,15 @@ pub trait Method: Any + Debug + Send + Sync {
         true
     }
 
+    /// Computes into `split.dataset_store` what every split of the dataset shares (e.g. the
+    /// graph of all its rows). The runner calls it once per dataset before the fits start,
+    /// so that it runs on all of the run's threads rather than on one while the others wait.
+    /// Nothing by default; an error here is left for the fits to report.
+    fn prepare(&self, split: &Split) -> Result<()> {
+        let _ = split;
+        Ok(())
+    }
+
     /// Why this method's fits leave no model although it could score new rows otherwise
     /// (a graph given as a file: no features to place a new row); None by default. A run
     /// with `save_models = true` refuses such a method.

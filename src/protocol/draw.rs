@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::config::{DatasetSpec, Test};
 use crate::data::split::{SplitRows, stratified};
 use crate::data::{DataSource, Dataset, LoadedData, Problem};
+use crate::engine::{Split, Store};
 use crate::error::{Error, Result};
 
 /// A drawn split: the problem, for a loaded dataset the split's rows of it (labeled first),
@@ -20,6 +21,29 @@ pub struct Drawn {
     pub rows: Option<Vec<usize>>,
     pub test: Option<Arc<Dataset>>,
     pub test_rows: Option<Vec<usize>>,
+}
+
+impl Drawn {
+    /// The fits' view of split `index` of dataset entry `spec` (seed from `seed`).
+    pub fn view<'a>(
+        &'a self,
+        spec: &'a DatasetSpec,
+        seed: u64,
+        index: usize,
+        dataset_store: &'a Store,
+        split_store: &'a Store,
+    ) -> Split<'a> {
+        Split {
+            problem: &self.problem,
+            source: Some(&spec.source),
+            rows: self.rows.as_deref(),
+            dataset_store,
+            split_store,
+            test: self.test.as_deref().map(|t| &t.x),
+            seed: derive_seed(seed, &spec.name, index),
+            index,
+        }
+    }
 }
 
 /// Split `split` of a dataset. Generated datasets draw fresh labeled and unlabeled points

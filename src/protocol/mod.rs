@@ -8,6 +8,7 @@ mod lock;
 mod log;
 mod merge;
 pub mod models;
+mod prepare;
 pub mod progress;
 mod results;
 mod runner;

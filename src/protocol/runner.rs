@@ -1,5 +1,6 @@
 //! Runs every (dataset, split, method) of an experiment in parallel with rayon.
-//! Each (dataset, split) is one task: its problem is drawn once from the split's seed (the
+//! First each method prepares what a dataset's splits share (`prepare.rs`, e.g. the kNN
+//! graph of all of its rows, on all threads). Each (dataset, split) is one task: its problem is drawn once from the split's seed (the
 //! rows' features copied only when one of its methods reads them) and all methods fit it,
 //! sharing the split's store; datasets reading the same rows share a
 //! dataset store. faer stays sequential inside a task. Every finished row goes to the row
@@ -20,6 +21,7 @@ use super::fit::fit;
 use super::lock::RunLock;
 use super::log::{RowLog, TaskKey, check_tasks, done};
 use super::models;
+use super::prepare::prepare;
 use super::progress::{Fits, Progress};
 use super::scores::{ScoreLog, log_for};
 use super::shard::{self, Shard};
@@ -27,7 +29,7 @@ use super::tune::{self, Choices};
 use super::{ResultRow, derive_seed};
 use crate::config::{DatasetSpec, Experiment, MethodSpec};
 use crate::data::DataSource;
-use crate::engine::{Fitted, Split, Store};
+use crate::engine::{Fitted, Store};
 use crate::error::{Error, Result};
 use crate::support::memory;
 
@@ -72,6 +74,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
     let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
+    pool.install(|| prepare(exp, &tasks, &finished, &stores, &choices))?;
     let bar = fit_progress(exp, &tasks, &finished, opts.progress)?;
     let task = Task {
         exp,
@@ -222,18 +225,8 @@ impl Task<'_> {
                     .is_ok_and(|(method, _)| method.reads_features(&spec.source, rows))
             })
         })?;
-        let (problem, test) = (&drawn.problem, drawn.test.as_deref());
         let split_store = Store::default();
-        let view = Split {
-            problem,
-            source: Some(&spec.source),
-            rows: drawn.rows.as_deref(),
-            dataset_store,
-            split_store: &split_store,
-            test: test.map(|t| &t.x),
-            seed: derive_seed(self.exp.seed, &spec.name, split),
-            index: split,
-        };
+        let view = drawn.view(spec, self.exp.seed, split, dataset_store, &split_store);
         let limit = memory::limit()?;
         todo.into_iter()
             .map(|m| {

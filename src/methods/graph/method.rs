@@ -45,6 +45,11 @@ impl Method for GraphMethod {
         8.0 * (n * dim as f64 + 3.0 * n * width)
     }
 
+    /// The dataset's kernel and graph when a split uses all of its rows ([`shared_base`]).
+    fn prepare(&self, split: &Split) -> Result<()> {
+        shared_base(self, split).map(drop)
+    }
+
     fn no_model(&self) -> Option<String> {
         let p = self.params();
         match p.kind {

@@ -62,6 +62,22 @@ impl Method for SparseGraphMethod {
         }
     }
 
+    /// The graph a dataset's splits share: the kNN graph of all of a loaded dataset's rows,
+    /// or a graph file.
+    fn prepare(&self, split: &Split) -> Result<()> {
+        let shared = match self.source() {
+            GraphSource::Knn { .. } => {
+                matches!(loaded(split.source, split.rows), Ok(Some((data, rows))) if whole(data, rows))
+            }
+            GraphSource::File(_) => true,
+            GraphSource::Given(_) => false,
+        };
+        if shared {
+            graph_of(self, split)?;
+        }
+        Ok(())
+    }
+
     fn no_model(&self) -> Option<String> {
         match self.source() {
             GraphSource::File(path) => Some(format!(
