@@ -58,7 +58,11 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     }
     let _lock = RunLock::acquire(exp, dir, opts.shard)?;
     exp.read_data()?;
-    super::splits::persist(exp, dir, opts.resume)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
+    pool.install(|| super::splits::persist(exp, dir, opts.resume))?;
     let log_name = opts.shard.map_or_else(|| "rows.log".to_string(), |s| s.log_name());
     let (log, previous) = RowLog::open(&dir.join(&log_name), &exp.hash, opts.resume)?;
     check_tasks(exp, &previous, &dir.join(&log_name))?;
@@ -68,10 +72,6 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
         false => None,
     };
     let stores = dataset_stores(exp);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::Data(format!("cannot start thread pool: {e}")))?;
     let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
     pool.install(|| prepare(exp, &tasks, &finished, &stores, &choices))?;

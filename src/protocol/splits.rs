@@ -5,7 +5,10 @@
 //! are the ones on disk. Synthetic datasets draw fresh points per split; their split seeds
 //! are in the result rows.
 
+use std::fmt::Write;
 use std::path::Path;
+
+use rayon::prelude::*;
 
 use super::derive_seed;
 use super::draw::loaded_split;
@@ -46,6 +49,7 @@ fn persist_seed(
     for spec in &exp.datasets {
         let Some(data) = spec.loaded()? else { continue };
         let splits = (0..count)
+            .into_par_iter()
             .map(|s| {
                 loaded_split(
                     spec,
@@ -72,21 +76,41 @@ fn persist_seed(
 /// rows), row indices 0-based and space-separated (whole or not at all: shards of a run
 /// write the same files).
 pub fn write(path: &Path, splits: &[SplitRows]) -> Result<()> {
-    let join = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
     let with_test = splits.iter().any(|s| !s.test.is_empty());
     let mut text = String::from(if with_test {
         "split,labeled,unlabeled,test\n"
     } else {
         "split,labeled,unlabeled\n"
     });
-    for (i, s) in splits.iter().enumerate() {
-        text.push_str(&format!("{i},{},{}", join(&s.labeled), join(&s.unlabeled)));
-        if with_test {
-            text.push_str(&format!(",{}", join(&s.test)));
-        }
-        text.push('\n');
-    }
+    // Lines formatted in parallel (a protocol of 500 splits of 70,000 rows writes 200 MB).
+    let lines: Vec<String> = splits
+        .par_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut line = format!("{i},");
+            join(&s.labeled, &mut line);
+            line.push(',');
+            join(&s.unlabeled, &mut line);
+            if with_test {
+                line.push(',');
+                join(&s.test, &mut line);
+            }
+            line.push('\n');
+            line
+        })
+        .collect();
+    lines.iter().for_each(|l| text.push_str(l));
     write_atomic(path, text.as_bytes())
+}
+
+/// Appends the indices `v` to `out`, space-separated.
+fn join(v: &[usize], out: &mut String) {
+    for (k, i) in v.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        write!(out, "{i}").expect("writing to a String cannot fail");
+    }
 }
 
 /// Reads a file written by [`write`].
