@@ -31,6 +31,5 @@ fn main() {
     }
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-link-arg-bins=-no-pie");
-        println!("cargo:rustc-link-arg-bins=-Wl,--icf=all");
     }
 }

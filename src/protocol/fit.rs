@@ -20,10 +20,7 @@ pub(super) fn fit(method: &dyn Method, native: bool, split: &Split, limit: f64) 
             memory::human(limit)
         )));
     }
-    #[cfg(target_env = "gnu")]
-    unsafe {
-        libc::malloc_trim(0);
-    }
+    memory::release_free();
     std::panic::catch_unwind(AssertUnwindSafe(|| engine::fit(method, native, split)))
         .unwrap_or_else(|panic| {
             let why = panic
