@@ -67,8 +67,15 @@ pub fn run(a: Args) -> Result<()> {
         );
         for (m, x) in exp.methods.iter().zip(&e.methods) {
             println!(
-                "  method  {} ({}): {} fits, cost {:.3e}, {:.3} s of one thread",
-                m.name, m.kind, x.fits, x.cost, x.seconds
+                "  method  {} ({}): {} fits, cost {:.3e} (rows {:.3e}, classes {:.3e}, pairs {:.3e}), {:.3} s of one thread",
+                m.name,
+                m.kind,
+                x.fits,
+                x.cost.flops,
+                x.cost.rows,
+                x.cost.classes,
+                x.cost.pairs,
+                x.seconds
             );
         }
     }

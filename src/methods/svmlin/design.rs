@@ -24,11 +24,13 @@ macro_rules! at_width {
     };
 }
 
-/// Where a design row's entries are stored: its block and the range there.
+/// Where a design row's entries are stored: its block and the range there (16 bytes: the
+/// dual CD solver keeps one per row; a row holds at most its width, < 2³² entries).
 #[derive(Debug, Clone, Copy)]
 pub struct Span {
-    block: usize,
-    range: (usize, usize),
+    start: usize,
+    len: u32,
+    block: u32,
 }
 
 /// The rows of the given blocks, in order, each with a trailing 1.
@@ -101,14 +103,15 @@ impl Design<'_> {
     /// The entries at `s` (`I` the stored index type).
     #[inline(always)]
     fn entries_as<I: Column>(&self, s: Span) -> (&[I], &[f64]) {
-        self.blocks[s.block].entries_as(s.range)
+        self.blocks[s.block as usize].entries_as((s.start, s.start + s.len as usize))
     }
 
     /// Row `i`'s [`Span`].
     #[inline(always)]
     pub(super) fn span(&self, i: usize) -> Span {
         let block = self.starts[1..self.blocks.len()].partition_point(|&s| s <= i);
-        Span { block, range: self.blocks[block].storage_range(i - self.starts[block]) }
+        let (start, end) = self.blocks[block].storage_range(i - self.starts[block]);
+        Span { start, len: (end - start) as u32, block: block as u32 }
     }
 
     /// The [`Span`]s of `rows` (overwriting `out`), for [`Design::gram_mul_vec_rows`] over the

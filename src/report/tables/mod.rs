@@ -3,6 +3,8 @@
 //! worse than the dataset's best (Holm-corrected within the row), rendered as Markdown,
 //! LaTeX or CSV (datasets as rows, methods as columns).
 
+use std::collections::HashMap;
+
 use polars::prelude::*;
 
 pub mod across;
@@ -76,16 +78,31 @@ pub struct Table {
 pub fn summary(rows: &[ResultRow], value: &dyn Fn(&ResultRow) -> Option<f64>) -> Result<DataFrame> {
     let rows: Vec<(&ResultRow, f64)> =
         rows.iter().filter(|r| r.is_ok()).filter_map(|r| value(r).map(|v| (r, v))).collect();
+    // polars groups on one integer per (dataset, method) pair, numbered in first-appearance
+    // order: grouping on the two string columns row-encodes them, which zero-fills an 8 MiB
+    // buffer of polars' that stays resident to the end of the process (`sslab run`'s peak
+    // memory on small data sets).
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    let mut number: HashMap<(&str, &str), u32> = HashMap::new();
+    let cell: Vec<u32> = rows
+        .iter()
+        .map(|(r, _)| {
+            let key = (r.dataset.as_str(), r.method.as_str());
+            *number.entry(key).or_insert_with(|| {
+                pairs.push(key);
+                pairs.len() as u32 - 1
+            })
+        })
+        .collect();
     let df = df![
-        "dataset" => rows.iter().map(|(r, _)| r.dataset.as_str()).collect::<Vec<_>>(),
-        "method" => rows.iter().map(|(r, _)| r.method.as_str()).collect::<Vec<_>>(),
+        "cell" => cell,
         "value" => rows.iter().map(|(_, v)| *v).collect::<Vec<_>>(),
     ]
     .map_err(polars_err)?;
     // Eager aggregations: the lazy engine would pull polars' cloud I/O stack into the build.
     #[allow(deprecated)]
     let (mean, std, count) = {
-        let g = df.group_by_stable(["dataset", "method"]).map_err(polars_err)?;
+        let g = df.group_by_stable(["cell"]).map_err(polars_err)?;
         let g = g.select(["value"]);
         (
             g.mean().map_err(polars_err)?,
@@ -93,15 +110,17 @@ pub fn summary(rows: &[ResultRow], value: &dyn Fn(&ResultRow) -> Option<f64>) ->
             g.count().map_err(polars_err)?,
         )
     };
-    // Each aggregate frame is [dataset, method, <aggregate>]; polars names the aggregate.
+    // Each aggregate frame is [cell, <aggregate>]; polars names the aggregate.
     let aggregate = |frame: &DataFrame, name: &str| -> Result<Column> {
-        let col = frame.columns().get(2).ok_or_else(|| Error::Report("empty aggregate".into()))?;
+        let col = frame.columns().get(1).ok_or_else(|| Error::Report("empty aggregate".into()))?;
         Ok(col.clone().with_name(name.into()))
     };
-    let key = |name: &str| mean.column(name).cloned().map_err(polars_err);
+    let cells = mean.column("cell").and_then(|c| c.u32().cloned()).map_err(polars_err)?;
+    let (datasets, methods): (Vec<&str>, Vec<&str>) =
+        cells.iter().map(|c| c.map_or(("", ""), |c| pairs[c as usize])).unzip();
     DataFrame::new_infer_height(vec![
-        key("dataset")?,
-        key("method")?,
+        Column::new("dataset".into(), datasets),
+        Column::new("method".into(), methods),
         aggregate(&mean, "value_mean")?,
         aggregate(&std, "value_std")?,
         aggregate(&count, "splits")?.cast(&DataType::UInt64).map_err(polars_err)?,
