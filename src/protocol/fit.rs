@@ -20,7 +20,6 @@ pub(super) fn fit(method: &dyn Method, native: bool, split: &Split, limit: f64) 
             memory::human(limit)
         )));
     }
-    memory::release_free();
     std::panic::catch_unwind(AssertUnwindSafe(|| engine::fit(method, native, split)))
         .unwrap_or_else(|panic| {
             let why = panic

@@ -75,6 +75,7 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
     pool.install(|| prepare(exp, &tasks, &finished, &stores, &choices))?;
+    memory::release_free();
     let bar = fit_progress(exp, &tasks, &finished, opts.progress)?;
     let task = Task {
         exp,

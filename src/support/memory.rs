@@ -51,9 +51,10 @@ fn machine() -> f64 {
 }
 
 /// Hands the pages the allocator holds free back to the system (glibc's `malloc_trim`; a
-/// no-op elsewhere): called before each fit, so that a fit's peak does not add what the data
-/// loading, the split and the fits before it freed (on `make bench-peers`' 30,000 documents,
-/// 0.7–1.1 MB of `sslab run`'s peak; on a run of many data sets, most of it).
+/// no-op elsewhere): called once before a run's fits, so that their peak does not add what
+/// loading the data and drawing the splits freed (on `make bench-peers`' 30,000 documents,
+/// 0.7–1.1 MB of `sslab run`'s peak). Not before each fit: the next fit would fault the
+/// same pages in again (on the Fashion-MNIST protocol, about 30 MB per fit).
 pub fn release_free() {
     #[cfg(target_env = "gnu")]
     // SAFETY: malloc_trim only returns free pages; it has no precondition.
