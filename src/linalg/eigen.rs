@@ -2,6 +2,8 @@
 
 use faer::{Mat, MatRef, Side};
 
+use super::SymPacked;
+use super::lanczos::lanczos_top;
 use crate::error::{Error, Result};
 
 /// Eigenvalues in nondecreasing order with their eigenvectors as columns of `vectors`.
@@ -24,9 +26,27 @@ pub fn sym_eigen(a: MatRef<'_, f64>, context: &'static str) -> Result<SymEigen> 
 /// Largest eigenvalue of a symmetric matrix: by Lanczos (at most d/4 + 20 steps), else by
 /// the dense solver.
 pub fn top_eigenvalue(a: MatRef<'_, f64>, context: &'static str) -> Result<f64> {
-    if let Some(top) = super::lanczos::lanczos_top(a, a.nrows() / 4 + 20) {
-        return Ok(top);
+    match lanczos_top(&SymPacked::new(a), a.nrows() / 4 + 20) {
+        Some(top) => Ok(top),
+        None => dense_top(a, context),
     }
+}
+
+/// [`top_eigenvalue`] of A + B (entries a_ij + b_ij), without forming the sum unless the
+/// dense solver is needed.
+pub fn top_eigenvalue_of_sum(
+    a: MatRef<'_, f64>,
+    b: MatRef<'_, f64>,
+    context: &'static str,
+) -> Result<f64> {
+    match lanczos_top(&SymPacked::sum(a, b), a.nrows() / 4 + 20) {
+        Some(top) => Ok(top),
+        None => dense_top((a + b).as_ref(), context),
+    }
+}
+
+/// The largest eigenvalue by faer's dense symmetric solver.
+fn dense_top(a: MatRef<'_, f64>, context: &'static str) -> Result<f64> {
     let values = a
         .self_adjoint_eigenvalues(Side::Lower)
         .map_err(|e| Error::Linalg { context, message: format!("eigenvalues failed: {e:?}") })?;

@@ -10,7 +10,7 @@ use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
 use crate::engine::{Linear, Model};
 use crate::error::{Error, Result};
-use crate::linalg::{centred_grams, top_eigenvalue};
+use crate::linalg::{centred_grams, top_eigenvalue, top_eigenvalue_of_sum};
 
 /// Centred data and second moments of one problem (n = n_l + n_u).
 #[derive(Debug, Clone)]
@@ -102,7 +102,7 @@ impl Moments {
     /// λ_max(X Xᵀ/n) = λ_max(C_l + C_u).
     pub fn top_eig_all(&self) -> Result<f64> {
         once(&self.top_all, || {
-            top_eigenvalue((&self.c_l + &self.c_u).as_ref(), "top eigenvalue of X Xᵀ/n")
+            top_eigenvalue_of_sum(self.c_l.as_ref(), self.c_u.as_ref(), "top eigenvalue of X Xᵀ/n")
         })
     }
 
