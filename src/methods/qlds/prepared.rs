@@ -48,7 +48,7 @@ impl Moments {
     }
 
     /// [`new`](Self::new) without the centred unlabeled rows (`x_u` is 0 × d): all a fit at
-    /// one (α_l, α_u) reads, C_u formed without writing a centred copy of X_u.
+    /// one (α_l, α_u) or the theory reads, C_u formed without writing a centred copy of X_u.
     pub(super) fn for_fit(p: &Problem) -> Result<Self> {
         Self::build(p, false)
     }
@@ -92,6 +92,11 @@ impl Moments {
     /// Total number of training points n = n_l + n_u.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// Number of unlabeled training points n_u (also when `x_u` is not kept).
+    pub fn n_unlabeled(&self) -> usize {
+        self.n - self.x_l.nrows()
     }
 
     /// Number of features.
