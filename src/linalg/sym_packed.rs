@@ -11,7 +11,7 @@ use rayon::prelude::*;
 const T: usize = 8;
 /// The smallest N whose tiles are built by several threads.
 #[cfg(target_arch = "x86_64")]
-const PARALLEL_DIM: usize = 256;
+const PARALLEL_DIM: usize = 512;
 
 /// An exactly symmetric N × N matrix for repeated products with vectors: with AVX-512, its
 /// lower tiles (I, J), J ≤ I, row by row of tiles, tile entries (r, c) = A[8I + r, 8J + c]

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::linalg::{clear_upper_simd, column, row_dots, spd_solve_in_place, to_array1};
 
 /// The smallest dimension whose system is formed by several threads.
-const PARALLEL_DIM: usize = 256;
+const PARALLEL_DIM: usize = 512;
 
 /// A fitted QLDS classifier: f(x) = ωᵀ(x − mean)/√n.
 #[derive(Debug, Clone)]

@@ -274,7 +274,7 @@ fn fit_without_the_unlabeled_copy_has_the_bits_of_the_full_moments() {
 #[test]
 fn fit_has_the_bits_of_the_plain_steps_at_1_and_2_threads() {
     use crate::linalg::{spd_solve_in_place, top_eigenvalue};
-    for (d, n_l, n_u) in [(400, 50, 950), (300, 20, 500), (13, 3, 40)] {
+    for (d, n_l, n_u) in [(600, 50, 950), (300, 20, 500), (13, 3, 40)] {
         let p = problem(d, n_l, n_u, 1.5, 11);
         let m = Moments::new(&p).unwrap();
         let top = top_eigenvalue((&m.c_l + &m.c_u).as_ref(), "test").unwrap();
