@@ -353,29 +353,6 @@ mod tests {
         }
     }
 
-    /// The tiles of A + B give the products of the formed sum bit for bit, built by one or
-    /// two threads (sizes below and above PARALLEL_DIM, partial tiles).
-    #[test]
-    fn sum_has_the_bits_of_the_formed_sum() {
-        for n in [5, 67, 300, 1001] {
-            let sym = |s: f64| {
-                let b = Mat::from_fn(n, n, |i, j| ((i * 7 + j * 3) as f64 * s).sin() * 1e3);
-                Mat::from_fn(n, n, |i, j| 0.5 * (b[(i, j)] + b[(j, i)]))
-            };
-            let (a, b) = (sym(0.31), sym(0.17));
-            let x: Vec<f64> = (0..n).map(|i| ((i * 5) as f64 * 0.7).cos() - 0.1).collect();
-            let mut want = vec![0.0; n];
-            SymPacked::new((&a + &b).as_ref()).mul_vec(&x, &mut want);
-            for threads in [1, 2] {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                let mut got = vec![0.0; n];
-                pool.install(|| SymPacked::sum(a.as_ref(), b.as_ref()).mul_vec(&x, &mut got));
-                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&got), bits(&want), "n = {n}, {threads} threads");
-            }
-        }
-    }
-
     #[test]
     fn matrix_products_have_the_bits_of_faers_product() {
         // Depths across several blocks of GEMM_DEPTH steps (1,100 rows: two full blocks and
