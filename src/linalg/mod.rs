@@ -31,10 +31,10 @@ mod width;
 
 pub use block_cg::{CG_CHUNK, CgOperator, CgReport, block_cg, sum_parts};
 pub use cholesky::{spd_solve, spd_solve_in_place};
-pub use eigen::{SymEigen, sym_eigen, top_eigenvalue};
+pub use eigen::{SymEigen, sym_eigen, top_eigenvalue, top_eigenvalue_of_sum};
 pub use gram::{centred_grams, gram};
 pub use knn_rank::{rank, rank_query};
-pub use mat_vec::mat_vec;
+pub use mat_vec::{mat_vec, row_dots};
 pub use row_pass::{row_pass, row_pass_many};
 pub use simd::{Kernel, Level, clear_upper_simd, widest};
 pub use sym_mul::sym_mul;

@@ -3,18 +3,35 @@
 //! bytes streamed per product (the smoother of a graph method, one product per step).
 
 use faer::linalg::matmul::matmul;
-use faer::{Accum, ColMut, ColRef, MatMut, MatRef, Par};
+use faer::{Accum, ColMut, ColRef, Mat, MatMut, MatRef, Par};
+#[cfg(target_arch = "x86_64")]
+use rayon::prelude::*;
 
 /// Tile side: eight f64 fill an AVX-512 register.
 const T: usize = 8;
+/// The smallest N whose tiles are built by several threads.
+#[cfg(target_arch = "x86_64")]
+const PARALLEL_DIM: usize = 512;
 
 /// An exactly symmetric N × N matrix for repeated products with vectors: with AVX-512, its
 /// lower tiles (I, J), J ≤ I, row by row of tiles, tile entries (r, c) = A[8I + r, 8J + c]
 /// row-major and zero outside N × N; else the matrix itself.
 #[derive(Debug, Clone)]
 pub struct SymPacked<'a> {
-    a: MatRef<'a, f64>,
-    tiles: Option<Vec<f64>>,
+    n: usize,
+    form: Form<'a>,
+}
+
+/// How a [`SymPacked`] holds its matrix.
+#[derive(Debug, Clone)]
+enum Form<'a> {
+    /// The lower tiles (AVX-512).
+    #[cfg(target_arch = "x86_64")]
+    Tiles(Vec<f64>),
+    /// The caller's matrix, for faer's product.
+    Borrowed(MatRef<'a, f64>),
+    /// A sum formed here, for faer's product.
+    Owned(Mat<f64>),
 }
 
 impl<'a> SymPacked<'a> {
@@ -23,25 +40,52 @@ impl<'a> SymPacked<'a> {
         assert_eq!(a.ncols(), a.nrows(), "a square matrix");
         #[cfg(target_arch = "x86_64")]
         if super::simd::level() >= super::Level::Avx512 {
-            return SymPacked { a, tiles: Some(tiles(a)) };
+            return SymPacked { n: a.nrows(), form: Form::Tiles(tiles(a, None)) };
         }
-        SymPacked { a, tiles: None }
+        SymPacked { n: a.nrows(), form: Form::Borrowed(a) }
+    }
+
+    /// Prepares A + B (both exactly symmetric, of one size), entry by entry a_ij + b_ij as
+    /// faer's sum forms it, without forming the sum when the tiles are used.
+    pub fn sum(a: MatRef<'a, f64>, b: MatRef<'a, f64>) -> Self {
+        assert!(a.ncols() == a.nrows() && b.nrows() == a.nrows() && b.ncols() == a.nrows());
+        #[cfg(target_arch = "x86_64")]
+        if super::simd::level() >= super::Level::Avx512 {
+            return SymPacked { n: a.nrows(), form: Form::Tiles(tiles(a, Some(b))) };
+        }
+        SymPacked { n: a.nrows(), form: Form::Owned(a + b) }
+    }
+
+    /// N.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// The matrix for faer's product, when there are no tiles.
+    fn matrix(&self) -> Option<MatRef<'_, f64>> {
+        match &self.form {
+            #[cfg(target_arch = "x86_64")]
+            Form::Tiles(_) => None,
+            Form::Borrowed(a) => Some(*a),
+            Form::Owned(a) => Some(a.as_ref()),
+        }
     }
 
     /// `out` = A x with the bits of faer's product of the column-major A: each out_i starts
     /// at +0 and adds A_ij x_j for j = 0, 1, … by fused multiply-adds (from the tiles with
     /// AVX-512, else faer's sequential product itself). Panics unless the lengths are N.
     pub fn mul_vec(&self, x: &[f64], out: &mut [f64]) {
-        let n = self.a.nrows();
+        let n = self.n;
         assert!(x.len() == n && out.len() == n);
         #[cfg(target_arch = "x86_64")]
-        if let Some(tiles) = &self.tiles {
+        if let Form::Tiles(tiles) = &self.form {
             // SAFETY: tiles are built only when the CPU has AVX-512F.
             unsafe { avx512::product(tiles, n, [x], usize::MAX, [out]) };
             return;
         }
+        let a = self.matrix().expect("no tiles");
         let (x, y) = (ColRef::from_slice(x).as_mat(), ColMut::from_slice_mut(out).as_mat_mut());
-        matmul(y, Accum::Replace, self.a, x, 1.0, Par::Seq);
+        matmul(y, Accum::Replace, a, x, 1.0, Par::Seq);
     }
 
     /// `out` = A T with the bits of faer's product `A * T` for T of two or more columns
@@ -49,10 +93,10 @@ impl<'a> SymPacked<'a> {
     /// [`GEMM_DEPTH`] steps, each from +0, and adds the blocks' sums in order). Panics
     /// unless T and `out` are N × c, c ≥ 2, with contiguous columns.
     pub fn mul_mat(&self, t: MatRef<'_, f64>, mut out: MatMut<'_, f64>) {
-        let n = self.a.nrows();
+        let n = self.n;
         assert!(t.nrows() == n && out.nrows() == n && t.ncols() == out.ncols() && t.ncols() >= 2);
         #[cfg(target_arch = "x86_64")]
-        if let Some(tiles) = &self.tiles {
+        if let Form::Tiles(tiles) = &self.form {
             let block = GEMM_DEPTH / T;
             for c0 in (0..t.ncols()).step_by(4) {
                 let cols = 4.min(t.ncols() - c0);
@@ -77,7 +121,7 @@ impl<'a> SymPacked<'a> {
             }
             return;
         }
-        out.copy_from(self.a * t);
+        out.copy_from(self.matrix().expect("no tiles") * t);
     }
 }
 
@@ -96,28 +140,44 @@ fn arr_mut<'v, const C: usize>(v: &'v mut [&mut [f64]]) -> [&'v mut [f64]; C] {
     std::array::from_fn(|_| &mut **it.next().expect("C slices"))
 }
 
-/// The lower tiles of `a`, a diagonal tile's upper half mirrored from its lower half.
+/// The lower tiles of A, or of A + B (entries a_ij + b_ij), a diagonal tile's upper half
+/// mirrored from its lower half; rows of tiles shared among threads from [`PARALLEL_DIM`]
+/// on (copies and sums of two numbers: the same values at any thread count).
 #[cfg(target_arch = "x86_64")]
-fn tiles(a: MatRef<'_, f64>) -> Vec<f64> {
+fn tiles(a: MatRef<'_, f64>, b: Option<MatRef<'_, f64>>) -> Vec<f64> {
     let n = a.nrows();
     let blocks = n.div_ceil(T);
     let mut tiles = vec![0.0; blocks * (blocks + 1) / 2 * T * T];
+    // Row of tiles I holds tiles (I, 0..=I), one after the other.
+    let mut rows = Vec::with_capacity(blocks);
+    let mut rest = tiles.as_mut_slice();
     for bi in 0..blocks {
-        for bj in 0..=bi {
-            let tile = &mut tiles[tile_start(bi, bj)..][..T * T];
+        let (row, tail) = rest.split_at_mut((bi + 1) * T * T);
+        rows.push((bi, row));
+        rest = tail;
+    }
+    // Entry (i, j) from the lower triangle: (j, i) above the diagonal.
+    let entry = |i: usize, j: usize| {
+        let (i, j) = (i.max(j), i.min(j));
+        let value = |m: MatRef<'_, f64>| match m.col(j).try_as_col_major() {
+            Some(col) => col.as_slice()[i],
+            None => m[(i, j)],
+        };
+        b.map_or(value(a), |b| value(a) + value(b))
+    };
+    let fill = |(bi, row): (usize, &mut [f64])| {
+        for (bj, tile) in row.chunks_exact_mut(T * T).enumerate() {
             for c in (0..T).filter(|c| bj * T + c < n) {
-                let j = bj * T + c;
-                let col = a.col(j).try_as_col_major().map(|c| c.as_slice());
                 for r in (0..T).filter(|r| bi * T + r < n) {
-                    let i = bi * T + r;
-                    tile[r * T + c] = match col {
-                        Some(col) if i >= j => col[i],
-                        _ if i >= j => a[(i, j)],
-                        _ => a[(j, i)],
-                    };
+                    tile[r * T + c] = entry(bi * T + r, bj * T + c);
                 }
             }
         }
+    };
+    if n >= PARALLEL_DIM && rayon::current_num_threads() > 1 {
+        rows.into_par_iter().with_min_len(8).for_each(fill);
+    } else {
+        rows.into_iter().for_each(fill);
     }
     tiles
 }

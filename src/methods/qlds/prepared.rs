@@ -10,7 +10,7 @@ use super::LambdaPolicy;
 use crate::data::{Problem, column_means};
 use crate::engine::{Linear, Model};
 use crate::error::{Error, Result};
-use crate::linalg::{centred_grams, top_eigenvalue};
+use crate::linalg::{centred_grams, top_eigenvalue, top_eigenvalue_of_sum};
 
 /// Centred data and second moments of one problem (n = n_l + n_u).
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ impl Moments {
     }
 
     /// [`new`](Self::new) without the centred unlabeled rows (`x_u` is 0 × d): all a fit at
-    /// one (α_l, α_u) reads, C_u formed without writing a centred copy of X_u.
+    /// one (α_l, α_u) or the theory reads, C_u formed without writing a centred copy of X_u.
     pub(super) fn for_fit(p: &Problem) -> Result<Self> {
         Self::build(p, false)
     }
@@ -94,6 +94,11 @@ impl Moments {
         self.n
     }
 
+    /// Number of unlabeled training points n_u (also when `x_u` is not kept).
+    pub fn n_unlabeled(&self) -> usize {
+        self.n - self.x_l.nrows()
+    }
+
     /// Number of features.
     pub fn dim(&self) -> usize {
         self.x_l.ncols()
@@ -102,7 +107,7 @@ impl Moments {
     /// λ_max(X Xᵀ/n) = λ_max(C_l + C_u).
     pub fn top_eig_all(&self) -> Result<f64> {
         once(&self.top_all, || {
-            top_eigenvalue((&self.c_l + &self.c_u).as_ref(), "top eigenvalue of X Xᵀ/n")
+            top_eigenvalue_of_sum(self.c_l.as_ref(), self.c_u.as_ref(), "top eigenvalue of X Xᵀ/n")
         })
     }
 

@@ -267,3 +267,42 @@ fn fit_without_the_unlabeled_copy_has_the_bits_of_the_full_moments() {
         }
     }
 }
+
+/// λ from the tiles of C_l + C_u (the sum never formed) and ω from the system formed in place
+/// of C_u have the bits of the plain steps (the formed sum's top eigenvalue, the system in a
+/// fresh matrix), and so have the scores, in rayon pools of 1 and 2 threads.
+#[test]
+fn fit_has_the_bits_of_the_plain_steps_at_1_and_2_threads() {
+    use crate::linalg::{spd_solve_in_place, top_eigenvalue};
+    for (d, n_l, n_u) in [(600, 50, 950), (300, 20, 500), (13, 3, 40)] {
+        let p = problem(d, n_l, n_u, 1.5, 11);
+        let m = Moments::new(&p).unwrap();
+        let top = top_eigenvalue((&m.c_l + &m.c_u).as_ref(), "test").unwrap();
+        let lambda = (1.0 + LambdaPolicy::EPSILON) * top;
+        let mut a = faer::Mat::<f64>::zeros(d, d);
+        for j in 0..d {
+            for i in j..d {
+                a[(i, j)] = 0.5 * m.c_l[(i, j)] - 1.0 * m.c_u[(i, j)];
+            }
+            a[(j, j)] += lambda;
+        }
+        let mut omega = m.rhs.clone();
+        spd_solve_in_place(a.as_mut(), &mut omega, "test").unwrap();
+        let q = QldsParams::new(0.5, 1.0).check().unwrap();
+        let x_u = raw_unlabeled(&p);
+        let in_pool = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let f = q.fit(&p).unwrap();
+                (f.lambda, f.omega.clone(), f.scores(x_u.view()))
+            })
+        };
+        let one = in_pool(1);
+        assert_eq!(one.0.to_bits(), lambda.to_bits(), "d = {d}");
+        assert!(one.1.iter().zip(omega.col(0).iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+        let two = in_pool(2);
+        assert_eq!(one.0.to_bits(), two.0.to_bits(), "d = {d}");
+        let bits = |v: &Array1<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert!(bits(&one.1) == bits(&two.1) && bits(&one.2) == bits(&two.2), "d = {d}");
+    }
+}

@@ -113,9 +113,13 @@ impl SelectQlds {
         }
     }
 
-    /// Selects on the problem, then fits the chosen point once with the empirical λ.
+    /// Selects on the problem, then fits the chosen point once with the empirical λ (the
+    /// theory reads no centred unlabeled rows, so its moments keep none).
     pub fn run(&self, problem: &Problem) -> Result<Selected> {
-        let prep = Moments::new(problem)?;
+        let prep = match self.policy {
+            Policy::Theory { .. } | Policy::GeneralTheory => Moments::for_fit(problem)?,
+            Policy::CrossValidation { .. } | Policy::Oracle => Moments::new(problem)?,
+        };
         self.run_prepared(&prep, problem, || EigenBasis::new(&prep).map(Arc::new))
     }
 

@@ -254,3 +254,22 @@ fn general_theory_selects_a_point_as_good_as_the_isotropic_one_on_gaussian_data(
     );
     assert!(general <= oracle + 0.03 && general <= iso + 0.02, "{general} {iso} {oracle}");
 }
+
+/// The theory policies select from moments without the centred unlabeled rows: the same
+/// point, λ and score bits as from the full moments.
+#[test]
+fn theory_selection_without_the_unlabeled_copy_has_the_bits_of_the_full_moments() {
+    let p = problem(30, 10, 200, 1.5, 4);
+    let grid = Grid::uniform(6).unwrap();
+    for policy in [Policy::Theory { scale: Scale::default() }, Policy::GeneralTheory] {
+        let select = SelectQlds::new(policy, grid.clone(), LambdaPolicy::default()).unwrap();
+        let full = Moments::new(&p).unwrap();
+        let want = select.run_prepared(&full, &p, || unreachable!("no basis")).unwrap();
+        let got = select.run(&p).unwrap();
+        assert_eq!(
+            (got.alpha_l, got.alpha_u, got.lambda),
+            (want.alpha_l, want.alpha_u, want.lambda)
+        );
+        assert!(got.scores == want.scores, "{policy:?}");
+    }
+}

@@ -80,7 +80,7 @@ pub fn estimate_setting(prep: &Moments, scale: Scale) -> Result<Estimate> {
         }
     };
     let labeled = classes.each_ref().map(|x| x.nrows());
-    let n_u = prep.x_u.nrows();
+    let n_u = prep.n_unlabeled();
     let n_l = (labeled[0] + labeled[1]) as f64;
     let u1 = ((n_u as f64) * labeled[0] as f64 / n_l).round() as usize;
     let unlabeled = [u1, n_u - u1];

@@ -151,7 +151,7 @@ pub fn common_setting(
     };
     let classes = class_rows(prep, truth)?;
     let labeled = [1.0, -1.0].map(|c| prep.y_l.iter().filter(|&&y| y == c).count());
-    let n_u = prep.x_u.nrows();
+    let n_u = prep.n_unlabeled();
     let unlabeled = match truth {
         Some(y) => [1.0, -1.0].map(|c| y.iter().filter(|&&v| v == c).count()),
         None => {

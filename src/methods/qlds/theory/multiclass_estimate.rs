@@ -77,7 +77,7 @@ pub fn estimate_multiclass_setting(
         }
     };
     let labeled: Vec<usize> = classes.iter().map(|x| x.nrows()).collect();
-    let (n_u, n_l) = (prep.x_u.nrows(), classes_l.len() as f64);
+    let (n_u, n_l) = (prep.n_unlabeled(), classes_l.len() as f64);
     let mut unlabeled: Vec<usize> =
         labeled.iter().map(|l| (n_u as f64 * *l as f64 / n_l).round() as usize).collect();
     let others: usize = unlabeled[..n_classes - 1].iter().sum();
