@@ -1,14 +1,15 @@
 //! Shared by the tests: the data mirror (the tests reading it are ignored, and counted as
 //! such, where it is absent) and temporary data directories filled from it, removed when
 //! dropped; a fetch in a child process with its own environment; a Python interpreter; and
-//! the Rust sources of a folder, for the layout tests.
+//! the Rust sources of a folder, for the layout tests; a split of rows given directly.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use sslab::data::fetch;
 use sslab::data::registry::Registry;
+use sslab::data::{DataSource, Features, Problem, fetch};
+use sslab::engine::{Split, Store};
 
 /// The data mirror (`$SSLAB_DATA_MIRROR`, else ../shared/data); a test that asks for it
 /// without one fails instead of passing silently.
@@ -143,4 +144,26 @@ pub fn rust_sources(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// A split of `problem` (rows given directly, drawn from `source`) with the dataset's and
+/// the split's `stores`, the held-out `test` rows, the split's `seed` and `index`.
+pub fn split<'a>(
+    problem: &'a Problem,
+    source: &'a DataSource,
+    stores: (&'a Store, &'a Store),
+    test: Option<&'a Features>,
+    seed: u64,
+    index: usize,
+) -> Split<'a> {
+    Split {
+        problem,
+        source: Some(source),
+        rows: None,
+        dataset_store: stores.0,
+        split_store: stores.1,
+        test,
+        seed,
+        index,
+    }
 }

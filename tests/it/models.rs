@@ -16,7 +16,7 @@ use std::process::Command;
 use ndarray::{Array1, Array2};
 use sslab::config::parse;
 use sslab::data::Features;
-use sslab::engine::{Linear, Model, Scores, Split};
+use sslab::engine::{Linear, Model, Scores};
 use sslab::methods::qlds::Qlds;
 use sslab::protocol::{derive_seed, draw};
 
@@ -123,16 +123,14 @@ fn linear_models_score_the_split_as_the_fit_and_survive_a_file() {
         let drawn = draw(spec, exp.seed, split).unwrap();
         let (p, test) = (&drawn.problem, &drawn.test.as_ref().unwrap().x);
         let (a, b) = (Default::default(), Default::default());
-        let view = Split {
-            problem: p,
-            source: Some(&spec.source),
-            rows: None,
-            dataset_store: &a,
-            split_store: &b,
-            test: Some(test),
-            seed: derive_seed(exp.seed, &spec.name, split),
-            index: split,
-        };
+        let view = common::split(
+            p,
+            &spec.source,
+            (&a, &b),
+            Some(test),
+            derive_seed(exp.seed, &spec.name, split),
+            split,
+        );
         for m in &exp.methods {
             let f = m.method.fit(&view).unwrap();
             let model = f.model.as_ref().unwrap_or_else(|| panic!("{}: no model", m.name));
@@ -198,16 +196,7 @@ fn numpy_alone_scores_a_saved_model() {
     sslab::data::npy::write_f64(&x, &[test.nrows(), test.ncols()], test.as_slice().unwrap())
         .unwrap();
     let (a, b) = (Default::default(), Default::default());
-    let view = Split {
-        problem: &drawn.problem,
-        source: Some(&spec.source),
-        rows: None,
-        dataset_store: &a,
-        split_store: &b,
-        test: None,
-        seed: 1,
-        index: 0,
-    };
+    let view = common::split(&drawn.problem, &spec.source, (&a, &b), None, 1, 0);
     // QLDS (centred, scaled) and TSVM (weights and a bias).
     for m in [&exp.methods[0], &exp.methods[10]] {
         let model = m.method.fit(&view).unwrap().model.unwrap();

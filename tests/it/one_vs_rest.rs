@@ -17,7 +17,7 @@ use sslab::data::{ClassMixture, DataSource, Problem};
 use sslab::engine::{self, Fitted, Method, Model, Scores, Split, Store};
 use sslab::methods::qlds::{LambdaPolicy, Qlds, QldsParams};
 
-use crate::common::TempDir;
+use crate::common::{self, TempDir};
 use crate::models::per_class;
 
 /// Every binary kind (each family and selection), on a synthetic dataset whose rows are
@@ -135,16 +135,7 @@ fn every_binary_kind_fits_three_classes_as_a_loop_over_its_binary_fits() {
     for m in &exp.methods {
         assert!(!m.multiclass, "{} is a binary kind", m.name);
         let (a, b) = (Store::default(), Store::default());
-        let view = Split {
-            problem: &p,
-            source: Some(source),
-            rows: None,
-            dataset_store: &a,
-            split_store: &b,
-            test: Some(&test),
-            seed: 7,
-            index: 0,
-        };
+        let view = common::split(&p, source, (&a, &b), Some(&test), 7, 0);
         let f = engine::fit(m.method.as_ref(), m.multiclass, &view).unwrap();
         let scores = per_class(&f.scores);
         let test_scores = f.test.as_ref().map(per_class);
@@ -196,16 +187,7 @@ fn a_selection_reports_its_choice_per_class_when_the_classes_differ() {
     let exp = parse(CONFIG, Path::new("ovr.toml")).unwrap();
     let p = three_classes().0;
     let (a, b) = (Store::default(), Store::default());
-    let view = Split {
-        problem: &p,
-        source: Some(&exp.datasets[0].source),
-        rows: None,
-        dataset_store: &a,
-        split_store: &b,
-        test: None,
-        seed: 7,
-        index: 0,
-    };
+    let view = common::split(&p, &exp.datasets[0].source, (&a, &b), None, 7, 0);
     let theory = &exp.methods[1];
     let f = engine::fit(theory.method.as_ref(), false, &view).unwrap();
     // QLDS(th) picks by each class's binary theory: a value the classes share keeps its
@@ -290,16 +272,7 @@ fn a_run_on_a_three_class_file_gives_per_class_scores_and_predictions() {
 /// A split of `p` with fresh stores and no test rows.
 fn fit_on(method: &dyn Method, multiclass: bool, p: &Problem, source: &DataSource) -> Fitted {
     let (a, b) = (Store::default(), Store::default());
-    let view = Split {
-        problem: p,
-        source: Some(source),
-        rows: None,
-        dataset_store: &a,
-        split_store: &b,
-        test: None,
-        seed: 7,
-        index: 0,
-    };
+    let view = common::split(p, source, (&a, &b), None, 7, 0);
     engine::fit(method, multiclass, &view).unwrap()
 }
 

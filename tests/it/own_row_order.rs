@@ -21,13 +21,14 @@
 
 use std::path::Path;
 
+use crate::common;
 use ndarray::Array1;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use sslab::config::parse;
 use sslab::data::Problem;
-use sslab::engine::{Scores, Split};
+use sslab::engine::Scores;
 use sslab::protocol::{derive_seed, draw};
 
 const CONFIG: &str = r#"
@@ -156,16 +157,7 @@ fn every_family_predicts_the_same_in_any_unlabeled_order() {
         let seed = derive_seed(exp.seed, &spec.name, split);
         let fit = |problem: &Problem| {
             let (a, b) = (Default::default(), Default::default());
-            let view = Split {
-                problem,
-                source: Some(&spec.source),
-                rows: None,
-                dataset_store: &a,
-                split_store: &b,
-                test: None,
-                seed,
-                index: split,
-            };
+            let view = common::split(problem, &spec.source, (&a, &b), None, seed, split);
             exp.methods.iter().map(|m| m.method.fit(&view).unwrap().scores).collect::<Vec<_>>()
         };
         for ((m, grouped), random) in exp.methods.iter().zip(fit(p)).zip(fit(&shuffled)) {

@@ -12,12 +12,12 @@ use std::sync::Arc;
 use ndarray::{Array1, Array2, array};
 use sslab::config::parse;
 use sslab::data::Features;
-use sslab::engine::{KernelExpansion, Model, PointRule, Scores, Split};
+use sslab::engine::{KernelExpansion, Model, PointRule, Scores};
 use sslab::methods::graph::Decision;
 use sslab::protocol::{derive_seed, draw};
 
 use super::{binary, per_class, same_bits};
-use crate::common::TempDir;
+use crate::common::{self, TempDir};
 
 const KINDS: &str = r#"
 [experiment]
@@ -97,16 +97,14 @@ fn every_expanded_kind_scores_test_rows_through_its_model_and_survives_a_file() 
         let drawn = draw(spec, exp.seed, split).unwrap();
         let (p, test) = (&drawn.problem, &drawn.test.as_ref().unwrap().x);
         let (a, b) = (Default::default(), Default::default());
-        let view = Split {
-            problem: p,
-            source: Some(&spec.source),
-            rows: None,
-            dataset_store: &a,
-            split_store: &b,
-            test: Some(test),
-            seed: derive_seed(exp.seed, &spec.name, split),
-            index: split,
-        };
+        let view = common::split(
+            p,
+            &spec.source,
+            (&a, &b),
+            Some(test),
+            derive_seed(exp.seed, &spec.name, split),
+            split,
+        );
         for m in &exp.methods {
             let f = m.method.fit(&view).unwrap();
             let model = f.model.as_ref().unwrap_or_else(|| panic!("{}: no model", m.name));
@@ -155,16 +153,7 @@ fn cheeger_leaves_no_model_and_refuses_save_models() {
     let drawn = draw(spec, exp.seed, 0).unwrap();
     let (a, b) = (Default::default(), Default::default());
     let test = &drawn.test.as_ref().unwrap().x;
-    let view = Split {
-        problem: &drawn.problem,
-        source: Some(&spec.source),
-        rows: None,
-        dataset_store: &a,
-        split_store: &b,
-        test: Some(test),
-        seed: 1,
-        index: 0,
-    };
+    let view = common::split(&drawn.problem, &spec.source, (&a, &b), Some(test), 1, 0);
     for kind in ["cheeger_rls", "cheeger_svm"] {
         let text = KINDS.split("[[methods]]").next().unwrap().to_string()
             + &format!("[[methods]]\nkind = \"{kind}\"\n");
@@ -314,16 +303,7 @@ fn multi_class_kinds_leave_an_expansion_of_one_column_per_class() {
     let binary_only = |name: &str| name.contains("low") || name.contains("fhg");
     for m in exp.methods.iter().filter(|m| m.multiclass && !binary_only(&m.name)) {
         let (a, b) = (Default::default(), Default::default());
-        let view = Split {
-            problem: &p,
-            source: Some(&exp.datasets[0].source),
-            rows: None,
-            dataset_store: &a,
-            split_store: &b,
-            test: Some(&test),
-            seed: 3,
-            index: 0,
-        };
+        let view = common::split(&p, &exp.datasets[0].source, (&a, &b), Some(&test), 3, 0);
         let f = sslab::engine::fit(m.method.as_ref(), true, &view).unwrap();
         if m.kind.starts_with("cheeger") {
             assert!(f.model.is_none() && f.test.is_none(), "{}", m.name);

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use ndarray::{Array2, ArrayView1};
 use sslab::config::parse;
 use sslab::data::{Features, Problem};
-use sslab::engine::{KnnWeights, Model, Neighbours, Scores, Split};
+use sslab::engine::{KnnWeights, Model, Neighbours, Scores};
 
 use super::same_bits;
-use crate::common::TempDir;
+use crate::common::{self, TempDir};
 
 const KINDS: &str = r#"
 [experiment]
@@ -100,16 +100,7 @@ fn every_graph_only_kind_scores_its_fit_rows_as_the_fit_and_survives_a_file() {
         };
         let test = Features::Dense(test);
         let (a, b) = (Default::default(), Default::default());
-        let view = Split {
-            problem: &problem,
-            source: Some(&spec.source),
-            rows: None,
-            dataset_store: &a,
-            split_store: &b,
-            test: Some(&test),
-            seed: 1,
-            index: 0,
-        };
+        let view = common::split(&problem, &spec.source, (&a, &b), Some(&test), 1, 0);
         for m in &exp.methods {
             let f = m.method.fit(&view).unwrap();
             let model = f.model.as_ref().unwrap_or_else(|| panic!("{}: no model", m.name));
