@@ -10,6 +10,18 @@ use crate::support::memory;
 /// on a split of more classes), isolated: a fit whose memory estimate exceeds `limit`, and
 /// a panic inside a fit (e.g. a refused allocation), become errors for its row only.
 pub(super) fn fit(method: &dyn Method, native: bool, split: &Split, limit: f64) -> Result<Fitted> {
+    within(method, split, limit)?;
+    isolated(|| engine::fit(method, native, split), "fit")
+}
+
+/// [`Method::prepare`] under the same guards as [`fit`].
+pub(super) fn prepare(method: &dyn Method, split: &Split, limit: f64) -> Result<()> {
+    within(method, split, limit)?;
+    isolated(|| method.prepare(split), "preparation")
+}
+
+/// An error when the method's memory estimate on the split exceeds `limit`.
+fn within(method: &dyn Method, split: &Split, limit: f64) -> Result<()> {
     let p = split.problem;
     let (n, dim) = (p.n_labeled() + p.n_unlabeled(), p.dim());
     let need = method.memory(n, dim);
@@ -20,13 +32,17 @@ pub(super) fn fit(method: &dyn Method, native: bool, split: &Split, limit: f64) 
             memory::human(limit)
         )));
     }
-    std::panic::catch_unwind(AssertUnwindSafe(|| engine::fit(method, native, split)))
-        .unwrap_or_else(|panic| {
-            let why = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
-            Err(Error::Data(format!("the fit panicked: {why}")))
-        })
+    Ok(())
+}
+
+/// `run()`, a panic inside it (`what`: "fit", …) turned into an error.
+fn isolated<T>(run: impl FnOnce() -> Result<T>, what: &str) -> Result<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
+        Err(Error::Data(format!("the {what} panicked: {why}")))
+    })
 }

@@ -14,14 +14,16 @@ use crate::engine::Store;
 use crate::error::Result;
 
 /// Calls every method's `prepare` on the first unfinished split of each dataset entry of
-/// `tasks` (its rows drawn without their features). A method's error is not reported here:
-/// the store keeps no failure, so each fit meets it again and records it in its row.
+/// `tasks` (its rows drawn without their features), under the fits' guards (`limit`, the
+/// memory limit; panics caught). A method's error is not reported here: the store keeps no
+/// failure, so each fit meets it again and records it in its row.
 pub fn prepare(
     exp: &Experiment,
     tasks: &[(usize, usize)],
     finished: &HashSet<TaskKey>,
     stores: &[Arc<Store>],
     choices: &Choices,
+    limit: f64,
 ) -> Result<()> {
     let mut seen = HashSet::new();
     for &(d, split) in tasks {
@@ -38,7 +40,7 @@ pub fn prepare(
         let view = drawn.view(spec, exp.seed, split, &stores[d], &split_store);
         for m in 0..exp.methods.len() {
             if let Ok((method, _)) = choices.method(exp, d, m) {
-                let _ = method.prepare(&view);
+                let _ = super::fit::prepare(method, &view, limit);
             }
         }
     }
@@ -55,7 +57,7 @@ mod tests {
     }
 
     #[test]
-    fn the_graph_of_all_rows_is_built_once_and_only_for_unfinished_tasks() {
+    fn the_graph_of_all_rows_is_built_once_for_unfinished_tasks_within_the_memory_limit() {
         let dir = std::env::temp_dir().join(format!("sslab-prepare-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let rows: String =
@@ -71,7 +73,7 @@ mod tests {
         let exp = crate::config::parse(&src, &dir.join("c.toml")).unwrap();
         let tasks = [(0, 0), (0, 1)];
         let store = vec![Arc::new(Store::default())];
-        prepare(&exp, &tasks, &HashSet::new(), &store, &Choices::default()).unwrap();
+        prepare(&exp, &tasks, &HashSet::new(), &store, &Choices::default(), f64::INFINITY).unwrap();
         assert_eq!(values(&store[0]), "Store(1 values)", "laplace's graph, nothing for qlds");
         let finished: HashSet<TaskKey> = tasks
             .iter()
@@ -80,8 +82,11 @@ mod tests {
             })
             .collect();
         let fresh = vec![Arc::new(Store::default())];
-        prepare(&exp, &tasks, &finished, &fresh, &Choices::default()).unwrap();
+        prepare(&exp, &tasks, &finished, &fresh, &Choices::default(), f64::INFINITY).unwrap();
         assert_eq!(values(&fresh[0]), "Store(0 values)", "every task finished");
+        let limited = vec![Arc::new(Store::default())];
+        prepare(&exp, &tasks, &HashSet::new(), &limited, &Choices::default(), 0.0).unwrap();
+        assert_eq!(values(&limited[0]), "Store(0 values)", "above the memory limit");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

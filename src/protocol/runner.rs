@@ -1,6 +1,7 @@
 //! Runs every (dataset, split, method) of an experiment in parallel with rayon.
 //! First each method prepares what a dataset's splits share (`prepare.rs`, e.g. the kNN
-//! graph of all of its rows, on all threads). Each (dataset, split) is one task: its problem is drawn once from the split's seed (the
+//! graph of all of its rows, on all threads). Each (dataset, split) is one task: its
+//! problem is drawn once from the split's seed (the
 //! rows' features copied only when one of its methods reads them) and all methods fit it,
 //! sharing the split's store; datasets reading the same rows share a
 //! dataset store. faer stays sequential inside a task. Every finished row goes to the row
@@ -74,7 +75,8 @@ pub fn run(exp: &Experiment, opts: &RunOptions, dir: &Path) -> Result<Vec<Result
     let stores = dataset_stores(exp);
     let tasks = shard::tasks(exp, opts.shard)?;
     let choices = tuning(exp, &tasks, &stores, &pool, opts, dir)?;
-    pool.install(|| prepare(exp, &tasks, &finished, &stores, &choices))?;
+    let limit = memory::limit()?;
+    pool.install(|| prepare(exp, &tasks, &finished, &stores, &choices, limit))?;
     memory::release_free();
     let bar = fit_progress(exp, &tasks, &finished, opts.progress)?;
     let task = Task {
