@@ -79,6 +79,9 @@ _P = {
     "functions (binary).",
     "tv_project": '\n    tv_project : {"g", "fhg"}, default=None\n        Functions projected '
     "(binary).",
+    "kernel_rank": "\n    kernel_rank : int, default=None\n        Nyström landmarks m: the kernel "
+    "as a rank-m factor (n × m memory instead of n × n;\n        two classes only; default: "
+    "the dense kernel).",
 }
 
 
@@ -110,11 +113,13 @@ class KernelRLS(_Graph):
     _kind = "rls"
     _multiclass = False
     __doc__ = _doc("Kernel regularized least squares on the labeled rows",
-                   _params("eta", "lambda_"), "rls", "KernelRLS", graph=False, multiclass=False)
+                   _params("eta", "lambda_", "kernel_rank"), "rls", "KernelRLS", graph=False, multiclass=False)
 
-    def __init__(self, eta=None, lambda_=None, kernel_scale=None, decision=None, n_jobs=None):
+    def __init__(self, eta=None, lambda_=None, kernel_rank=None, kernel_scale=None, decision=None,
+                 n_jobs=None):
         self.eta = eta
         self.lambda_ = lambda_
+        self.kernel_rank = kernel_rank
         self.kernel_scale = kernel_scale
         self.decision = decision
         self.n_jobs = n_jobs
@@ -135,15 +140,16 @@ class KernelSVM(KernelRLS):
 
 class LapRLS(_Graph):
     _kind = "lap_rls"
-    __doc__ = _doc("Laplacian RLS", _params("eta", "lambda_", "gamma", "laplacian"), "lap_rls",
+    __doc__ = _doc("Laplacian RLS", _params("eta", "lambda_", "gamma", "laplacian", "kernel_rank"), "lap_rls",
                    "LapRLS")
 
-    def __init__(self, eta=None, lambda_=None, gamma=None, laplacian=None, kernel_scale=None,
-                 decision=None, k=None, weighting=None, n_jobs=None):
+    def __init__(self, eta=None, lambda_=None, gamma=None, laplacian=None, kernel_rank=None,
+                 kernel_scale=None, decision=None, k=None, weighting=None, n_jobs=None):
         self.eta = eta
         self.lambda_ = lambda_
         self.gamma = gamma
         self.laplacian = laplacian
+        self.kernel_rank = kernel_rank
         self.kernel_scale = kernel_scale
         self.decision = decision
         self.k = k
@@ -173,11 +179,13 @@ class TVRLS(_Graph):
     _kind = "tv_rls"
     __doc__ = _doc("Graph total-variation RLS",
                    _params("eta", "lambda_", "gamma", "r1", "r2", "iterations",
-                           "rof_iterations", "tv_norm", "tv_project"), "tv_rls", "TVRLS")
+                           "rof_iterations", "tv_norm", "tv_project", "kernel_rank"), "tv_rls",
+                   "TVRLS")
 
     def __init__(self, eta=None, lambda_=None, gamma=None, r1=None, r2=None, iterations=None,
-                 rof_iterations=None, tv_norm=None, tv_project=None, kernel_scale=None,
-                 decision=None, k=None, weighting=None, n_jobs=None):
+                 rof_iterations=None, tv_norm=None, tv_project=None, kernel_rank=None,
+                 kernel_scale=None, decision=None, k=None, weighting=None, n_jobs=None):
+        self.kernel_rank = kernel_rank
         self.eta = eta
         self.lambda_ = lambda_
         self.gamma = gamma
@@ -222,10 +230,13 @@ class TVSVM(_Graph):
 class CheegerRLS(_Graph):
     _kind = "cheeger_rls"
     __doc__ = _doc("Cheeger-cut RLS", _params("lambda_", "r1", "c", "iterations",
-                                              "rof_iterations"), "cheeger_rls", "CheegerRLS")
+                                              "rof_iterations", "kernel_rank"), "cheeger_rls",
+                   "CheegerRLS")
 
     def __init__(self, lambda_=None, r1=None, c=None, iterations=None, rof_iterations=None,
-                 kernel_scale=None, decision=None, k=None, weighting=None, n_jobs=None):
+                 kernel_rank=None, kernel_scale=None, decision=None, k=None, weighting=None,
+                 n_jobs=None):
+        self.kernel_rank = kernel_rank
         self.lambda_ = lambda_
         self.r1 = r1
         self.c = c

@@ -70,6 +70,7 @@ KERNEL = [
     sslab.KernelRLS(), sslab.KernelSVM(), sslab.LapRLS(), sslab.LapSVM(decision="class_mass"),
     sslab.TVRLS(), sslab.TVSVM(decision="zero_mean"),
     sslab.TVRLS(tv_project="fhg", iterations=300),
+    sslab.KernelRLS(kernel_rank=20), sslab.LapRLS(kernel_rank=20),
 ]
 
 
@@ -91,6 +92,17 @@ def test_kernel_expansions_score_new_rows_without_a_refit(est):
     assert np.abs(u - est.unlabeled_scores_).max() <= tol * scale
     back = pickle.loads(pickle.dumps(est))
     assert np.array_equal(back._scores(new), scores)
+
+
+def test_kernel_rank_reaches_the_nystrom_form_and_two_classes_only():
+    X, y, _ = problem(n=60, d=5)
+    dense = sslab.LapRLS().fit(X, y).unlabeled_scores_
+    low = sslab.LapRLS(kernel_rank=20).fit(X, y).unlabeled_scores_
+    assert low.shape == dense.shape and not np.array_equal(low, dense)
+    with pytest.raises(ValueError, match="kernel_rank"):
+        sslab.LapRLS(kernel_rank=10).fit(*three_classes()[:2])
+    with pytest.raises(ValueError, match="kernel_rank"):
+        sslab.LapRLS(kernel_rank=0).fit(X, y)
 
 
 def test_cheeger_keeps_no_expansion():
