@@ -118,6 +118,15 @@ pub fn done(rows: &[ResultRow]) -> HashSet<TaskKey> {
     rows.iter().map(|r| (r.dataset.clone(), r.split, r.method.clone())).collect()
 }
 
+/// The methods (config indices) of split `split` of dataset `d` whose rows are not in
+/// `finished`.
+pub fn todo(exp: &Experiment, finished: &HashSet<TaskKey>, d: usize, split: usize) -> Vec<usize> {
+    let name = &exp.datasets[d].name;
+    (0..exp.methods.len())
+        .filter(|&m| !finished.contains(&(name.clone(), split, exp.methods[m].name.clone())))
+        .collect()
+}
+
 /// An error naming the first row of `rows` (read from `path`) that is no task of `exp`: a
 /// dataset, method or split (≥ `splits`) the config does not have. Such a line (a damaged
 /// or hand-edited log) would otherwise survive `merge` and `--resume` into `results.csv`.

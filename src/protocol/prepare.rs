@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::draw_for;
-use super::log::TaskKey;
+use super::log::{TaskKey, todo};
 use super::tune::Choices;
 use crate::config::Experiment;
 use crate::engine::Store;
@@ -27,14 +27,10 @@ pub fn prepare(
 ) -> Result<()> {
     let mut seen = HashSet::new();
     for &(d, split) in tasks {
-        let spec = &exp.datasets[d];
-        let open = exp
-            .methods
-            .iter()
-            .any(|m| !finished.contains(&(spec.name.clone(), split, m.name.clone())));
-        if !open || !seen.insert(d) {
+        if todo(exp, finished, d, split).is_empty() || !seen.insert(d) {
             continue;
         }
+        let spec = &exp.datasets[d];
         let drawn = draw_for(spec, exp.seed, split, |_| false)?;
         let split_store = Store::default();
         let view = drawn.view(spec, exp.seed, split, &stores[d], &split_store);

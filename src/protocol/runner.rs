@@ -20,7 +20,7 @@ use super::draw_for;
 use super::estimate;
 use super::fit::fit;
 use super::lock::RunLock;
-use super::log::{RowLog, TaskKey, check_tasks, done};
+use super::log::{RowLog, TaskKey, check_tasks, done, todo};
 use super::models;
 use super::prepare::prepare;
 use super::progress::{Fits, Progress};
@@ -208,15 +208,7 @@ impl Task<'_> {
     /// The methods not yet finished on split `split` of dataset `d`, fitted in config order.
     fn run(&self, d: usize, split: usize, dataset_store: &Store) -> Result<Vec<ResultRow>> {
         let spec = &self.exp.datasets[d];
-        let todo: Vec<usize> = (0..self.exp.methods.len())
-            .filter(|&m| {
-                !self.finished.contains(&(
-                    spec.name.clone(),
-                    split,
-                    self.exp.methods[m].name.clone(),
-                ))
-            })
-            .collect();
+        let todo = todo(self.exp, self.finished, d, split);
         if todo.is_empty() {
             return Ok(Vec::new());
         }

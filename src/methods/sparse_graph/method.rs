@@ -55,9 +55,7 @@ impl Method for SparseGraphMethod {
     /// (both read from the dataset, [`graph_of`]); the kNN graph of a split's own rows reads them.
     fn reads_features(&self, source: &DataSource, rows: &[usize]) -> bool {
         match self.source() {
-            GraphSource::Knn { .. } => {
-                !matches!(loaded(Some(source), Some(rows)), Ok(Some((data, rows))) if whole(data, rows))
-            }
+            GraphSource::Knn { .. } => !of_whole_dataset(Some(source), Some(rows)),
             GraphSource::File(_) | GraphSource::Given(_) => false,
         }
     }
@@ -66,9 +64,7 @@ impl Method for SparseGraphMethod {
     /// or a graph file.
     fn prepare(&self, split: &Split) -> Result<()> {
         let shared = match self.source() {
-            GraphSource::Knn { .. } => {
-                matches!(loaded(split.source, split.rows), Ok(Some((data, rows))) if whole(data, rows))
-            }
+            GraphSource::Knn { .. } => of_whole_dataset(split.source, split.rows),
             GraphSource::File(_) => true,
             GraphSource::Given(_) => false,
         };
@@ -224,6 +220,11 @@ fn loaded<'a, 'r>(
         (Some(DataSource::Loaded(file)), Some(rows)) => Ok(Some((file.data()?, rows))),
         _ => Ok(None),
     }
+}
+
+/// Whether `rows` are all of a dataset read from files (its kNN graph is then the dataset's).
+fn of_whole_dataset(source: Option<&DataSource>, rows: Option<&[usize]>) -> bool {
+    matches!(loaded(source, rows), Ok(Some((data, rows))) if whole(data, rows))
 }
 
 /// Whether a split's rows are all of the dataset's (the transductive protocol).
